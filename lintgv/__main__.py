@@ -1,0 +1,3 @@
+from lintgv.cli import main
+
+raise SystemExit(main())

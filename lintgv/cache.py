@@ -1,0 +1,105 @@
+"""Per-file results kept between runs, keyed by file state, content, config and version.
+
+One pickle per config: loading 5,000 entries from one file is far cheaper than opening
+5,000 small ones. A corrupt or unreadable cache is ignored and rebuilt.
+"""
+
+import hashlib
+import logging
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lintgv import __version__
+from lintgv.model import FileResult
+
+log = logging.getLogger(__name__)
+FORMAT = 1
+
+
+@dataclass
+class _Entry:
+    stat_key: tuple[int, int, int]
+    digest: str
+    result: FileResult
+
+
+@dataclass
+class ResultCache:
+    """Results of one config's files; `get` and `put` in memory, `save` writes once."""
+
+    path: Path
+    entries: dict[str, _Entry] = field(default_factory=dict)
+    dirty: bool = False
+
+    @classmethod
+    def open(cls, folder: Path, fingerprint: str) -> "ResultCache":
+        """Load the cache for `fingerprint` from `folder`, or start an empty one."""
+        key = hashlib.blake2b(f"{FORMAT}\n{__version__}\n{fingerprint}".encode(), digest_size=12)
+        path = folder / f"results-{key.hexdigest()}.pickle"
+        cache = cls(path)
+        try:
+            with path.open("rb") as stream:
+                loaded = pickle.load(stream)
+            if isinstance(loaded, dict):
+                cache.entries = loaded
+        except FileNotFoundError:
+            pass
+        except Exception as exc:  # any corruption: start afresh rather than fail the run
+            log.warning("cache %s is unreadable (%s); rebuilding it", path, exc)
+            cache.dirty = True
+        return cache
+
+    def get(
+        self, path: Path, stat_key: tuple[int, int, int], digest: str | None
+    ) -> FileResult | None:
+        """Return the cached result when the file is unchanged (by stat, else by digest)."""
+        entry = self.entries.get(str(path))
+        if entry is None or not isinstance(entry, _Entry):
+            return None
+        if entry.stat_key == stat_key or (digest is not None and entry.digest == digest):
+            return entry.result
+        return None
+
+    def put(
+        self, path: Path, stat_key: tuple[int, int, int], digest: str, result: FileResult
+    ) -> None:
+        """Remember the result for `path`."""
+        self.entries[str(path)] = _Entry(stat_key, digest, result)
+        self.dirty = True
+
+    def save(self) -> None:
+        """Write the cache atomically; a failure is logged, never raised."""
+        if not self.dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            gitignore = self.path.parent / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("*\n", encoding="utf-8")
+            fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as stream:
+                    pickle.dump(self.entries, stream, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(temp, self.path)
+            except BaseException:
+                os.unlink(temp)
+                raise
+        except OSError as exc:
+            log.warning("cache %s could not be written (%s); results are not kept", self.path, exc)
+
+
+def stat_key(path: Path) -> tuple[int, int, int] | None:
+    """Return (size, mtime_ns, inode) of `path`, or None when it cannot be stat'ed."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_size, status.st_mtime_ns, status.st_ino)
+
+
+def digest_of(data: bytes) -> str:
+    """Return the content digest used as the cache's second key."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()

@@ -1,0 +1,222 @@
+"""`[tool.lintgv]` in pyproject.toml, or lintgv.toml: every default and every check lives here."""
+
+import re
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+from lintgv.errors import ConfigError
+from lintgv.model import Severity
+
+CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
+DEFAULT_TVM_VERSION = "0.25"
+CODE_PREFIX = re.compile(r"^GV\d{0,3}$")
+VERSION = re.compile(r"^0\.(\d+)(\.\d+)?$")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings for one project; paths in globs are relative to `root`."""
+
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None
+    select: tuple[str, ...] = ("GV",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    supply_paths: tuple[str, ...] = ("*global_var_supply*", "*name_supply*")
+    extend_supply_paths: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = (
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "__pycache__",
+        "node_modules",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".lintgv_cache",
+        "build",
+        "dist",
+    )
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    python_extensions: tuple[str, ...] = (".py", ".pyi")
+    cpp_extensions: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".cu", ".cuh")
+    extra_constructors: tuple[str, ...] = ()
+    extra_unique_name_helpers: tuple[str, ...] = ()
+    extra_supply_names: tuple[str, ...] = ()
+    tvm_version: str = DEFAULT_TVM_VERSION
+    severity: tuple[tuple[str, Severity], ...] = ()
+    max_file_size: int = 2 * 1024 * 1024
+
+    @property
+    def tvm_minor(self) -> int:
+        """Return the minor release number of `tvm_version` (TVM has no 1.x yet)."""
+        match = VERSION.match(self.tvm_version)
+        assert match is not None, "validated on load"
+        return int(match.group(1))
+
+    def severity_for(self, code: str, default: Severity) -> Severity:
+        """Return the configured severity of `code`, else `default`."""
+        return dict(self.severity).get(code, default)
+
+    def fingerprint(self) -> str:
+        """Return a stable text that changes whenever a setting that affects results changes."""
+        parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name != "source"]
+        return "\n".join(parts)
+
+
+def _strings(path: Path | None, key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(path, key, value, "expected a list of strings")
+    return tuple(value)
+
+
+def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
+    codes = _strings(path, key, value)
+    for code in codes:
+        if not CODE_PREFIX.match(code):
+            raise ConfigError(path, key, code, "expected a code or prefix such as GV101 or GV1")
+    return codes
+
+
+def _bool(path: Path | None, key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(path, key, value, "expected true or false")
+    return value
+
+
+def _int(path: Path | None, key: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ConfigError(path, key, value, "expected a positive integer")
+    return value
+
+
+def _version(path: Path | None, key: str, value: object) -> str:
+    if not isinstance(value, str) or not VERSION.match(value):
+        raise ConfigError(path, key, value, 'expected a TVM release such as "0.16" or "0.26"')
+    if int(value.split(".")[1]) < 10:
+        raise ConfigError(path, key, value, "TVM has name supplies from 0.10 on")
+    return value
+
+
+def _extensions(path: Path | None, key: str, value: object) -> tuple[str, ...]:
+    exts = _strings(path, key, value)
+    for ext in exts:
+        if not ext.startswith(".") or len(ext) < 2:
+            raise ConfigError(path, key, ext, 'expected a suffix starting with a dot, like ".cc"')
+    return exts
+
+
+def _per_file_ignores(
+    path: Path | None, key: str, value: object
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(path, key, value, "expected a table of glob = [codes]")
+    return tuple((str(glob), _codes(path, f"{key}.{glob}", codes)) for glob, codes in value.items())
+
+
+def _severity(path: Path | None, key: str, value: object) -> tuple[tuple[str, Severity], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(path, key, value, 'expected a table of CODE = "error"|"warning"|"info"')
+    result = []
+    for code, level in value.items():
+        if not re.fullmatch(r"GV\d{3}", code):
+            raise ConfigError(path, f"{key}.{code}", code, "expected a full code such as GV101")
+        if level not in {s.value for s in Severity}:
+            raise ConfigError(path, f"{key}.{code}", level, "expected error, warning or info")
+        result.append((code, Severity(level)))
+    return tuple(result)
+
+
+_PARSERS = {
+    "select": ("select", _codes),
+    "extend-select": ("extend_select", _codes),
+    "ignore": ("ignore", _codes),
+    "per-file-ignores": ("per_file_ignores", _per_file_ignores),
+    "supply-paths": ("supply_paths", _strings),
+    "extend-supply-paths": ("extend_supply_paths", _strings),
+    "exclude": ("exclude", _strings),
+    "extend-exclude": ("extend_exclude", _strings),
+    "respect-gitignore": ("respect_gitignore", _bool),
+    "python-extensions": ("python_extensions", _extensions),
+    "cpp-extensions": ("cpp_extensions", _extensions),
+    "extra-constructors": ("extra_constructors", _strings),
+    "extra-unique-name-helpers": ("extra_unique_name_helpers", _strings),
+    "extra-supply-names": ("extra_supply_names", _strings),
+    "tvm-version": ("tvm_version", _version),
+    "severity": ("severity", _severity),
+    "max-file-size": ("max_file_size", _int),
+}
+
+SETTING_KEYS = tuple(_PARSERS)
+
+
+def apply_settings(base: Config, table: dict[str, object], path: Path | None) -> Config:
+    """Return `base` updated with the settings in `table` (keys as written in TOML)."""
+    changes: dict[str, object] = {}
+    for key, value in table.items():
+        if key not in _PARSERS:
+            close = [k for k in _PARSERS if k.replace("-", "_") == key.replace("-", "_")]
+            hint = f"; did you mean `{close[0]}`?" if close else ""
+            raise ConfigError(path, key, value, f"unknown setting{hint}")
+        attr, parse = _PARSERS[key]
+        changes[attr] = parse(path, key, value)
+    return replace(base, **changes)
+
+
+def read_table(path: Path) -> dict[str, object] | None:
+    """Return lintgv's settings table in `path`, or None when the file has none."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, "(file)", path.name, f"not valid TOML: {exc}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(path, "(file)", path.name, f"cannot be read: {exc}") from exc
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("lintgv") if isinstance(tool, dict) else None
+        if table is None:
+            return None
+        if not isinstance(table, dict):
+            raise ConfigError(path, "tool.lintgv", table, "expected a table")
+        return table
+    return data
+
+
+def load_config(path: Path) -> Config:
+    """Read the config file at `path` into a Config rooted at its folder."""
+    table = read_table(path)
+    base = Config(root=path.parent.resolve(), source=path.resolve())
+    return apply_settings(base, table or {}, path)
+
+
+def find_config_file(start: Path) -> Path | None:
+    """Return the nearest lintgv.toml or pyproject.toml with [tool.lintgv] at or above `start`."""
+    folder = start.resolve()
+    if not folder.is_dir():
+        folder = folder.parent
+    for candidate_dir in (folder, *folder.parents):
+        for name in CONFIG_FILES:
+            candidate = candidate_dir / name
+            if candidate.is_file() and (name == "lintgv.toml" or _has_lintgv_table(candidate)):
+                return candidate
+    return None
+
+
+def _has_lintgv_table(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    # A cheap look before parsing: most pyproject files have no lintgv table at all.
+    return "[tool.lintgv" in text
+
+
+def config_for(start: Path) -> Config:
+    """Return the config that governs `start`, or the defaults rooted at the current folder."""
+    found = find_config_file(start)
+    return load_config(found) if found is not None else Config()

@@ -1,0 +1,202 @@
+"""One file's text and config in, its findings out: pure, no I/O, no printing."""
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from lintgv import registry
+from lintgv.config import Config
+from lintgv.errors import ParseError, RuleCrash
+from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
+from lintgv.parsing.cpp import ParsedCpp, parse_cpp
+from lintgv.parsing.python import ParsedPython, parse_python, select_lines
+from lintgv.paths import matches_any, relative_to_root
+from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
+from lintgv.suppress import apply_suppressions, find_suppressions
+
+log = logging.getLogger(__name__)
+
+# Families that the supply implementation itself may break: it is where names are made.
+_SUPPLY_FAMILIES = ("GV1", "GV2")
+
+
+def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule], ...]:
+    """Return the rules that apply to the file at `path`, honouring per-file settings."""
+    relative = relative_to_root(path, config.root)
+    dropped: set[str] = set()
+    for pattern, codes in config.per_file_ignores:
+        if matches_any(relative, (pattern,)):
+            dropped.update(codes)
+    in_supply = matches_any(relative, config.supply_paths + config.extend_supply_paths)
+    selected = []
+    for rule in registry.select(config):
+        code = rule.META.code
+        if rule.LANGUAGE not in (language, None) or any(code.startswith(d) for d in dropped):
+            continue
+        if in_supply and code.startswith(_SUPPLY_FAMILIES):
+            continue
+        selected.append(rule)
+    return tuple(selected)
+
+
+@cache
+def _pattern(pieces: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{p})" for p in pieces)) if pieces else None
+
+
+def _triggers(
+    rules: Sequence[type[Rule]], config: Config
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    statement: list[str] = []
+    function: list[str] = []
+    for rule in rules:
+        more_statement, more_function = rule.triggers(config)
+        statement.extend(more_statement)
+        function.extend(more_function)
+    return tuple(sorted(set(statement))), tuple(sorted(set(function)))
+
+
+def check(
+    source: SourceFile,
+    config: Config,
+    *,
+    module_name: str = "",
+    helper_names: frozenset[str] = frozenset(),
+    whole: bool = False,
+) -> FileResult:
+    """Return the findings and errors for one file.
+
+    `whole` parses every line of a Python file (fixes need the full scope); otherwise
+    only the parts near a trigger are parsed, which finds the same things faster.
+    """
+    rules = rules_for(source.path, source.language, config)
+    context = RuleContext(source.path, config, helper_names)
+    code_rules = [r for r in rules if r.LANGUAGE is not None]
+    statement, function = _triggers(code_rules, config)
+    suppressions = find_suppressions(source.text, source.language)
+    statement_pattern, function_pattern = _pattern(statement), _pattern(function)
+    try:
+        if source.language == Language.PYTHON:
+            findings, errors, helpers = _check_python(
+                source,
+                context,
+                code_rules,
+                statement_pattern,
+                function_pattern,
+                module_name,
+                whole,
+                bool(suppressions),
+            )
+        else:
+            findings, errors, helpers = _check_cpp(
+                source, context, code_rules, statement_pattern, function_pattern, bool(suppressions)
+            )
+    except ParseError as exc:
+        error = FileError(source.path, str(exc), exc.line, exc.column)
+        return FileResult(source.path, errors=(error,))
+    enabled = {r.META.code for r in rules}
+    severities = {r.META.code: config.severity_for(r.META.code, r.META.severity) for r in rules}
+    kept = apply_suppressions(
+        findings, suppressions, source.path, enabled, severities, frozenset(registry.rule_codes())
+    )
+    kept.sort(key=lambda f: (f.span, f.code))
+    return FileResult(source.path, tuple(kept), tuple(errors), frozenset(helpers))
+
+
+_Outcome = tuple[list[Finding], list[FileError], set[str]]
+
+
+def _check_python(
+    source: SourceFile,
+    context: RuleContext,
+    rules: Sequence[type[Rule]],
+    statement: re.Pattern[str] | None,
+    function: re.Pattern[str] | None,
+    module_name: str,
+    whole: bool,
+    has_suppressions: bool,
+) -> _Outcome:
+    if whole or has_suppressions:
+        selection = None
+        if not whole and statement is None and function is None:
+            return [], [], set()
+    else:
+        selection = select_lines(source.text, statement, function)
+        if selection is not None and selection.is_empty:
+            return [], [], set()
+    parsed = parse_python(source.text, module_name, selection)
+    visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]
+    try:
+        parsed.wrapper.visit_batched(visitors)
+    except RecursionError as exc:
+        raise ParseError("Python nesting too deep to analyse") from exc
+    findings: list[Finding] = []
+    errors: list[FileError] = []
+    helpers: set[str] = set()
+    for visitor in visitors:
+        if visitor.crash is not None:
+            errors.append(FileError(source.path, str(visitor.crash), code=visitor.crash.code))
+            continue
+        findings.extend(visitor.findings)
+        helpers.update(visitor.defined_helpers)
+    if has_suppressions:
+        findings = _with_python_statements(parsed, findings)
+    return findings, errors, helpers
+
+
+def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> list[Finding]:
+    """Set each finding's statement line (the first line of its innermost statement)."""
+    positions = parsed.wrapper.resolve(PositionProvider)
+    ranges = []
+    for node, where in positions.items():
+        if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+            end = where.end.line
+            if isinstance(node, cst.BaseCompoundStatement):
+                end = positions[node.body].start.line  # only the header
+            ranges.append((parsed.file_line(where.start.line), parsed.file_line(end)))
+    result = []
+    for finding in findings:
+        line = finding.span.start_line
+        inside = [r for r in ranges if r[0] <= line <= r[1]]
+        start = max(inside)[0] if inside else line
+        result.append(replace(finding, statement_line=start))
+    return result
+
+
+def _check_cpp(
+    source: SourceFile,
+    context: RuleContext,
+    rules: Sequence[type[Rule]],
+    statement: re.Pattern[str] | None,
+    function: re.Pattern[str] | None,
+    has_suppressions: bool,
+) -> _Outcome:
+    wanted = (statement and statement.search(source.text)) or (
+        function and function.search(source.text)
+    )
+    if not wanted and not has_suppressions:
+        return [], [], set()
+    parsed: ParsedCpp = parse_cpp(source.text)
+    findings: list[Finding] = []
+    errors: list[FileError] = []
+    helpers: set[str] = set()
+    for rule in rules:
+        if not issubclass(rule, CppRule):
+            continue
+        instance = rule(context, parsed)
+        try:
+            instance.run()
+        except Exception as exc:  # a rule bug must not hide the other rules' results
+            log.debug("rule %s crashed on %s", rule.META.code, source.path, exc_info=True)
+            crash = RuleCrash(rule.META.code, exc)
+            errors.append(FileError(source.path, str(crash), code=rule.META.code))
+            continue
+        findings.extend(instance.findings)
+        helpers.update(instance.defined_helpers)
+    return findings, errors, helpers

@@ -1,0 +1,50 @@
+"""Run a rule's own examples through the engine: they are its tests and its docs."""
+
+from pathlib import Path, PurePosixPath
+
+from lintgv.config import Config, apply_settings
+from lintgv.engine import check
+from lintgv.fixes import apply_fixes
+from lintgv.model import FileResult, Language, SourceFile
+from lintgv.rules._base import Invalid, Rule, Valid
+
+EXAMPLE_ROOT = Path("/example-project")
+
+
+def example_path(rule: type[Rule], example: Valid | Invalid) -> Path:
+    """Return the path an example pretends to live at."""
+    if example.path:
+        return EXAMPLE_ROOT / example.path
+    return EXAMPLE_ROOT / ("example.cc" if rule.LANGUAGE == Language.CPP else "example.py")
+
+
+def module_name_of(relative: PurePosixPath) -> str:
+    """Return the dotted module of a path inside a `python/` source folder, else its stem."""
+    parts = list(relative.with_suffix("").parts)
+    if "python" in parts:
+        parts = parts[parts.index("python") + 1 :]
+    return ".".join(parts[-1:] if len(parts) == 1 else parts)
+
+
+def run_example(rule: type[Rule], example: Valid | Invalid) -> FileResult:
+    """Check one example of `rule` with only that rule's code selected."""
+    config = apply_settings(Config(root=EXAMPLE_ROOT), dict(example.config), None)
+    # Comment rules judge other rules' findings, so those rules must run too.
+    codes = ["GV"] if rule.LANGUAGE is None else [rule.META.code]
+    config = apply_settings(config, {"select": codes, "extend-select": ["GV9"]}, None)
+    path = example_path(rule, example)
+    language = Language.CPP if path.suffix in config.cpp_extensions else Language.PYTHON
+    module = module_name_of(PurePosixPath(path.relative_to(EXAMPLE_ROOT).as_posix()))
+    return check(SourceFile(path, language, example.code), config, module_name=module)
+
+
+def fixed_text(rule: type[Rule], example: Invalid) -> str:
+    """Return the example's text with every fix of its findings applied until stable."""
+    text = example.code
+    for _ in range(10):
+        result = run_example(rule, Invalid(text, path=example.path, config=example.config))
+        applied = apply_fixes(text, result.findings, unsafe=True)
+        if applied.text == text:
+            break
+        text = applied.text
+    return text

@@ -1,0 +1,95 @@
+"""Frozen values that flow between lintgv's stages."""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+
+class Language(StrEnum):
+    PYTHON = "python"
+    CPP = "cpp"
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Applicability(StrEnum):
+    """How much a fix can be trusted; `lintgv fix` applies SAFE ones unless told more."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY = "display"
+    NONE = "none"
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A range of text: 1-based lines, 0-based columns counted in code points."""
+
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+
+    def contains_line(self, line: int) -> bool:
+        """Tell whether `line` lies within the span."""
+        return self.start_line <= line <= self.end_line
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text under `span` with `text` (an empty span inserts)."""
+
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    applicability: Applicability
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path
+    language: Language
+    text: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    rule: str
+    path: Path
+    span: Span
+    message: str
+    severity: Severity
+    fix: Fix | None = None
+    # First line of the enclosing statement, where a suppression comment may also sit.
+    statement_line: int = 0
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file, or one rule on it, that could not be checked."""
+
+    path: Path
+    message: str
+    line: int | None = None
+    column: int | None = None
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: Path
+    findings: tuple[Finding, ...] = ()
+    errors: tuple[FileError, ...] = ()
+    # Names of ad-hoc unique-name helpers defined in this file that the rules do not
+    # already know by name; their call sites elsewhere are found in a second pass.
+    defined_helpers: frozenset[str] = field(default_factory=frozenset)

@@ -1,0 +1,1 @@
+"""Text to syntax trees: libcst for Python, tree-sitter for C++."""

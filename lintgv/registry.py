@@ -1,0 +1,64 @@
+"""Every rule lintgv has, found by importing lintgv/rules/*, and the selection a config makes."""
+
+import importlib
+import pkgutil
+from collections.abc import Sequence
+from functools import cache
+
+import lintgv.rules
+from lintgv.config import Config
+from lintgv.model import Language
+from lintgv.rules._base import Rule
+
+
+@cache
+def all_rules() -> tuple[type[Rule], ...]:
+    """Return every rule class, ordered by code then language; reject a reused code."""
+    found: list[type[Rule]] = []
+    for info in pkgutil.iter_modules(lintgv.rules.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"lintgv.rules.{info.name}")
+        for value in vars(module).values():
+            is_rule = isinstance(value, type) and issubclass(value, Rule)
+            if is_rule and value.__module__ == module.__name__ and hasattr(value, "META"):
+                found.append(value)
+    owners: dict[tuple[str, str], str] = {}
+    for rule in found:
+        key = (rule.META.code, str(rule.LANGUAGE))
+        if key in owners and owners[key] != rule.__module__:
+            raise RuntimeError(f"rule code {rule.META.code} is defined twice")
+        owners[key] = rule.__module__
+    return tuple(sorted(found, key=lambda r: (r.META.code, str(r.LANGUAGE))))
+
+
+def rule_codes() -> dict[str, tuple[type[Rule], ...]]:
+    """Return each code with the rule classes (one per language) that implement it."""
+    codes: dict[str, list[type[Rule]]] = {}
+    for rule in all_rules():
+        codes.setdefault(rule.META.code, []).append(rule)
+    return {code: tuple(rules) for code, rules in codes.items()}
+
+
+def _matches(code: str, prefixes: Sequence[str]) -> int:
+    """Return the length of the longest prefix in `prefixes` that `code` starts with, else -1."""
+    return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
+
+
+def is_enabled(code: str, default_enabled: bool, config: Config) -> bool:
+    """Tell whether `config` turns `code` on; the more specific of select and ignore wins."""
+    chosen = max(_matches(code, config.select), _matches(code, config.extend_select))
+    explicit = code in config.select or _matches(code, config.extend_select) >= 0
+    if chosen < 0 or not (default_enabled or explicit):
+        return False
+    return _matches(code, config.ignore) < chosen or _matches(code, config.ignore) < 0
+
+
+def select(config: Config, language: Language | None = None) -> tuple[type[Rule], ...]:
+    """Return the rules `config` enables (for one language, when given)."""
+    return tuple(
+        rule
+        for rule in all_rules()
+        if (language is None or language == rule.LANGUAGE)
+        and is_enabled(rule.META.code, rule.META.default_enabled, config)
+    )

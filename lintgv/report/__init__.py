@@ -1,0 +1,1 @@
+"""Findings to text: one module per output format."""

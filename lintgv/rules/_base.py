@@ -1,0 +1,261 @@
+"""What every rule is made of: metadata, examples, and a libcst or tree-sitter visitor."""
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import libcst as cst
+import tree_sitter
+from libcst.metadata import PositionProvider, QualifiedNameProvider
+
+from lintgv.config import Config
+from lintgv.errors import RuleCrash
+from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
+from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.python import ParsedPython
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RuleMeta:
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    fix: Applicability = Applicability.NONE
+    default_enabled: bool = True
+    # Regular expressions; a file (or, in Python, a statement) with no match is not parsed
+    # for this rule. Function triggers make the whole enclosing Python function visible.
+    triggers: tuple[str, ...] = ()
+    function_triggers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Valid:
+    code: str
+    path: str = ""
+    config: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Invalid:
+    code: str
+    # (start_line, start_col, end_line, end_col): 1-based lines, 1-based columns as printed.
+    span: tuple[int, int, int, int] | None = None
+    message: str | None = None
+    fixed: str | None = None
+    path: str = ""
+    config: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    path: Path
+    config: Config
+    # Names of unique-name helpers defined anywhere in the run (see GV203).
+    helper_names: frozenset[str] = frozenset()
+
+
+class Rule:
+    """A check with stable code; subclasses are PythonRule or CppRule."""
+
+    META: ClassVar[RuleMeta]
+    LANGUAGE: ClassVar[Language | None]
+    VALID: ClassVar[list[Valid]] = []
+    INVALID: ClassVar[list[Invalid]] = []
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Return the statement and function triggers of this rule under `config`."""
+        return cls.META.triggers, cls.META.function_triggers
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+        self.findings: list[Finding] = []
+        # Names of unique-name helpers this file defines (only GV201 fills it).
+        self.defined_helpers: set[str] = set()
+
+    @property
+    def config(self) -> Config:
+        return self.context.config
+
+    def finding(
+        self, span: Span, statement_line: int, message: str | None, fix: Fix | None
+    ) -> Finding:
+        """Return a Finding of this rule at `span`."""
+        meta = self.META
+        return Finding(
+            code=meta.code,
+            rule=meta.name,
+            path=self.context.path,
+            span=span,
+            message=message or meta.message,
+            severity=self.config.severity_for(meta.code, meta.severity),
+            fix=fix,
+            statement_line=statement_line or span.start_line,
+        )
+
+
+class CommentRule(Rule):
+    """A rule about suppression comments themselves, in both languages (see suppress.py)."""
+
+    LANGUAGE = None
+
+
+class PythonRule(Rule, cst.BatchableCSTVisitor):
+    """A libcst visitor; all Python rules share one traversal per file."""
+
+    LANGUAGE = Language.PYTHON
+    METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider)
+
+    def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
+        Rule.__init__(self, context)
+        cst.BatchableCSTVisitor.__init__(self)
+        self.parsed = parsed
+        self.crash: RuleCrash | None = None
+
+    def get_visitors(self) -> Mapping[str, Callable[[cst.CSTNode], None]]:
+        """Return the visit methods, each guarded so a crash stops only this rule."""
+        guarded: dict[str, Callable[[cst.CSTNode], None]] = {}
+        for name, method in super().get_visitors().items():
+            guarded[name] = self._guard(method)
+        return guarded
+
+    def _guard(self, method: Callable[[cst.CSTNode], None]) -> Callable[[cst.CSTNode], None]:
+        def run(node: cst.CSTNode) -> None:
+            if self.crash is not None:
+                return
+            try:
+                method(node)
+            except Exception as exc:  # a rule bug must not hide the other rules' results
+                log.debug("rule %s crashed", self.META.code, exc_info=True)
+                self.crash = RuleCrash(self.META.code, exc)
+
+        return run
+
+    def span_of(self, node: cst.CSTNode) -> Span:
+        """Return the file Span of `node`."""
+        where = self.get_metadata(PositionProvider, node)
+        return Span(
+            self.parsed.file_line(where.start.line),
+            where.start.column,
+            self.parsed.file_line(where.end.line),
+            where.end.column,
+        )
+
+    def qualified_names(self, node: cst.CSTNode) -> set[str]:
+        """Return the dotted names `node` may refer to, relative imports resolved."""
+        names = set()
+        for qualified in self.get_metadata(QualifiedNameProvider, node, set()):
+            names.add(resolve_relative(qualified.name, self.parsed.module_name))
+        return names
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str | None = None,
+        *,
+        replacement: cst.CSTNode | None = None,
+        fix: Fix | None = None,
+        title: str | None = None,
+        applicability: Applicability | None = None,
+    ) -> None:
+        """Record a finding on `node`; `replacement` builds a one-edit fix."""
+        span = self.span_of(node)
+        if replacement is not None and fix is None:
+            text = self.parsed.module.code_for_node(replacement)
+            fix = Fix(
+                title or f"Replace with `{text}`",
+                applicability or self.META.fix,
+                (Edit(span, text),),
+            )
+        self.findings.append(self.finding(span, 0, message, fix))
+
+
+def resolve_relative(name: str, module_name: str) -> str:
+    """Return `name` with a leading-dot relative import resolved against `module_name`."""
+    if not name.startswith(".") or not module_name:
+        return name
+    dots = len(name) - len(name.lstrip("."))
+    package = module_name.split(".")[:-1]
+    if dots > 1:
+        package = package[: len(package) - (dots - 1)]
+    rest = name[dots:]
+    return ".".join([*package, rest]) if package else rest
+
+
+# Node types at which a C++ statement begins, for suppression comments on its first line.
+_CPP_STATEMENTS = frozenset(
+    {
+        "declaration",
+        "field_declaration",
+        "expression_statement",
+        "return_statement",
+        "if_statement",
+        "for_statement",
+        "for_range_loop",
+        "while_statement",
+        "do_statement",
+        "switch_statement",
+        "function_definition",
+        "template_declaration",
+        "using_declaration",
+        "alias_declaration",
+        "throw_statement",
+        "case_statement",
+    }
+)
+
+
+class CppRule(Rule):
+    """A tree-sitter query and a handler for its matches."""
+
+    LANGUAGE = Language.CPP
+    QUERY: ClassVar[str]
+
+    def __init__(self, context: RuleContext, parsed: ParsedCpp) -> None:
+        super().__init__(context)
+        self.parsed = parsed
+
+    def run(self) -> None:
+        """Run the query over the file and hand each match to `on_match`."""
+        cursor = tree_sitter.QueryCursor(compile_query(self.QUERY))
+        for _, captures in cursor.matches(self.parsed.root):
+            self.on_match(captures)
+
+    def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
+        raise NotImplementedError
+
+    def text(self, node: tree_sitter.Node) -> str:
+        """Return the source text of `node`."""
+        return self.parsed.text(node)
+
+    def report(
+        self,
+        node: tree_sitter.Node,
+        message: str | None = None,
+        *,
+        end: tree_sitter.Node | None = None,
+        fix: Fix | None = None,
+        replacement: str | None = None,
+        title: str | None = None,
+        applicability: Applicability | None = None,
+    ) -> None:
+        """Record a finding on `node` (through `end`); `replacement` builds a one-edit fix."""
+        span = self.parsed.span(node, end)
+        if replacement is not None and fix is None:
+            fix = Fix(
+                title or f"Replace with `{replacement}`",
+                applicability or self.META.fix,
+                (Edit(span, replacement),),
+            )
+        statement = node
+        while statement.parent is not None and statement.type not in _CPP_STATEMENTS:
+            statement = statement.parent
+        line = (
+            statement.start_point[0] + 1 if statement.type in _CPP_STATEMENTS else span.start_line
+        )
+        self.findings.append(self.finding(span, line, message, fix))

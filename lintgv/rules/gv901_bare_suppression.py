@@ -1,0 +1,33 @@
+from lintgv.model import Severity
+from lintgv.rules._base import CommentRule, Invalid, RuleMeta, Valid
+
+
+class BareSuppression(CommentRule):
+    """A suppression comment names no code.
+
+    ## Why it matters
+    A comment that silences every rule on a line also silences the findings nobody has
+    looked at yet, including ones added later. lintgv therefore suppresses nothing with a
+    bare `lintgv: ignore` and reports the comment instead.
+
+    ## Fix
+    Name the codes the comment is for: `# lintgv: ignore[GV101]` or
+    `// lintgv: ignore[GV101, GV301]`. No automatic fix: only a person knows which
+    findings were meant.
+    """
+
+    META = RuleMeta(
+        code="GV901",
+        name="bare-suppression",
+        severity=Severity.WARNING,
+        message="bare `lintgv: ignore` suppresses nothing; name the codes",
+    )
+    VALID = [
+        Valid(
+            "import tvm\nx = tvm.ir.GlobalVar('main')  # lintgv: ignore[GV101]\n", path="example.py"
+        ),
+    ]
+    INVALID = [
+        Invalid("x = 1  # lintgv: ignore\n", span=(1, 10, 1, 24), path="example.py"),
+        Invalid("int x = 1;  // lintgv: ignore\n", span=(1, 16, 1, 30), path="example.cc"),
+    ]

@@ -1,0 +1,155 @@
+"""Discovery, reading, caching and parallel checking of a whole run of files.
+
+Files are checked in two passes. The first finds, besides findings, the names of
+unique-name helpers each file defines; when a helper with an unknown name turns up, the
+second pass re-checks the files that mention it so its call sites are reported too.
+"""
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from lintgv.cache import ResultCache, digest_of, stat_key
+from lintgv.config import Config
+from lintgv.discovery import Candidate, Discovery
+from lintgv.engine import check
+from lintgv.model import FileError, FileResult, SourceFile
+from lintgv.reading import read_source
+
+# Below this many files, starting worker processes costs more than it saves.
+_PARALLEL_THRESHOLD = 40
+CACHE_FOLDER = ".lintgv_cache"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    results: tuple[FileResult, ...]
+    errors: tuple[FileError, ...]
+
+    @property
+    def findings_count(self) -> int:
+        return sum(len(r.findings) for r in self.results)
+
+    @property
+    def all_errors(self) -> tuple[FileError, ...]:
+        return self.errors + tuple(e for r in self.results for e in r.errors)
+
+
+@dataclass(frozen=True)
+class _Task:
+    candidate: Candidate
+    helper_names: frozenset[str]
+    known_digest: str | None
+    whole: bool
+
+
+@dataclass(frozen=True)
+class _Done:
+    candidate: Candidate
+    stat: tuple[int, int, int] | None
+    digest: str
+    result: FileResult | None  # None: content unchanged since `known_digest`
+
+
+def _work(task: _Task) -> _Done:
+    candidate = task.candidate
+    stat = stat_key(candidate.path)
+    loaded = read_source(candidate.path, candidate.config.max_file_size)
+    if isinstance(loaded, FileError):
+        return _Done(candidate, None, "", FileResult(candidate.path, errors=(loaded,)))
+    digest = digest_of(loaded.data)
+    if digest == task.known_digest:
+        return _Done(candidate, stat, digest, None)
+    source = SourceFile(candidate.path, candidate.language, loaded.text)
+    result = check(
+        source,
+        candidate.config,
+        module_name=candidate.module_name,
+        helper_names=task.helper_names,
+        whole=task.whole,
+    )
+    return _Done(candidate, stat, digest, result)
+
+
+def _mentions(task: _Task) -> _Done:
+    """Re-check a file only if it mentions one of the helper names."""
+    loaded = read_source(task.candidate.path, task.candidate.config.max_file_size)
+    if isinstance(loaded, FileError) or not any(n in loaded.text for n in task.helper_names):
+        return _Done(task.candidate, None, "", None)
+    return _work(replace(task, known_digest=None))
+
+
+def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterable[_Done]:
+    assert callable(function)
+    if jobs <= 1 or len(tasks) < _PARALLEL_THRESHOLD:
+        return [function(t) for t in tasks]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(function, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
+
+
+def _helper_key(names: frozenset[str]) -> str:
+    return hashlib.blake2b("\n".join(sorted(names)).encode(), digest_size=8).hexdigest()
+
+
+def run(
+    paths: Sequence[Path],
+    overrides: Mapping[str, object],
+    *,
+    config_file: Path | None = None,
+    use_cache: bool = True,
+    cache_dir: Path | None = None,
+    jobs: int | None = None,
+    whole: bool = False,
+) -> RunResult:
+    """Check every file under `paths` and return all results, sorted by path."""
+    discovery = Discovery(overrides, config_file)
+    discovery_errors: list[tuple[Path, str]] = []
+    candidates = list(discovery.discover(paths, discovery_errors))
+    workers = jobs or os.cpu_count() or 1
+    caches: dict[str, ResultCache] = {}
+
+    def cache_for(config: Config) -> ResultCache | None:
+        if not use_cache:
+            return None
+        fingerprint = config.fingerprint() + f"\nwhole={whole}"
+        if fingerprint not in caches:
+            folder = cache_dir or config.root / CACHE_FOLDER
+            caches[fingerprint] = ResultCache.open(folder, fingerprint)
+        return caches[fingerprint]
+
+    results: dict[Path, FileResult] = {}
+    tasks: list[_Task] = []
+    for candidate in candidates:
+        cache = cache_for(candidate.config)
+        stat = stat_key(candidate.path)
+        entry = cache.entries.get(str(candidate.path)) if cache else None
+        hit = cache.get(candidate.path, stat, None) if cache and stat else None
+        if hit is not None:
+            results[candidate.path] = hit
+        else:
+            known = entry.digest if entry is not None else None
+            tasks.append(_Task(candidate, frozenset(), known, whole))
+    for done in _execute(_work, tasks, workers):
+        path = done.candidate.path
+        cache = cache_for(done.candidate.config)
+        if done.result is None and cache is not None:
+            results[path] = cache.entries[str(path)].result
+        elif done.result is not None:
+            results[path] = done.result
+        if cache is not None and done.stat is not None and done.digest:
+            cache.put(path, done.stat, done.digest, results[path])
+
+    helpers = frozenset(name for r in results.values() for name in r.defined_helpers)
+    if helpers:
+        second = [_Task(c, helpers, None, whole) for c in candidates]
+        for done in _execute(_mentions, second, workers):
+            if done.result is not None:
+                results[done.candidate.path] = done.result
+    for cache in caches.values():
+        cache.save()
+    errors = tuple(FileError(path, message) for path, message in discovery_errors)
+    ordered = tuple(results[c.path] for c in sorted(candidates, key=lambda c: c.path.as_posix()))
+    return RunResult(ordered, errors)
