@@ -1,7 +1,8 @@
 """lintgv: finds and fixes names that bypass TVM's name supplies."""
 
+from typing import TYPE_CHECKING
+
 from lintgv.config import Config, config_for, load_config
-from lintgv.engine import check
 from lintgv.errors import ConfigError, LintgvError, ParseError, RuleCrash
 from lintgv.model import (
     Applicability,
@@ -16,7 +17,21 @@ from lintgv.model import (
     Span,
 )
 
+if TYPE_CHECKING:
+    from lintgv.engine import check
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # The engine pulls in libcst and tree-sitter (a third of a second); a warm CLI run
+    # answers from the cache without them.
+    if name == "check":
+        from lintgv.engine import check
+
+        return check
+    raise AttributeError(f"module 'lintgv' has no attribute {name!r}")
+
 
 __all__ = [
     "Applicability",

@@ -19,11 +19,16 @@ log = logging.getLogger(__name__)
 FORMAT = 1
 
 
-@dataclass
-class _Entry:
+@dataclass(frozen=True)
+class Entry:
     stat_key: tuple[int, int, int]
     digest: str
     result: FileResult
+
+
+# On disk an entry is a plain tuple, and a clean file's result is None: unpickling 5,000
+# dataclasses holding Paths costs more than the whole rest of a warm run.
+_Stored = tuple[tuple[int, int, int], str, FileResult | None]
 
 
 @dataclass
@@ -31,7 +36,7 @@ class ResultCache:
     """Results of one config's files; `get` and `put` in memory, `save` writes once."""
 
     path: Path
-    entries: dict[str, _Entry] = field(default_factory=dict)
+    stored: dict[str, _Stored] = field(default_factory=dict)
     dirty: bool = False
 
     @classmethod
@@ -44,7 +49,7 @@ class ResultCache:
             with path.open("rb") as stream:
                 loaded = pickle.load(stream)
             if isinstance(loaded, dict):
-                cache.entries = loaded
+                cache.stored = loaded
         except FileNotFoundError:
             pass
         except Exception as exc:  # any corruption: start afresh rather than fail the run
@@ -52,22 +57,27 @@ class ResultCache:
             cache.dirty = True
         return cache
 
-    def get(
-        self, path: Path, stat_key: tuple[int, int, int], digest: str | None
-    ) -> FileResult | None:
-        """Return the cached result when the file is unchanged (by stat, else by digest)."""
-        entry = self.entries.get(str(path))
-        if entry is None or not isinstance(entry, _Entry):
+    def entry(self, path: Path) -> Entry | None:
+        """Return what the cache holds for `path`, if anything usable."""
+        stored = self.stored.get(str(path))
+        if not isinstance(stored, tuple) or len(stored) != 3:
             return None
-        if entry.stat_key == stat_key or (digest is not None and entry.digest == digest):
-            return entry.result
-        return None
+        stat, digest, result = stored
+        return Entry(stat, digest, result if result is not None else FileResult(path))
+
+    def get(self, path: Path, stat_key: tuple[int, int, int]) -> FileResult | None:
+        """Return the cached result when the file's size, mtime and inode are unchanged."""
+        stored = self.stored.get(str(path))
+        if not isinstance(stored, tuple) or len(stored) != 3 or stored[0] != stat_key:
+            return None
+        return stored[2] if stored[2] is not None else FileResult(path)
 
     def put(
         self, path: Path, stat_key: tuple[int, int, int], digest: str, result: FileResult
     ) -> None:
         """Remember the result for `path`."""
-        self.entries[str(path)] = _Entry(stat_key, digest, result)
+        clean = not (result.findings or result.errors or result.defined_helpers)
+        self.stored[str(path)] = (stat_key, digest, None if clean else result)
         self.dirty = True
 
     def save(self) -> None:
@@ -82,7 +92,7 @@ class ResultCache:
             fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as stream:
-                    pickle.dump(self.entries, stream, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump(self.stored, stream, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(temp, self.path)
             except BaseException:
                 os.unlink(temp)

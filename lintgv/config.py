@@ -3,6 +3,7 @@
 import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from pathlib import Path
 
 from lintgv.errors import ConfigError
@@ -63,8 +64,9 @@ class Config:
         """Return the configured severity of `code`, else `default`."""
         return dict(self.severity).get(code, default)
 
+    @cached_property
     def fingerprint(self) -> str:
-        """Return a stable text that changes whenever a setting that affects results changes."""
+        """A stable text that changes whenever a setting that affects results changes."""
         parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name != "source"]
         return "\n".join(parts)
 
@@ -202,17 +204,23 @@ def find_config_file(start: Path) -> Path | None:
     for candidate_dir in (folder, *folder.parents):
         for name in CONFIG_FILES:
             candidate = candidate_dir / name
-            if candidate.is_file() and (name == "lintgv.toml" or _has_lintgv_table(candidate)):
+            if is_config_file(candidate):
                 return candidate
     return None
 
 
-def _has_lintgv_table(pyproject: Path) -> bool:
+def is_config_file(path: Path) -> bool:
+    """Tell whether `path` is a lintgv.toml, or a pyproject.toml that mentions lintgv."""
+    if path.name == "lintgv.toml":
+        return path.is_file()
+    if path.name != "pyproject.toml" or not path.is_file():
+        return False
     try:
-        text = pyproject.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
-    # A cheap look before parsing: most pyproject files have no lintgv table at all.
+    # A cheap look before parsing: most pyproject files have no lintgv table at all, and
+    # a broken pyproject.toml that is not ours must not stop a run.
     return "[tool.lintgv" in text
 
 

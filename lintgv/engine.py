@@ -8,7 +8,6 @@ from functools import cache
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import PositionProvider
 
 from lintgv import registry
 from lintgv.config import Config
@@ -152,7 +151,7 @@ def _check_python(
 
 def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> list[Finding]:
     """Set each finding's statement line (the first line of its innermost statement)."""
-    positions = parsed.wrapper.resolve(PositionProvider)
+    positions = parsed.positions
     ranges = []
     for node, where in positions.items():
         if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):

@@ -1,5 +1,10 @@
-"""Glob matching of project paths, shared by discovery, per-file settings and the engine."""
+"""Glob matching of project paths, shared by discovery, per-file settings and the engine.
 
+Patterns follow .gitignore syntax. pathspec tests one pattern after another; a tree
+walk asks thousands of times, so patterns are merged into a few regular expressions.
+"""
+
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -7,14 +12,59 @@ from pathlib import Path
 import pathspec
 
 
+class Matcher:
+    """Tells whether a POSIX path (a folder ends with "/") matches a set of patterns."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        spec = pathspec.PathSpec.from_lines("gitignore", patterns)
+        compiled = [(p.regex.pattern, bool(p.include)) for p in spec.patterns if p.regex]
+        # Consecutive patterns of one polarity merge into one group; the last group that
+        # matches decides, as the last matching pattern does in git. A pattern without a
+        # slash matches the last path component at any depth, so it is tested against
+        # that component alone: "^(?:.+/)?x" over a whole path backtracks at every slash.
+        groups: list[tuple[list[str], list[str], bool]] = []
+        for source, include in compiled:
+            if not groups or groups[-1][2] != include:
+                groups.append(([], [], include))
+            rest = source[len(_ANY_FOLDER) :]
+            if source.startswith(_ANY_FOLDER) and "/" not in rest.replace("(?:/|$)", "").rstrip(
+                "/"
+            ):
+                groups[-1][0].append("^" + rest)
+            else:
+                groups[-1][1].append(source)
+        self._groups = [
+            (_merge(names), _merge(paths), include) for names, paths, include in reversed(groups)
+        ]
+        self.is_empty = not compiled
+
+    def matches(self, path: str) -> bool:
+        """Tell whether `path` is matched (the last matching pattern decides)."""
+        if self.is_empty:
+            return False
+        name = path[path.rstrip("/").rfind("/") + 1 :]
+        for by_name, by_path, include in self._groups:
+            if (by_name and by_name.match(name)) or (by_path and by_path.match(path)):
+                return include
+        return False
+
+
+_ANY_FOLDER = "^(?:.+/)?"
+
+
+def _merge(sources: list[str]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{s})" for s in sources)) if sources else None
+
+
 @cache
-def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitignore", patterns)
+def matcher(patterns: tuple[str, ...]) -> Matcher:
+    """Return the (cached) Matcher of `patterns`."""
+    return Matcher(patterns)
 
 
 def matches_any(relative: str, patterns: Sequence[str]) -> bool:
     """Tell whether the root-relative POSIX path matches any gitignore-style pattern."""
-    return bool(patterns) and _spec(tuple(patterns)).match_file(relative)
+    return bool(patterns) and matcher(tuple(patterns)).matches(relative)
 
 
 def relative_to_root(path: Path, root: Path) -> str:

@@ -15,7 +15,6 @@ from pathlib import Path
 from lintgv.cache import ResultCache, digest_of, stat_key
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery
-from lintgv.engine import check
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
 
@@ -63,6 +62,8 @@ def _work(task: _Task) -> _Done:
     digest = digest_of(loaded.data)
     if digest == task.known_digest:
         return _Done(candidate, stat, digest, None)
+    from lintgv.engine import check  # imported on first use: see lintgv/__init__.py
+
     source = SourceFile(candidate.path, candidate.language, loaded.text)
     result = check(
         source,
@@ -114,7 +115,7 @@ def run(
     def cache_for(config: Config) -> ResultCache | None:
         if not use_cache:
             return None
-        fingerprint = config.fingerprint() + f"\nwhole={whole}"
+        fingerprint = config.fingerprint + f"\nwhole={whole}"
         if fingerprint not in caches:
             folder = cache_dir or config.root / CACHE_FOLDER
             caches[fingerprint] = ResultCache.open(folder, fingerprint)
@@ -125,8 +126,8 @@ def run(
     for candidate in candidates:
         cache = cache_for(candidate.config)
         stat = stat_key(candidate.path)
-        entry = cache.entries.get(str(candidate.path)) if cache else None
-        hit = cache.get(candidate.path, stat, None) if cache and stat else None
+        entry = cache.entry(candidate.path) if cache else None
+        hit = cache.get(candidate.path, stat) if cache and stat else None
         if hit is not None:
             results[candidate.path] = hit
         else:
@@ -135,8 +136,9 @@ def run(
     for done in _execute(_work, tasks, workers):
         path = done.candidate.path
         cache = cache_for(done.candidate.config)
-        if done.result is None and cache is not None:
-            results[path] = cache.entries[str(path)].result
+        known = cache.entry(path) if cache is not None and done.result is None else None
+        if known is not None:
+            results[path] = known.result
         elif done.result is not None:
             results[path] = done.result
         if cache is not None and done.stat is not None and done.digest:

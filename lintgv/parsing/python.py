@@ -8,12 +8,15 @@ needs. Every other line is blanked, so line and column numbers stay those of the
 
 import re
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from lintgv.errors import ParseError
+from lintgv.parsing.names import NameTable
 
 _TOKEN = re.compile(r'"""|\'\'\'|"|\'|#|[\[\](){}]|\\\r?\n|\n')
 _HEADER = re.compile(r"[ \t]*(?:async[ \t]+def|def|class)\b")
@@ -348,6 +351,8 @@ def compact(text: str, selection: Selection) -> tuple[str, tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class ParsedPython:
+    """A parsed file; positions and names are worked out only when a rule asks."""
+
     wrapper: MetadataWrapper
     # The dotted module name of the file, for resolving relative imports ("" if unknown).
     module_name: str
@@ -361,6 +366,16 @@ class ParsedPython:
     @property
     def complete(self) -> bool:
         return not self.line_map
+
+    @cached_property
+    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        """Return every node's range in the parsed text (computed on first use)."""
+        return self.wrapper.resolve(PositionProvider)
+
+    @cached_property
+    def names(self) -> NameTable:
+        """Return the names the file binds (computed on first use)."""
+        return NameTable.of(self.module, self.module_name)
 
     def file_line(self, line: int) -> int:
         """Return the file's 1-based line for 1-based `line` of the parsed text."""

@@ -8,7 +8,6 @@ from typing import ClassVar
 
 import libcst as cst
 import tree_sitter
-from libcst.metadata import PositionProvider, QualifiedNameProvider
 
 from lintgv.config import Config
 from lintgv.errors import RuleCrash
@@ -109,7 +108,8 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
     """A libcst visitor; all Python rules share one traversal per file."""
 
     LANGUAGE = Language.PYTHON
-    METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider)
+    # No libcst metadata providers: positions and names are computed lazily by
+    # ParsedPython, only for files where some rule reports (see parsing/names.py).
 
     def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
         Rule.__init__(self, context)
@@ -138,7 +138,7 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
 
     def span_of(self, node: cst.CSTNode) -> Span:
         """Return the file Span of `node`."""
-        where = self.get_metadata(PositionProvider, node)
+        where = self.parsed.positions[node]
         return Span(
             self.parsed.file_line(where.start.line),
             where.start.column,
@@ -148,10 +148,7 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
 
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
         """Return the dotted names `node` may refer to, relative imports resolved."""
-        names = set()
-        for qualified in self.get_metadata(QualifiedNameProvider, node, set()):
-            names.add(resolve_relative(qualified.name, self.parsed.module_name))
-        return names
+        return self.parsed.names.qualified_names(node)
 
     def report(
         self,
@@ -173,18 +170,6 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
                 (Edit(span, text),),
             )
         self.findings.append(self.finding(span, 0, message, fix))
-
-
-def resolve_relative(name: str, module_name: str) -> str:
-    """Return `name` with a leading-dot relative import resolved against `module_name`."""
-    if not name.startswith(".") or not module_name:
-        return name
-    dots = len(name) - len(name.lstrip("."))
-    package = module_name.split(".")[:-1]
-    if dots > 1:
-        package = package[: len(package) - (dots - 1)]
-    rest = name[dots:]
-    return ".".join([*package, rest]) if package else rest
 
 
 # Node types at which a C++ statement begins, for suppression comments on its first line.
