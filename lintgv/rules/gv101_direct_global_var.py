@@ -171,6 +171,15 @@ _SPACE = re.compile(r"\s+")
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
 
 
+def _is_bare_name(node: tree_sitter.Node) -> bool:
+    return (
+        node.type == "parameter_declaration"
+        and node.child_by_field_name("declarator") is None
+        and node.named_child_count == 1
+        and node.named_children[0].type == "type_identifier"
+    )
+
+
 class DirectGlobalVarCpp(CppRule):
     """A `GlobalVar` is constructed directly instead of being drawn from a supply.
 
@@ -203,6 +212,12 @@ class DirectGlobalVarCpp(CppRule):
     (declaration
        type: [(type_identifier) (qualified_identifier)] @type
        declarator: (init_declarator value: [(argument_list) (initializer_list)] @args) @init)
+    (compound_statement
+      (declaration
+         type: [(type_identifier) (qualified_identifier)] @type
+         declarator: (function_declarator
+            declarator: (identifier)
+            parameters: (parameter_list) @params) @init))
     """
     VALID = [
         Valid("GlobalVar gv;\n"),
@@ -210,6 +225,8 @@ class DirectGlobalVarCpp(CppRule):
         Valid("void F(GlobalVar gv, const Map<GlobalVar, BaseFunc>& funcs);\n"),
         Valid("std::function<GlobalVar()> make;\n"),
         Valid("class M {\n  GlobalVar GetGlobalVar(const String& str) const;\n};\n"),
+        Valid("GlobalVar Lookup(Name name);\n"),
+        Valid("void F() {\n  GlobalVar Lookup(const String& name);\n}\n"),
         Valid("const auto* node = expr.as<GlobalVarNode>();\n"),
         Valid('// GlobalVar("f")\nconst char* s = "GlobalVar(\\"f\\")";\n'),
         Valid('GlobalVar gv = supply->FreshGlobal("main");\n'),
@@ -227,6 +244,11 @@ class DirectGlobalVarCpp(CppRule):
     INVALID = [
         Invalid('auto gv = GlobalVar("main");\n', span=(1, 11, 1, 28)),
         Invalid('GlobalVar gv("main");\n', span=(1, 1, 1, 21)),
+        Invalid("void F() {\n  GlobalVar gv(func_name);\n}\n", span=(2, 3, 2, 26)),
+        Invalid(
+            'void F() {\n  ICHECK_NE(name, "") << "needs a name";\n  GlobalVar gv(name, ty);\n}\n',
+            span=(3, 3, 3, 25),
+        ),
         Invalid('GlobalVar gv{"main"};\n', span=(1, 1, 1, 21)),
         Invalid("GlobalVar gv = GlobalVar(name, type);\n", span=(1, 16, 1, 37)),
         Invalid('auto gv = tvm::GlobalVar("main");\n', span=(1, 11, 1, 33)),
@@ -245,6 +267,14 @@ class DirectGlobalVarCpp(CppRule):
         return META.triggers + _extra_triggers(config), ()
 
     def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
+        if "params" in captures:
+            # `GlobalVar gv(name);` inside a function body: tree-sitter reads the most
+            # vexing parse as a local function declaration, but a parameter list made
+            # only of bare names is a constructor call with variables as arguments.
+            params = captures["params"][0]
+            if not params.named_children or not all(_is_bare_name(p) for p in params.named_children):
+                return
+            captures = {**captures, "args": [params]}
         args = captures["args"][0]
         if "call" in captures:
             func = captures["func"][0]
