@@ -167,7 +167,8 @@ def apply_settings(base: Config, table: dict[str, object], path: Path | None) ->
             raise ConfigError(path, key, value, f"unknown setting{hint}")
         attr, parse = _PARSERS[key]
         changes[attr] = parse(path, key, value)
-    return replace(base, **changes)
+    # Each value was checked by the parser of its key, which returns the field's type.
+    return replace(base, **changes)  # type: ignore[arg-type]
 
 
 def read_table(path: Path) -> dict[str, object] | None:

@@ -136,9 +136,9 @@ def run(
     for done in _execute(_work, tasks, workers):
         path = done.candidate.path
         cache = cache_for(done.candidate.config)
-        known = cache.entry(path) if cache is not None and done.result is None else None
-        if known is not None:
-            results[path] = known.result
+        previous = cache.entry(path) if cache is not None and done.result is None else None
+        if previous is not None:
+            results[path] = previous.result
         elif done.result is not None:
             results[path] = done.result
         if cache is not None and done.stat is not None and done.digest:

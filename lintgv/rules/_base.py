@@ -146,7 +146,7 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
             where.end.column,
         )
 
-    def qualified_names(self, node: cst.CSTNode) -> set[str]:
+    def qualified_names(self, node: cst.BaseExpression) -> set[str]:
         """Return the dotted names `node` may refer to, relative imports resolved."""
         return self.parsed.names.qualified_names(node)
 
