@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_selection(check)
     check.set_defaults(func=command_check)
 
+    from lintgv.cli_fix import add_fix_command
+
+    add_fix_command(commands, _add_selection)
+
     rules = commands.add_parser("rules", help="list every rule")
     rules.set_defaults(func=command_rules)
 
@@ -167,7 +171,7 @@ def command_server(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
-    return serve(tcp=args.tcp)
+    return int(serve(tcp=args.tcp))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

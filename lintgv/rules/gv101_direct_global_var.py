@@ -5,8 +5,12 @@ import re
 import libcst as cst
 import tree_sitter
 
+from lintgv.codemods import NO_FIX_MARKER, supply_cpp
+from lintgv.codemods.python_scope import parent_map
+from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.config import Config
-from lintgv.model import Severity
+from lintgv.model import Applicability, Severity
+from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 
@@ -20,7 +24,10 @@ META = RuleMeta(
     severity=Severity.WARNING,
     message="GlobalVar built by hand; take it from a GlobalVarSupply "
     "(`supply->FreshGlobal(name)`, Python `supply.fresh_global(name)`)",
+    fix=Applicability.UNSAFE,
     triggers=(r"GlobalVar",),
+    # A fix needs the whole function around a site: its supplies, modules and lookups.
+    function_triggers=(r"GlobalVar\s*\(",),
 )
 MESSAGE_0_26 = (
     "GlobalVar named by hand; name it with the module's UniqueNameSupply "
@@ -30,9 +37,13 @@ SUPPLY_METHODS = frozenset({"FreshName", "ReserveName", "fresh_name", "reserve_n
 PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
 
 
-def message_for(config: Config) -> str | None:
-    """Return the message for the configured TVM release (None: the default one)."""
-    return MESSAGE_0_26 if config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE else None
+def message_for(config: Config, reason: str | None = None) -> str | None:
+    """Return the message for the configured TVM release (None: the default one), with
+    the reason no fix is offered, when known."""
+    message = MESSAGE_0_26 if config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE else None
+    if not reason:
+        return message
+    return (message or META.message) + NO_FIX_MARKER + reason
 
 
 def _extra_triggers(config: Config) -> tuple[str, ...]:
@@ -55,8 +66,21 @@ class DirectGlobalVarPython(PythonRule):
     idiom and is not reported.
 
     ## Fix
-    Unsafe: `lintgv fix --unsafe` rewrites the call to a supply in scope; the generated
-    names may change (a supply adds the module prefix and a counter on collision).
+    Unsafe (`lintgv fix --unsafe`): the call becomes `supply.fresh_global(name, False)`,
+    or `supply.unique_global_for(name, False)` when the name is an existing function's
+    (a `global_symbol`, another global's `name_hint`, a name the function also looks up
+    with `get_global_var` or constructs twice). The supply is a `GlobalVarSupply` already
+    in scope; else one built from the IRModule the global is added to (`mod[gv] = f`,
+    `mod.update_func(gv, f)`) or the only IRModule in scope: inline for one site, one
+    `global_var_supply = GlobalVarSupply(mod)` before the first of several sites of a
+    function. `from tvm.ir.supply import GlobalVarSupply` is added when missing.
+    `add_prefix` is False, as in TVM's own migration (PR 12066), yet a name that
+    collides now gets a counter, so generated names can change. Several supplies or
+    modules in scope make the fix display-only; no fix is offered (and the message says
+    why) when no module is in scope, the module is made after the call, or the call
+    passes a type. With `tvm-version = "0.26"`, the name is wrapped instead:
+    `GlobalVar(global_names.fresh_name(name, False))` with a `UniqueNameSupply` seeded
+    from the module's globals.
 
     ## See also
     TVM RFC 0077; `GlobalVarSupply::FreshGlobal` (TVM 0.10 to 0.25).
@@ -74,6 +98,14 @@ class DirectGlobalVarPython(PythonRule):
         ),
     ]
     INVALID = [
+        Invalid(
+            "import tvm\nfrom tvm import relay\n\n\ndef build(mod: tvm.IRModule, func):\n"
+            '    gv = relay.GlobalVar("main")\n    mod[gv] = func\n',
+            span=(6, 10, 6, 33),
+            fixed="import tvm\nfrom tvm import relay\nfrom tvm.ir.supply import GlobalVarSupply\n"
+            "\n\ndef build(mod: tvm.IRModule, func):\n"
+            '    gv = GlobalVarSupply(mod).fresh_global("main", False)\n    mod[gv] = func\n',
+        ),
         Invalid("import tvm\ngv = tvm.ir.GlobalVar('main')\n", span=(2, 6, 2, 30)),
         Invalid("from tvm import relay\ngv = relay.GlobalVar('f')\n", span=(2, 6, 2, 26)),
         Invalid("from tvm.ir import GlobalVar as GV\ngv = GV('f')\n", span=(2, 6, 2, 13)),
@@ -82,22 +114,89 @@ class DirectGlobalVarPython(PythonRule):
             span=(2, 6, 2, 26),
             path="python/tvm/relay/build_module.py",
         ),
+        # Several sites of one function share one supply; comments and layout stay.
+        Invalid(
+            '"""Two globals, one module."""\nimport tvm\nfrom tvm import relay\n\n\n'
+            "def get_mod(f, g):\n    mod = tvm.IRModule({})\n    # The callee.\n"
+            '    callee = relay.GlobalVar(\n        "callee"  # keep this comment\n    )\n'
+            '    mod[callee] = f\n    main = relay.GlobalVar("main")\n    mod[main] = g\n'
+            "    return mod\n",
+            fixed='"""Two globals, one module."""\nimport tvm\nfrom tvm import relay\n'
+            "from tvm.ir.supply import GlobalVarSupply\n\n\n"
+            "def get_mod(f, g):\n    mod = tvm.IRModule({})\n"
+            "    global_var_supply = GlobalVarSupply(mod)\n    # The callee.\n"
+            "    callee = global_var_supply.fresh_global(\n"
+            '        "callee", False  # keep this comment\n    )\n'
+            '    mod[callee] = f\n    main = global_var_supply.fresh_global("main", False)\n'
+            "    mod[main] = g\n    return mod\n",
+        ),
+        # A supply in scope is used; a global_symbol names an existing function.
+        Invalid(
+            "from tvm import relay\nfrom tvm.ir.supply import GlobalVarSupply\n\n\n"
+            "def lower(mod, func):\n    supply = GlobalVarSupply(mod)\n"
+            '    return relay.GlobalVar(func.attrs["global_symbol"])\n',
+            fixed="from tvm import relay\nfrom tvm.ir.supply import GlobalVarSupply\n\n\n"
+            "def lower(mod, func):\n    supply = GlobalVarSupply(mod)\n"
+            '    return supply.unique_global_for(func.attrs["global_symbol"], False)\n',
+        ),
+        Invalid(
+            'from tvm import relay\n\n\ndef name():\n    return relay.GlobalVar("f")\n',
+            message=META.message + NO_FIX_MARKER + "no GlobalVarSupply or IRModule in scope "
+            "to name it with",
+        ),
+        Invalid(
+            "import tvm\nfrom tvm import relay\n\n\ndef make(f):\n"
+            '    gv = relay.GlobalVar("external")\n    mod = tvm.IRModule()\n'
+            "    mod[gv] = f\n    return mod\n",
+            message=META.message + NO_FIX_MARKER + "the IRModule it is added to (`mod`) is "
+            "made after this line",
+        ),
+        Invalid(
+            'from tvm import relay\n\n\ndef typed(mod, t):\n    mod[relay.GlobalVar("f", t)] = 0\n',
+            message=META.message + NO_FIX_MARKER + "the call also passes a type or span, "
+            "which fresh_global cannot take",
+        ),
         Invalid(
             "import tvm\ngv = tvm.ir.GlobalVar('main')\n",
             span=(2, 6, 2, 30),
             message=MESSAGE_0_26,
             config={"tvm-version": "0.26"},
         ),
+        Invalid(
+            "import tvm\nfrom tvm import relay\n\n\ndef build(mod: tvm.IRModule, func):\n"
+            '    gv = relay.GlobalVar("main")\n    mod[gv] = func\n',
+            message=MESSAGE_0_26,
+            config={"tvm-version": "0.26"},
+            fixed="import tvm\nfrom tvm import relay\nfrom tvm.ir.supply import UniqueNameSupply\n"
+            "\n\ndef build(mod: tvm.IRModule, func):\n"
+            "    global_names = UniqueNameSupply()\n"
+            "    for _gvar in mod.get_global_vars():\n"
+            "        global_names.reserve_name(_gvar.name_hint, False)\n"
+            '    gv = relay.GlobalVar(global_names.fresh_name("main", False))\n'
+            "    mod[gv] = func\n",
+        ),
     ]
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return META.triggers + _extra_triggers(config), ()
+        return META.triggers + _extra_triggers(config), META.function_triggers
 
     def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
         super().__init__(context, parsed)
         self._class_depth = 0
         self._supplied_names: list[set[str]] = [set()]
+        self._sites: list[cst.Call] = []
+        self._parents: dict[cst.CSTNode, cst.CSTNode] | None = None
+
+    @property
+    def module(self) -> cst.Module:
+        return self.parsed.module
+
+    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """Return the parent of `node` (None for the module); mapped on first use."""
+        if self._parents is None:
+            self._parents = parent_map(self.parsed.module)
+        return self._parents.get(node)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         # The constructor's own definition (class GlobalVar in tvm.ir.expr) is allowed.
@@ -129,7 +228,18 @@ class DirectGlobalVarPython(PythonRule):
             return
         if self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE and self._is_supplied(node):
             return
-        self.report(node, message_for(self.config))
+        self._sites.append(node)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        # Fixes are planned together: sites of one function share one supply.
+        if not self._sites:
+            return
+        unique_names = self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+        planner = SupplyPlanner(self, self.parsed.complete, unique_names)
+        outcomes = planner.plan(self._sites)
+        for call in self._sites:
+            outcome = outcomes[call]
+            self.report(call, message_for(self.config, outcome.reason), fix=outcome.fix)
 
     def _is_supplied(self, node: cst.Call) -> bool:
         first = node.args[0].value
@@ -197,8 +307,22 @@ class DirectGlobalVarCpp(CppRule):
     `GlobalVar(names->FreshName(...))` is the sanctioned idiom and is not reported.
 
     ## Fix
-    Unsafe: `lintgv fix --unsafe` rewrites the construction to `supply->FreshGlobal(...)`
-    when a supply can be found in scope; generated names may change.
+    Unsafe (`lintgv fix --unsafe`): the construction becomes
+    `supply->FreshGlobal(name, false)`, or `supply->UniqueGlobalFor(name, false)` when the
+    name is an existing function's (from `kGlobalSymbol`, a global's `name_hint`, or a
+    name the function also looks up with `GetGlobalVar`/`Lookup` or constructs twice).
+    `GlobalVar gv("f");` becomes `GlobalVar gv = supply->FreshGlobal("f", false);`. The
+    supply is a `GlobalVarSupply` variable, parameter or member in scope; else
+    `GlobalVarSupply global_var_supply = GlobalVarSupply(mod);` is declared once per
+    function, before the first site and outside loops, from the IRModule the global is
+    added to (`mod->Add(gv, f)`) or the only IRModule in scope.
+    `#include <tvm/ir/global_var_supply.h>` is added when missing. `add_prefix` is false,
+    as in TVM's own migration (PR 12066), yet a colliding name now gets a counter, so
+    generated names can change. Several candidates make the fix display-only; no fix is
+    offered (and the message says why) outside functions, for `make_object<GlobalVarNode>`,
+    for calls that pass a type or span, and when no IRModule is in scope. With
+    `tvm-version = "0.26"` the name is wrapped instead: `GlobalVar(global_names->FreshName(
+    name, false))`, with a `UniqueNameSupply` seeded from the module's globals.
 
     ## See also
     TVM RFC 0077; `include/tvm/ir/global_var_supply.h` (TVM 0.10 to 0.25).
@@ -242,29 +366,116 @@ class DirectGlobalVarCpp(CppRule):
         Valid('GlobalVar gv(names->FreshName("main", false));\n', config={"tvm-version": "0.26"}),
     ]
     INVALID = [
+        Invalid(
+            "IRModule Build(IRModule mod, const Function& f) {\n"
+            '  GlobalVar gv("main");\n  mod->Add(gv, f);\n  return mod;\n}\n',
+            span=(2, 3, 2, 23),
+            fixed="#include <tvm/ir/global_var_supply.h>\n\n"
+            "IRModule Build(IRModule mod, const Function& f) {\n"
+            "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+            '  GlobalVar gv = global_var_supply->FreshGlobal("main", false);\n'
+            "  mod->Add(gv, f);\n  return mod;\n}\n",
+        ),
         Invalid('auto gv = GlobalVar("main");\n', span=(1, 11, 1, 28)),
         Invalid('GlobalVar gv("main");\n', span=(1, 1, 1, 21)),
         Invalid("void F() {\n  GlobalVar gv(func_name);\n}\n", span=(2, 3, 2, 26)),
         Invalid(
             'void F() {\n  ICHECK_NE(name, "") << "needs a name";\n  GlobalVar gv(name, ty);\n}\n',
             span=(3, 3, 3, 25),
+            message=META.message + NO_FIX_MARKER + "the call also passes a type or span, "
+            "which FreshGlobal cannot take",
         ),
         Invalid('GlobalVar gv{"main"};\n', span=(1, 1, 1, 21)),
         Invalid("GlobalVar gv = GlobalVar(name, type);\n", span=(1, 16, 1, 37)),
         Invalid('auto gv = tvm::GlobalVar("main");\n', span=(1, 11, 1, 33)),
         Invalid('return relay::GlobalVar(\n    "main");\n', span=(1, 8, 2, 12)),
-        Invalid("auto n = make_object<GlobalVarNode>();\n", span=(1, 10, 1, 38)),
         Invalid(
-            'auto gv = GlobalVar("main");\n',
-            span=(1, 11, 1, 28),
+            "auto n = make_object<GlobalVarNode>();\n",
+            span=(1, 10, 1, 38),
+            message=META.message + NO_FIX_MARKER + "make_object<GlobalVarNode>() fills the "
+            "node by hand; take the GlobalVar from a supply instead",
+        ),
+        # Several sites of a function share one supply, declared outside the loop; a
+        # macro nearby, braces and comments are kept.
+        Invalid(
+            "#include <tvm/ir/module.h>\n\n"
+            "void Lift(IRModule mod, const Array<Function>& funcs) {\n"
+            '  ICHECK(mod.defined()) << "needs a module";\n'
+            "  for (const Function& f : funcs) {\n    // One global per function.\n"
+            "    GlobalVar gv = GlobalVar(\n"
+            '        "lifted");  // keep this comment\n    mod->Add(gv, f);\n  }\n'
+            '  GlobalVar main{"main"};\n  mod->Add(main, funcs[0]);\n}\n',
+            fixed="#include <tvm/ir/global_var_supply.h>\n#include <tvm/ir/module.h>\n\n"
+            "void Lift(IRModule mod, const Array<Function>& funcs) {\n"
+            '  ICHECK(mod.defined()) << "needs a module";\n'
+            "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+            "  for (const Function& f : funcs) {\n    // One global per function.\n"
+            "    GlobalVar gv = global_var_supply->FreshGlobal(\n"
+            '        "lifted", false);  // keep this comment\n    mod->Add(gv, f);\n  }\n'
+            '  GlobalVar main = global_var_supply->FreshGlobal("main", false);\n'
+            "  mod->Add(main, funcs[0]);\n}\n",
+        ),
+        # A member supply is used; a global_symbol names an existing function.
+        Invalid(
+            "class Lowerer {\n public:\n  GlobalVar Lower(const Function& func) {\n"
+            "    auto symbol = func->GetAttr<String>(tvm::attr::kGlobalSymbol);\n"
+            "    return GlobalVar(symbol.value());\n  }\n\n private:\n"
+            "  GlobalVarSupply global_var_supply_;\n};\n",
+            fixed="#include <tvm/ir/global_var_supply.h>\n\n"
+            "class Lowerer {\n public:\n  GlobalVar Lower(const Function& func) {\n"
+            "    auto symbol = func->GetAttr<String>(tvm::attr::kGlobalSymbol);\n"
+            "    return global_var_supply_->UniqueGlobalFor(symbol.value(), false);\n  }\n\n"
+            " private:\n  GlobalVarSupply global_var_supply_;\n};\n",
+        ),
+        # The module the global is added to, through a pointer member.
+        Invalid(
+            "class Splitter {\n"
+            "  void Split(const PrimFunc& func, const std::string& kernel_symbol) {\n"
+            "    (*device_mod_)->Add(GlobalVar(kernel_symbol), func);\n  }\n"
+            "  IRModule* device_mod_;\n};\n",
+            fixed="#include <tvm/ir/global_var_supply.h>\n\nclass Splitter {\n"
+            "  void Split(const PrimFunc& func, const std::string& kernel_symbol) {\n"
+            "    GlobalVarSupply global_var_supply = GlobalVarSupply(*device_mod_);\n"
+            "    (*device_mod_)->Add(global_var_supply->FreshGlobal(kernel_symbol, false), func);\n"
+            "  }\n  IRModule* device_mod_;\n};\n",
+        ),
+        Invalid(
+            'GlobalVar Make() { return GlobalVar("g"); }\n',
+            message=META.message + NO_FIX_MARKER + "no GlobalVarSupply or IRModule in scope "
+            "to name it with",
+        ),
+        Invalid(
+            "IRModule Build(IRModule mod, const Function& f) {\n"
+            '  auto gv = GlobalVar("main");\n  mod->Add(gv, f);\n  return mod;\n}\n',
+            span=(2, 13, 2, 30),
             message=MESSAGE_0_26,
             config={"tvm-version": "0.26"},
+            fixed="#include <tvm/ir/unique_name_supply.h>\n\n"
+            "IRModule Build(IRModule mod, const Function& f) {\n"
+            "  UniqueNameSupply global_names(mod->functions.begin(), mod->functions.end(),\n"
+            "                                [](const auto& kv) { return kv.first->name_hint; });\n"
+            '  auto gv = GlobalVar(global_names->FreshName("main", false));\n'
+            "  mod->Add(gv, f);\n  return mod;\n}\n",
         ),
     ]
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return META.triggers + _extra_triggers(config), ()
+        return META.triggers + _extra_triggers(config), META.function_triggers
+
+    def __init__(self, context: RuleContext, parsed: ParsedCpp) -> None:
+        super().__init__(context, parsed)
+        self._sites: list[tuple[supply_cpp.CppSite, tree_sitter.Node | None]] = []
+
+    def run(self) -> None:
+        """Find every site, then plan their fixes together: one supply per function."""
+        super().run()
+        unique_names = self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+        planner = supply_cpp.SupplyPlanner(self.parsed, unique_names)
+        outcomes = planner.plan([site for site, _ in self._sites])
+        for (site, end), outcome in zip(self._sites, outcomes, strict=True):
+            message = message_for(self.config, outcome.reason)
+            self.report(site.node, message, end=end, fix=outcome.fix)
 
     def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
         if "params" in captures:
@@ -272,16 +483,21 @@ class DirectGlobalVarCpp(CppRule):
             # vexing parse as a local function declaration, but a parameter list made
             # only of bare names is a constructor call with variables as arguments.
             params = captures["params"][0]
-            if not params.named_children or not all(_is_bare_name(p) for p in params.named_children):
+            if not params.named_children or not all(
+                _is_bare_name(p) for p in params.named_children
+            ):
                 return
             captures = {**captures, "args": [params]}
         args = captures["args"][0]
+        kind = supply_cpp.SiteKind.CALL
+        declarator = None
         if "call" in captures:
             func = captures["func"][0]
             name = _SPACE.sub("", self.text(func))
             if func.type == "template_function":
                 if not self._is_make_global_var_node(func):
                     return
+                kind = supply_cpp.SiteKind.MAKE_OBJECT
             elif not self._is_constructor(name) or args.named_child_count == 0:
                 return
             node, end = captures["call"][0], None
@@ -291,9 +507,10 @@ class DirectGlobalVarCpp(CppRule):
             if args.named_child_count == 0:
                 return
             node, end = captures["type"][0], captures["init"][0]
+            kind, declarator = supply_cpp.SiteKind.DECLARATION, end
         if self._is_allowed_context(node) or self._is_supplied(args):
             return
-        self.report(node, message_for(self.config), end=end)
+        self._sites.append((supply_cpp.CppSite(kind, node, args, declarator), end))
 
     def _is_constructor(self, name: str) -> bool:
         return name in CPP_CONSTRUCTORS or name in self.config.extra_constructors

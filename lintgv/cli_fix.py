@@ -1,0 +1,103 @@
+"""`lintgv fix`: its arguments, the progress bar, and what it prints."""
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from lintgv.fixing import MAX_ROUNDS
+
+Progress = Callable[[str, int, int], None]
+
+
+def add_fix_command(
+    commands: "argparse._SubParsersAction[argparse.ArgumentParser]",
+    add_selection: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """Add the `fix` subcommand to `commands`."""
+    fix = commands.add_parser(
+        "fix",
+        help="apply fixes (safe ones; unsafe ones too with --unsafe)",
+        description="Apply fixes until every file is stable. Each round must parse again "
+        "and leave no fixed site reported; a fix that fails is left out and reported.",
+    )
+    fix.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    fix.add_argument(
+        "--unsafe",
+        action="store_true",
+        help="also apply fixes that may change generated names or behaviour",
+    )
+    fix.add_argument(
+        "--diff", action="store_true", help="print a unified diff of the fixes; write nothing"
+    )
+    fix.add_argument(
+        "--max-rounds",
+        type=int,
+        default=MAX_ROUNDS,
+        metavar="N",
+        help=f"give up on a file that is not stable after N rounds (default {MAX_ROUNDS})",
+    )
+    add_selection(fix)
+    fix.set_defaults(func=command_fix)
+
+
+@contextmanager
+def _progress_bar(enabled: bool) -> Iterator[Progress | None]:
+    """Yield a progress callback drawing a transient bar on stderr, or None."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    bar = Progress(
+        TextColumn("lintgv fix: {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks: dict[str, Any] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            for earlier in tasks.values():  # a new stage means the earlier ones are done
+                bar.update(earlier, total=1, completed=1)
+            tasks[stage] = bar.add_task(stage, total=total or None)
+        bar.update(tasks[stage], completed=done, total=total or None)
+
+    with bar:
+        yield update
+
+
+def command_fix(args: argparse.Namespace) -> int:
+    """Run `lintgv fix` and return its exit code."""
+    from lintgv.cli import exit_code, overrides_from
+    from lintgv.fixing.run import fix_paths
+    from lintgv.fixing.summary import render_diff, render_summary
+
+    if args.max_rounds < 1:
+        print("lintgv: error: --max-rounds must be at least 1", file=sys.stderr)
+        return 2
+    with _progress_bar(sys.stderr.isatty()) as progress:
+        result = fix_paths(
+            args.paths,
+            overrides_from(args),
+            config_file=args.config,
+            unsafe=args.unsafe,
+            write=not args.diff,
+            use_cache=not args.no_cache,
+            cache_dir=args.cache_dir,
+            jobs=args.jobs,
+            max_rounds=args.max_rounds,
+            progress=progress,
+        )
+    summary = render_summary(result, args.unsafe)
+    if args.diff:
+        sys.stdout.write(render_diff(result.fixes))
+        print(summary, file=sys.stderr)  # stdout stays a clean patch
+    else:
+        print(summary)
+    return exit_code(len(result.remaining), len(result.all_errors))

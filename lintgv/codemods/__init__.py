@@ -1,0 +1,7 @@
+"""Rewrites that need more than one node: scope look-ups, inserted declarations and
+includes, and changes that span several sites or files (GV101 to a supply, GV2xx to a
+NameSupply). Rules call these to build their fixes; `lintgv fix` proves and applies them.
+"""
+
+# Joins a finding's message and the reason it has no fix; `lintgv fix` reports the reason.
+NO_FIX_MARKER = "; no automatic fix: "

@@ -1,0 +1,333 @@
+"""What a C++ site can see: the variables, parameters and members in scope, by type.
+
+tree-sitter gives syntax only, so types are read from declarations as written
+(`IRModule mod`, `const GlobalVarSupply& supply`, `IRModule* device_mod_`) or from an
+`auto` initializer that names its type (`auto mod = IRModule(...)`).
+"""
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+import tree_sitter
+
+from lintgv.parsing.cpp import ParsedCpp
+
+_SPACE = re.compile(r"\s+")
+FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
+CLASSES = frozenset({"class_specifier", "struct_specifier"})
+LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
+_CONSTRUCTED = re.compile(r"^(?:::)?(?:\w+::)*(\w+)(?:::From\w*)?$")
+_CAST = re.compile(r"^(?:::)?(?:\w+::)*(?:GetRef|Downcast)<(?:::)?(?:\w+::)*(\w+)>$")
+
+
+class Kind(StrEnum):
+    PARAMETER = "parameter"
+    LOCAL = "local"
+    MEMBER = "member"
+
+
+@dataclass(frozen=True)
+class Binding:
+    name: str
+    type_name: str  # last component of the type as written, or inferred for `auto`
+    pointer: bool
+    kind: Kind
+    start: int  # byte offset from which the name is visible
+    initializer: tree_sitter.Node | None = None
+
+
+@dataclass(frozen=True)
+class Scope:
+    bindings: tuple[Binding, ...]  # innermost first
+    function: tree_sitter.Node | None  # innermost function definition or lambda
+    body: tree_sitter.Node | None  # its compound statement
+
+    def of_type(self, type_name: str) -> list[Binding]:
+        """Return the visible bindings of `type_name`, innermost first, shadowing applied."""
+        seen: set[str] = set()
+        found = []
+        for binding in self.bindings:
+            if binding.name in seen:
+                continue
+            seen.add(binding.name)
+            if binding.type_name == type_name:
+                found.append(binding)
+        return found
+
+    def find(self, name: str) -> Binding | None:
+        """Return the innermost visible binding of `name`."""
+        return next((b for b in self.bindings if b.name == name), None)
+
+
+def normalized(text: str) -> str:
+    """Return `text` without whitespace."""
+    return _SPACE.sub("", text)
+
+
+def type_name_of(parsed: ParsedCpp, node: tree_sitter.Node | None) -> str:
+    """Return the last component of a type node (`tvm::IRModule` → `IRModule`)."""
+    if node is None:
+        return ""
+    text = normalized(parsed.text(node))
+    return text.rsplit("::", 1)[-1] if "<" not in text else text
+
+
+def inferred_type(parsed: ParsedCpp, value: tree_sitter.Node | None) -> str:
+    """Return the type an `auto` initializer names: `IRModule(...)`, `Downcast<IRModule>(x)`."""
+    if value is None or value.type != "call_expression":
+        return ""
+    func = value.child_by_field_name("function")
+    if func is None:
+        return ""
+    text = normalized(parsed.text(func))
+    cast = _CAST.match(text)
+    if cast is not None:
+        return cast.group(1)
+    constructed = _CONSTRUCTED.match(text)
+    return constructed.group(1) if constructed is not None else ""
+
+
+def _declarator_parts(node: tree_sitter.Node) -> tuple[str, bool, tree_sitter.Node | None] | None:
+    """Return (name, is_pointer, initializer) of a declarator, or None if it declares none."""
+    pointer = False
+    value = None
+    current: tree_sitter.Node | None = node
+    while current is not None:
+        kind = current.type
+        if kind in ("identifier", "field_identifier"):
+            return parsed_name(current), pointer, value
+        if kind == "init_declarator":
+            value = current.child_by_field_name("value")
+            current = current.child_by_field_name("declarator")
+        elif kind == "pointer_declarator":
+            pointer = True
+            current = current.child_by_field_name("declarator")
+        elif kind == "reference_declarator":
+            current = current.named_children[0] if current.named_children else None
+        else:
+            return None
+    return None
+
+
+def parsed_name(node: tree_sitter.Node) -> str:
+    """Return the text of an identifier node (tree-sitter keeps it in `node.text`)."""
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
+
+
+def declared(parsed: ParsedCpp, declaration: tree_sitter.Node, kind: Kind) -> Iterator[Binding]:
+    """Yield the bindings a declaration, field or parameter introduces."""
+    written = type_name_of(parsed, declaration.child_by_field_name("type"))
+    default = declaration.child_by_field_name("default_value")
+    for declarator in declaration.children_by_field_name("declarator"):
+        parts = _declarator_parts(declarator)
+        if parts is None:
+            continue
+        name, pointer, value = parts
+        value = value or default
+        type_name = inferred_type(parsed, value) if written == "auto" else written
+        start = declarator.end_byte if kind == Kind.LOCAL else 0
+        yield Binding(name, type_name, pointer, kind, start, value)
+
+
+def _parameters(parsed: ParsedCpp, function: tree_sitter.Node) -> Iterator[Binding]:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.child_by_field_name("parameters") is None:
+        declarator = declarator.child_by_field_name("declarator")
+    if declarator is None:
+        return
+    parameters = declarator.child_by_field_name("parameters")
+    for parameter in parameters.named_children if parameters is not None else []:
+        if parameter.type in ("parameter_declaration", "optional_parameter_declaration"):
+            yield from declared(parsed, parameter, Kind.PARAMETER)
+
+
+def _class_of(parsed: ParsedCpp, function: tree_sitter.Node) -> tree_sitter.Node | None:
+    """Return the class a member function belongs to, when it is defined in this file."""
+    parent = function.parent
+    if parent is not None and parent.type == "field_declaration_list":
+        return parent.parent
+    declarator = function.child_by_field_name("declarator")
+    inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+    if inner is None or inner.type != "qualified_identifier":
+        return None
+    scope = inner.child_by_field_name("scope")
+    if scope is None:
+        return None
+    owner = normalized(parsed.text(scope)).rsplit("::", 1)[-1]
+    return find_class(parsed, owner)
+
+
+def find_class(parsed: ParsedCpp, name: str) -> tree_sitter.Node | None:
+    """Return the definition of class `name` in this file (with a body), if any."""
+    stack = [parsed.root]
+    while stack:
+        node = stack.pop()
+        if node.type in CLASSES:
+            class_name = node.child_by_field_name("name")
+            if (
+                class_name is not None
+                and node.child_by_field_name("body") is not None
+                and normalized(parsed.text(class_name)).rsplit("::", 1)[-1] == name
+            ):
+                return node
+        if node.type not in FUNCTIONS:
+            stack.extend(reversed(node.named_children))
+    return None
+
+
+def members(parsed: ParsedCpp, cls: tree_sitter.Node) -> Iterator[Binding]:
+    """Yield the data members a class body declares."""
+    body = cls.child_by_field_name("body")
+    for child in body.named_children if body is not None else []:
+        if child.type == "field_declaration":
+            yield from declared(parsed, child, Kind.MEMBER)
+
+
+def _lambda_captures(parsed: ParsedCpp, lam: tree_sitter.Node) -> tuple[bool, bool, set[str]]:
+    """Return (captures every local, captures this, explicitly captured names)."""
+    captures = lam.child_by_field_name("captures")
+    every = this = False
+    names: set[str] = set()
+    for child in captures.named_children if captures is not None else []:
+        text = normalized(parsed.text(child))
+        if child.type == "lambda_default_capture":
+            every = this = True
+        elif text in ("this", "*this"):
+            this = True
+        else:
+            names.add(text.lstrip("&").split("=", 1)[0])
+    return every, this, names
+
+
+def _locals_before(parsed: ParsedCpp, block: tree_sitter.Node, limit: int) -> Iterator[Binding]:
+    for child in reversed(block.named_children):
+        if child.start_byte >= limit:
+            continue
+        if child.type == "declaration":
+            yield from reversed(list(declared(parsed, child, Kind.LOCAL)))
+
+
+def _header_bindings(parsed: ParsedCpp, node: tree_sitter.Node) -> Iterator[Binding]:
+    """Yield what a for/if/while header declares for its body."""
+    if node.type == "for_range_loop":
+        yield from declared(parsed, node, Kind.LOCAL)
+        return
+    for field in ("initializer", "condition"):
+        child = node.child_by_field_name(field)
+        if child is not None and child.type == "declaration":
+            yield from declared(parsed, child, Kind.LOCAL)
+
+
+def scope_at(parsed: ParsedCpp, node: tree_sitter.Node) -> Scope:
+    """Return what is visible at `node`: locals declared before it, parameters, members."""
+    found: list[Binding] = []
+    function: tree_sitter.Node | None = None
+    allow_all, allow_this, allowed = True, True, set[str]()
+    current = node
+    parent = node.parent
+
+    def keep(binding: Binding) -> None:
+        if binding.kind == Kind.MEMBER:
+            if allow_this:
+                found.append(binding)
+        elif allow_all or binding.name in allowed:
+            found.append(binding)
+
+    while parent is not None:
+        if parent.type == "compound_statement":
+            for binding in _locals_before(parsed, parent, current.start_byte):
+                keep(binding)
+        elif parent.type in ("for_range_loop", "for_statement", "if_statement", "while_statement"):
+            body = parent.child_by_field_name("body") or parent.child_by_field_name("consequence")
+            if body is not None and body.start_byte <= current.start_byte:
+                for binding in _header_bindings(parsed, parent):
+                    keep(binding)
+        elif parent.type == "lambda_expression":
+            for binding in _parameters(parsed, parent):
+                keep(binding)
+            function = function or parent
+            every, this, names = _lambda_captures(parsed, parent)
+            allow_this = allow_this and this
+            if not every:
+                allowed = (allowed & names) if not allow_all else names
+                allow_all = False
+        elif parent.type == "function_definition":
+            for binding in _parameters(parsed, parent):
+                keep(binding)
+            function = function or parent
+            cls = _class_of(parsed, parent)
+            if cls is not None:
+                for binding in members(parsed, cls):
+                    keep(binding)
+            break
+        current, parent = parent, parent.parent
+    body = function.child_by_field_name("body") if function is not None else None
+    return Scope(tuple(found), function, body)
+
+
+def enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """Return the innermost function definition or lambda holding `node`."""
+    parent = node.parent
+    while parent is not None and parent.type not in FUNCTIONS:
+        parent = parent.parent
+    return parent
+
+
+def statement_in(block: tree_sitter.Node, node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """Return the direct child of `block` that holds `node`, if `block` holds it."""
+    current: tree_sitter.Node | None = node
+    while current is not None and current.parent is not None:
+        if current.parent == block:
+            return current
+        current = current.parent
+    return None
+
+
+def declaring_block(
+    parsed: ParsedCpp, function_body: tree_sitter.Node, name: str
+) -> tree_sitter.Node | None:
+    """Return the compound statement inside `function_body` that declares local `name`."""
+    stack = [function_body]
+    while stack:
+        node = stack.pop()
+        if node.type == "compound_statement":
+            for child in node.named_children:
+                if child.type == "declaration" and any(
+                    b.name == name for b in declared(parsed, child, Kind.LOCAL)
+                ):
+                    return node
+        if node.type not in FUNCTIONS or node == function_body:
+            stack.extend(node.named_children)
+    return None
+
+
+def identifiers(parsed: ParsedCpp, node: tree_sitter.Node) -> set[str]:
+    """Return every identifier spelled inside `node`."""
+    return set(re.findall(r"[A-Za-z_]\w*", parsed.text(node)))
+
+
+def _holds(block: tree_sitter.Node, node: tree_sitter.Node) -> bool:
+    return block.start_byte <= node.start_byte and node.end_byte <= block.end_byte
+
+
+def common_block(outer: tree_sitter.Node, nodes: list[tree_sitter.Node]) -> tree_sitter.Node:
+    """Return the innermost compound statement within `outer` that holds every node,
+    moved out of any loop so that one declaration there serves every iteration."""
+    block = outer
+    current = nodes[0].parent
+    while current is not None and current != outer:
+        if current.type == "compound_statement" and all(_holds(current, n) for n in nodes):
+            block = current
+            break
+        current = current.parent
+    result: tree_sitter.Node | None = block
+    current = block
+    while current != outer and current.parent is not None:
+        current = current.parent
+        if current.type in LOOPS:
+            result = None
+        elif current.type == "compound_statement" and result is None:
+            result = current
+    return result or outer

@@ -1,0 +1,154 @@
+"""Edits that add a C++ `#include` or a Python `from X import Y` once, in a tidy place."""
+
+from collections.abc import Callable
+
+import libcst as cst
+import tree_sitter
+
+from lintgv.model import Edit, Span
+from lintgv.parsing.cpp import ParsedCpp
+
+GLOBAL_VAR_SUPPLY_HEADER = "tvm/ir/global_var_supply.h"
+NAME_SUPPLY_HEADER = "tvm/ir/name_supply.h"
+UNIQUE_NAME_SUPPLY_HEADER = "tvm/ir/unique_name_supply.h"
+SUPPLY_MODULE = "tvm.ir.supply"
+
+
+def _includes(parsed: ParsedCpp) -> list[tuple[tree_sitter.Node, str, bool]]:
+    """Return each top-level #include with its path and whether it uses <...>."""
+    found = []
+    stack = [parsed.root]
+    while stack:
+        node = stack.pop()
+        if node.type == "preproc_include":
+            path = node.child_by_field_name("path")
+            if path is not None:
+                text = parsed.text(path)
+                found.append((node, text[1:-1], text.startswith("<")))
+        elif node.type in ("translation_unit", "preproc_ifdef", "preproc_if", "preproc_else"):
+            stack.extend(reversed(node.named_children))
+    found.sort(key=lambda item: item[0].start_byte)
+    return found
+
+
+def has_include(parsed: ParsedCpp, header: str) -> bool:
+    """Tell whether the file includes `header` (by its path below the include root)."""
+    return any(path == header or path.endswith("/" + header) for _, path, _ in _includes(parsed))
+
+
+def _point(line: int, column: int) -> Span:
+    return Span(line, column, line, column)
+
+
+def include_edit(parsed: ParsedCpp, header: str) -> Edit | None:
+    """Return an edit adding `#include <header>` in sorted place, or None when present."""
+    includes = _includes(parsed)
+    if any(path == header or path.endswith("/" + header) for _, path, _ in includes):
+        return None
+    line = f"#include <{header}>"
+    angled = [(node, path) for node, path, is_angled in includes if is_angled]
+    # Sorted among the same library's headers, else among the other <...h> headers, else
+    # ahead of the standard library's, as clang-format's Google style groups them.
+    family = [(n, p) for n, p in angled if p.split("/")[0] == header.split("/")[0]]
+    group = family or [(n, p) for n, p in angled if p.endswith(".h")]
+    if group:
+        after = [n for n, p in group if p < header]
+        if not after:
+            return Edit(_point(group[0][0].start_point[0] + 1, 0), line + "\n")
+        return _after(parsed, after[-1], line)
+    if angled:
+        return Edit(_point(angled[0][0].start_point[0] + 1, 0), line + "\n")
+    if includes:
+        return _after(parsed, includes[-1][0], line)
+    return Edit(_point(_first_code_line(parsed), 0), line + "\n\n")
+
+
+def _after(parsed: ParsedCpp, node: tree_sitter.Node, line: str) -> Edit:
+    # A preprocessor line owns its newline; at the end of a file without one it does not.
+    span = parsed.span(node)
+    if span.end_col == 0 and span.end_line > span.start_line:
+        return Edit(_point(span.end_line, 0), line + "\n")
+    return Edit(_point(span.end_line, span.end_col), "\n" + line)
+
+
+def _first_code_line(parsed: ParsedCpp) -> int:
+    """Return the 1-based line of the first thing that is not a comment or a header guard."""
+    for child in parsed.root.named_children:
+        if child.type == "comment":
+            continue
+        if child.type == "preproc_ifdef":
+            inner = [c for c in child.named_children if c.type not in ("identifier", "comment")]
+            if inner and inner[0].type == "preproc_def":
+                return int(inner[0].end_point[0]) + 1 if inner[0].end_point[1] == 0 else 1
+        return int(child.start_point[0]) + 1
+    return 1
+
+
+def imports_name(module: cst.Module, source: str, name: str) -> bool:
+    """Tell whether the module imports `name` from `source` at top level (without renaming)."""
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.ImportFrom) or small.module is None:
+                continue
+            if _dotted(small.module) != source or isinstance(small.names, cst.ImportStar):
+                continue
+            if any(alias.asname is None and _dotted(alias.name) == name for alias in small.names):
+                return True
+    return False
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def import_edit(
+    module: cst.Module, span_of: Callable[[cst.CSTNode], Span], source: str, name: str
+) -> Edit | None:
+    """Return an edit adding `from source import name` after the leading imports, or None."""
+    if imports_name(module, source, name):
+        return None
+    line = f"from {source} import {name}"
+    anchor: cst.SimpleStatementLine | None = None
+    for index, statement in enumerate(module.body):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            break
+        is_import = all(isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body)
+        is_docstring = index == 0 and _is_docstring(statement)
+        if not (is_import or is_docstring):
+            break
+        anchor = statement
+    if anchor is None:
+        first = module.body[0] if module.body else None
+        if first is None:
+            return Edit(_point(1, 0), line + "\n")
+        start = span_of(first).start_line - _comment_lines(first)
+        return Edit(_point(start, 0), line + "\n")
+    end = span_of(anchor)
+    if anchor is module.body[-1] and not module.has_trailing_newline:
+        return Edit(_point(end.end_line, end.end_col), "\n" + line)
+    return Edit(_point(end.end_line + 1, 0), line + "\n")
+
+
+def _is_docstring(statement: cst.SimpleStatementLine) -> bool:
+    return (
+        len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
+
+
+def _comment_lines(statement: cst.CSTNode) -> int:
+    """Return how many comment lines sit directly above `statement` (its own comments)."""
+    leading = getattr(statement, "leading_lines", ())
+    count = 0
+    for line in reversed(leading):
+        if line.comment is None:
+            break
+        count += 1
+    return count

@@ -1,0 +1,406 @@
+"""GV101 in C++: a hand-made `GlobalVar` becomes `supply->FreshGlobal(name, false)` or
+`supply->UniqueGlobalFor(name, false)` (TVM 0.10 to 0.25), or
+`GlobalVar(names->FreshName(name, false))` with a UniqueNameSupply (TVM 0.26 on).
+
+The supply is a GlobalVarSupply variable, parameter or member already in scope; else one
+is declared from the IRModule the global is added to (`mod->Add(gv, f)`) or the only
+IRModule in scope, once per function, just before the first site that needs it.
+`add_prefix` is false, as TVM did by hand in PR 12066: names change only on collision.
+"""
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import tree_sitter
+
+from lintgv.codemods import cpp_scope
+from lintgv.codemods.includes import (
+    GLOBAL_VAR_SUPPLY_HEADER,
+    UNIQUE_NAME_SUPPLY_HEADER,
+    include_edit,
+)
+from lintgv.codemods.names import free_name
+from lintgv.model import Applicability, Edit, Fix, Span
+from lintgv.parsing.cpp import ParsedCpp
+
+_REGISTER_METHODS = frozenset({"Add", "Update", "AddUnchecked"})
+_LOOKUPS = frozenset({"GetGlobalVar", "Lookup"})
+_SYMBOL = re.compile(r"kGlobalSymbol|global_symbol")
+# A chain of members ending in name_hint (`gv->name_hint`, `op->func->name_hint`).
+_NAME_HINT = re.compile(r"^[\w:]+(?:(?:->|\.)\w+)*(?:->|\.)name_hint$")
+# Conversions that keep a name as it is.
+_SAME_NAME = re.compile(r"^(?:std::string|std::move|(?:tvm::)?(?:runtime::)?String)\((.*)\)$")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_NOT_ROOTS = frozenset({"std", "move", "this", "runtime", "tvm", "String"})
+
+
+class SiteKind(StrEnum):
+    CALL = "call"  # GlobalVar("f"), tvm::GlobalVar(...)
+    DECLARATION = "declaration"  # GlobalVar gv("f"); GlobalVar gv{"f"};
+    MAKE_OBJECT = "make_object"  # make_object<GlobalVarNode>()
+
+
+@dataclass(frozen=True)
+class CppSite:
+    kind: SiteKind
+    node: tree_sitter.Node  # the call, or the declaration's type
+    args: tree_sitter.Node  # argument_list or initializer_list
+    declarator: tree_sitter.Node | None = None  # the init_declarator of a declaration
+
+
+@dataclass(frozen=True)
+class Outcome:
+    fix: Fix | None
+    reason: str | None = None
+
+
+@dataclass
+class _Plan:
+    site: CppSite
+    function: tree_sitter.Node | None = None
+    method: str = "fresh"
+    supply: str | None = None
+    module: str | None = None  # expression of an IRModule (`mod`, `*device_mod_`)
+    block: tree_sitter.Node | None = None  # where a new supply may be declared
+    note: str | None = None
+    reason: str | None = None
+    edits: list[Edit] = field(default_factory=list)
+
+
+def _arguments(args: tree_sitter.Node) -> list[tree_sitter.Node]:
+    return [c for c in args.named_children if c.type != "comment"]
+
+
+def _strip_parens(text: str) -> str:
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return text
+
+
+def _root_of(expression: str) -> str:
+    names = [n for n in _IDENTIFIER.findall(expression) if n != "this"]
+    return names[0] if names else ("this" if "this" in expression else "")
+
+
+def _names_existing(text: str) -> bool:
+    """Tell whether an expression is an existing function's name: its global_symbol or a
+    global's name_hint, not something derived from them (`gv->name_hint + "_grad"`)."""
+    text = cpp_scope.normalized(text)
+    if "+" in text or "<<" in text:
+        return False
+    while (inner := _SAME_NAME.match(text)) is not None:
+        text = inner.group(1)
+    return _SYMBOL.search(text) is not None or _NAME_HINT.match(text) is not None
+
+
+def _point(line: int, column: int) -> Span:
+    return Span(line, column, line, column)
+
+
+class SupplyPlanner:
+    """Plans the GV101 fixes of one C++ file; see the module docstring."""
+
+    def __init__(self, parsed: ParsedCpp, unique_names: bool) -> None:
+        self.parsed = parsed
+        self.unique_names = unique_names
+        self._taken: dict[int, set[str]] = {}
+        self._late: dict[int, str] = {}
+
+    @property
+    def supply_type(self) -> str:
+        return "UniqueNameSupply" if self.unique_names else "GlobalVarSupply"
+
+    def plan(self, sites: list[CppSite]) -> list[Outcome]:
+        """Return the fix (or the reason there is none) for each site, in order."""
+        plans = [self._plan(site) for site in sites]
+        self._mark_repeated_names(plans)
+        groups: dict[tuple[int, str], list[_Plan]] = {}
+        for plan in plans:
+            if plan.reason is None and plan.supply is None and plan.module is not None:
+                assert plan.function is not None
+                groups.setdefault((plan.function.id, plan.module), []).append(plan)
+        for members in groups.values():
+            self._declare_supply(members)
+        header = GLOBAL_VAR_SUPPLY_HEADER if not self.unique_names else UNIQUE_NAME_SUPPLY_HEADER
+        include = include_edit(self.parsed, header)
+        return [self._outcome(plan, include) for plan in plans]
+
+    def _plan(self, site: CppSite) -> _Plan:
+        plan = _Plan(site)
+        if site.kind == SiteKind.MAKE_OBJECT:
+            plan.reason = "make_object<GlobalVarNode>() fills the node by hand; take the "
+            plan.reason += "GlobalVar from a supply instead"
+            return plan
+        arguments = _arguments(site.args)
+        if len(arguments) > 1 and not self.unique_names:
+            plan.reason = "the call also passes a type or span, which FreshGlobal cannot take"
+            return plan
+        scope = cpp_scope.scope_at(self.parsed, site.node)
+        if scope.function is None or scope.body is None:
+            plan.reason = "outside any function, where no supply can be declared"
+            return plan
+        if not self._is_in_body(site.node, scope.body):
+            plan.reason = "not inside a function body (a default argument or initializer list)"
+            return plan
+        plan.function = scope.function
+        if self._is_existing_name(arguments[0], scope):
+            plan.method = "unique"
+        supplies = scope.of_type(self.supply_type)
+        if supplies:
+            plan.supply = self._reference(supplies[0])
+            if len(supplies) > 1:
+                names = ", ".join(f"`{b.name}`" for b in supplies)
+                plan.note = f"several supplies in scope ({names}); check the choice"
+            return plan
+        self._choose_module(plan, scope)
+        return plan
+
+    def _is_in_body(self, node: tree_sitter.Node, body: tree_sitter.Node) -> bool:
+        return body.start_byte <= node.start_byte and node.end_byte <= body.end_byte
+
+    @staticmethod
+    def _reference(binding: cpp_scope.Binding) -> str:
+        return f"(*{binding.name})" if binding.pointer else binding.name
+
+    def _choose_module(self, plan: _Plan, scope: cpp_scope.Scope) -> None:
+        assert scope.body is not None
+        target = self._added_to(plan.site, scope)
+        if target is not None:
+            plan.module, plan.block = target
+            return
+        modules = scope.of_type("IRModule")
+        late = self._late.get(id(plan.site))
+        if not modules and late:
+            plan.reason = f"the IRModule it is added to (`{late}`) is made after this line"
+            return
+        if not modules:
+            plan.reason = f"no {self.supply_type} or IRModule in scope to name it with"
+            return
+        chosen = modules[0]
+        plan.module = f"*{chosen.name}" if chosen.pointer else chosen.name
+        plan.block = self._block_for(plan.site.node, scope, chosen)
+        if len(modules) > 1:
+            names = ", ".join(f"`{b.name}`" for b in modules)
+            plan.note = f"several IRModules in scope ({names}); check which one gets the global"
+
+    def _block_for(
+        self, node: tree_sitter.Node, scope: cpp_scope.Scope, binding: cpp_scope.Binding | None
+    ) -> tree_sitter.Node:
+        """Return the block to declare a supply in: where the module is declared, or the
+        function body, whichever is innermost."""
+        assert scope.body is not None
+        if binding is None or binding.kind != cpp_scope.Kind.LOCAL:
+            return scope.body
+        block = node.parent
+        while block is not None and block != scope.body:
+            if block.type == "compound_statement" and any(
+                c.start_byte < binding.start <= c.end_byte for c in block.named_children
+            ):
+                return block
+            block = block.parent
+        return scope.body
+
+    def _added_to(
+        self, site: CppSite, scope: cpp_scope.Scope
+    ) -> tuple[str, tree_sitter.Node] | None:
+        """Return the module the new global is added to (`mod->Add(gv, f)`), if visible."""
+        assert scope.body is not None
+        target = self._target_name(site)
+        for call in self._register_calls(scope.body):
+            arguments = call.child_by_field_name("arguments")
+            first = _arguments(arguments)[0] if arguments is not None else None
+            if first is None:
+                continue
+            if not (first == site.node or (target and self.parsed.text(first) == target)):
+                continue
+            func = call.child_by_field_name("function")
+            argument = func.child_by_field_name("argument") if func is not None else None
+            if argument is None:
+                continue
+            module = _strip_parens(self.parsed.text(argument))
+            root = _root_of(module)
+            binding = scope.find(root)
+            if binding is None and root != "this" and self._declares_local(scope.body, root):
+                self._late[id(site)] = module  # a local declared after the site
+                continue
+            return module, self._block_for(site.node, scope, binding)
+        return None
+
+    def _declares_local(self, body: tree_sitter.Node, name: str) -> bool:
+        return cpp_scope.declaring_block(self.parsed, body, name) is not None
+
+    def _target_name(self, site: CppSite) -> str | None:
+        if site.kind == SiteKind.DECLARATION and site.declarator is not None:
+            inner = site.declarator.child_by_field_name("declarator")
+            return self.parsed.text(inner) if inner is not None else None
+        parent = site.node.parent
+        if parent is not None and parent.type == "init_declarator":
+            inner = parent.child_by_field_name("declarator")
+            return self.parsed.text(inner) if inner is not None else None
+        if parent is not None and parent.type == "assignment_expression":
+            left = parent.child_by_field_name("left")
+            return self.parsed.text(left) if left is not None else None
+        return None
+
+    def _register_calls(self, body: tree_sitter.Node) -> list[tree_sitter.Node]:
+        found = []
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            if node.type == "call_expression":
+                func = node.child_by_field_name("function")
+                name = func.child_by_field_name("field") if func is not None else None
+                if (
+                    func is not None
+                    and func.type == "field_expression"
+                    and name is not None
+                    and self.parsed.text(name) in _REGISTER_METHODS
+                ):
+                    found.append(node)
+            stack.extend(reversed(node.named_children))
+        return found
+
+    def _is_existing_name(self, argument: tree_sitter.Node, scope: cpp_scope.Scope) -> bool:
+        """Tell whether the name is an existing function's: a global_symbol, a name_hint,
+        or a name this function also looks up (`mod->GetGlobalVar(name)`)."""
+        text = self.parsed.text(argument)
+        if _names_existing(text):
+            return True
+        for name in _IDENTIFIER.findall(text):
+            binding = scope.find(name)
+            initializer = binding.initializer if binding is not None else None
+            if initializer is not None and _names_existing(self.parsed.text(initializer)):
+                return True
+        assert scope.body is not None
+        wanted = cpp_scope.normalized(text)
+        stack = [scope.body]
+        while stack:
+            node = stack.pop()
+            if node.type == "call_expression":
+                func = node.child_by_field_name("function")
+                arguments = node.child_by_field_name("arguments")
+                called = cpp_scope.normalized(self.parsed.text(func)) if func else ""
+                first = _arguments(arguments)[:1] if arguments is not None else []
+                if (
+                    called.rsplit("->", 1)[-1].rsplit(".", 1)[-1] in _LOOKUPS
+                    and first
+                    and cpp_scope.normalized(self.parsed.text(first[0])) == wanted
+                ):
+                    return True
+            stack.extend(node.named_children)
+        return False
+
+    def _mark_repeated_names(self, plans: list[_Plan]) -> None:
+        """A name constructed twice in one function is looked up again: UniqueGlobalFor."""
+        seen: dict[tuple[int, str], list[_Plan]] = {}
+        for plan in plans:
+            arguments = _arguments(plan.site.args)
+            if plan.function is None or not arguments:
+                continue
+            key = (plan.function.id, cpp_scope.normalized(self.parsed.text(arguments[0])))
+            seen.setdefault(key, []).append(plan)
+        for group in seen.values():
+            if len(group) > 1:
+                for plan in group:
+                    plan.method = "unique"
+
+    def _declare_supply(self, members: list[_Plan]) -> None:
+        """Declare one supply for the sites of one function that use one module: in the
+        innermost block holding them all (outside loops), before the first of them."""
+        members = sorted(members, key=lambda m: m.site.node.start_byte)
+        first = members[0]
+        assert first.block is not None and first.function is not None and first.module
+        outer = first.block
+        inside = [m for m in members if cpp_scope.statement_in(outer, m.site.node) is not None]
+        for member in members:
+            if member not in inside:
+                member.reason = "the module is declared in a block that does not hold this site"
+        if not inside:
+            return
+        block = cpp_scope.common_block(outer, [m.site.node for m in inside])
+        anchor = cpp_scope.statement_in(block, inside[0].site.node)
+        assert anchor is not None, "the common block holds every site"
+        taken = self._taken.setdefault(
+            first.function.id, cpp_scope.identifiers(self.parsed, first.function)
+        )
+        name = free_name(taken, "global_names" if self.unique_names else "global_var_supply")
+        taken.add(name)
+        edit = self._declaration(anchor, name, first.module)
+        for member in inside:
+            member.supply = name
+            member.edits.append(edit)
+
+    def _declaration(self, anchor: tree_sitter.Node, name: str, module: str) -> Edit:
+        start = anchor
+        while True:
+            previous = start.prev_named_sibling
+            if (
+                previous is None
+                or previous.type != "comment"
+                or previous.end_point[0] + 1 < start.start_point[0]
+            ):
+                break
+            start = previous
+        row, column = start.start_point
+        line_start = self.parsed.line_starts[row]
+        prefix = self.parsed.data[line_start : line_start + column].decode("utf-8", "replace")
+        if self.unique_names:
+            arrow = f"({module})" if module.startswith("*") else module
+            pad = " " * (len(self.supply_type) + len(name) + 2)
+            text = (
+                f"{self.supply_type} {name}({arrow}->functions.begin(), {arrow}->functions.end(),"
+                f"\n{prefix}{pad}[](const auto& kv) {{ return kv.first->name_hint; }});"
+            )
+        else:
+            text = f"GlobalVarSupply {name} = GlobalVarSupply({module});"
+        line = row + 1
+        if prefix.strip():  # the statement shares its line with code before it
+            where = self.parsed.span(start)
+            return Edit(_point(where.start_line, where.start_col), text + " ")
+        return Edit(_point(line, 0), f"{prefix}{text}\n")
+
+    def _outcome(self, plan: _Plan, include: Edit | None) -> Outcome:
+        if plan.reason is not None:
+            return Outcome(None, plan.reason)
+        site = plan.site
+        assert plan.supply is not None, "every planned site has a supply by now"
+        first = _arguments(site.args)[0]
+        first_span = self.parsed.span(first)
+        edits = list(plan.edits)
+        if self.unique_names:
+            method = "ReserveName" if plan.method == "unique" else "FreshName"
+            edits.append(
+                Edit(
+                    _point(first_span.start_line, first_span.start_col), f"{plan.supply}->{method}("
+                )
+            )
+            edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false)"))
+            title = f"Name it with {plan.supply}->{method}(..., false)"
+        else:
+            method = "UniqueGlobalFor" if plan.method == "unique" else "FreshGlobal"
+            call = f"{plan.supply}->{method}"
+            edits.extend(self._rewrite(site, call))
+            edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false"))
+            title = f"Use {call}(..., false)"
+        if include is not None:
+            edits.append(include)
+        applicability = Applicability.UNSAFE
+        if plan.note is not None:
+            applicability = Applicability.DISPLAY
+            title += f" ({plan.note})"
+        return Outcome(Fix(title, applicability, tuple(edits)))
+
+    def _rewrite(self, site: CppSite, call: str) -> list[Edit]:
+        if site.kind == SiteKind.CALL:
+            func = site.node.child_by_field_name("function")
+            assert func is not None
+            return [Edit(self.parsed.span(func), call)]
+        args = site.args
+        start = self.parsed.span(args)
+        edits = [Edit(_point(start.start_line, start.start_col), f" = {call}")]
+        if args.type == "initializer_list":
+            opening, closing = args.children[0], args.children[-1]
+            edits.append(Edit(self.parsed.span(opening), "("))
+            edits.append(Edit(self.parsed.span(closing), ")"))
+        return edits

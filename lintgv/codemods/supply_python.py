@@ -1,0 +1,360 @@
+"""GV101 in Python: `GlobalVar(name)` becomes a GlobalVarSupply's `fresh_global` or
+`unique_global_for` (TVM 0.10 to 0.25), or `GlobalVar(names.fresh_name(name, False))`
+with a UniqueNameSupply (TVM 0.26 on).
+
+The supply is one already in scope, else one built from the IRModule the new global is
+added to (or the only IRModule in scope): inline for a single site, or one variable
+inserted before the first of several sites of a function. `add_prefix` is passed as
+False, as TVM did by hand in PR 12066, so names change only where they would collide.
+"""
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from lintgv.codemods import python_scope as scope
+from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
+from lintgv.codemods.names import free_name
+from lintgv.model import Applicability, Edit, Fix, Span
+
+_REGISTER_METHODS = frozenset({"update_func", "add"})
+_LOOKUPS = frozenset({"get_global_var"})
+# A chain of attributes ending in name_hint, perhaps passed through str().
+_NAME_HINT = re.compile(r"^(?:str\()?\w+(?:\.\w+)*\.name_hint\)?$")
+
+
+def _is_type(name: str, wanted: str) -> bool:
+    return name == wanted or name.endswith("." + wanted)
+
+
+def _is_module_value(name: str) -> bool:
+    return _is_type(name, "IRModule") or any(
+        name.endswith(f"IRModule.{m}") for m in ("from_expr", "from_expr_in_context")
+    )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    fix: Fix | None
+    reason: str | None = None  # why there is no fix; None when unknown or fixed
+
+
+@dataclass
+class _Site:
+    call: cst.Call
+    owner: scope.FunctionLike
+    method: str = "fresh"  # or "unique"
+    supply: str | None = None  # text of a supply already in scope
+    module: cst.BaseExpression | None = None
+    inline: bool = False  # build the supply inside the call (lambdas, single sites)
+    note: str | None = None  # a human choice is needed: display only
+    reason: str | None = None
+    late: str = ""  # a module the global is added to, but bound only after the site
+    edits: list[Edit] = field(default_factory=list)
+
+
+class SupplyPlanner:
+    """Plans the GV101 fixes of one Python file; see the module docstring."""
+
+    def __init__(self, tools: scope.Tools, complete: bool, unique_names: bool) -> None:
+        self.tools = tools
+        self.complete = complete
+        self.unique_names = unique_names  # target TVM 0.26's UniqueNameSupply
+        self._bindings: dict[int, list[scope.PyBinding]] = {}
+        self._taken: dict[int, set[str]] = {}
+        self._facts: dict[int, _OwnerFacts] = {}
+
+    @property
+    def supply_type(self) -> str:
+        return "UniqueNameSupply" if self.unique_names else "GlobalVarSupply"
+
+    def plan(self, calls: Sequence[cst.Call]) -> dict[cst.Call, Outcome]:
+        """Return the fix (or the reason there is none) for each GlobalVar call."""
+        sites = [self._site(call) for call in calls]
+        groups: dict[tuple[int, str], list[_Site]] = {}
+        for site in sites:
+            if site.reason is None and site.supply is None and site.module is not None:
+                key = (id(site.owner), self.tools.module.code_for_node(site.module))
+                groups.setdefault(key, []).append(site)
+        for members in groups.values():
+            self._share_supply(members)
+        imports = import_edit(
+            self.tools.module, self.tools.span_of, SUPPLY_MODULE, self.supply_type
+        )
+        return {site.call: self._outcome(site, imports) for site in sites}
+
+    def _site(self, call: cst.Call) -> _Site:
+        owner = scope.owner_of(self.tools, call)
+        inline = False
+        while isinstance(owner, cst.Lambda):
+            inline = True
+            owner = scope.owner_of(self.tools, owner)
+        if isinstance(owner, cst.ClassDef):
+            return _Site(call, self.tools.module, reason="in a class body; no supply can be made")
+        site = _Site(call, owner, inline=inline)
+        if isinstance(owner, cst.Module) and not self.complete:
+            site.reason = ""  # a partial parse cannot see module-level names; say nothing
+            return site
+        args = call.args
+        if args[0].keyword is not None or args[0].star:
+            site.reason = "the name is passed by keyword or unpacked"
+        elif len(args) > 1 and not self.unique_names:
+            site.reason = "the call also passes a type or span, which fresh_global cannot take"
+        if site.reason is not None:
+            return site
+        self._choose_supply(site)
+        return site
+
+    def facts(self, owner: scope.FunctionLike) -> "_OwnerFacts":
+        if id(owner) not in self._facts:
+            facts = _OwnerFacts(self.tools.module.code_for_node)
+            owner.visit(facts)
+            self._facts[id(owner)] = facts
+        return self._facts[id(owner)]
+
+    def bindings(self, owner: scope.FunctionLike) -> list[scope.PyBinding]:
+        if id(owner) not in self._bindings:
+            self._bindings[id(owner)] = scope.bindings(self.tools, owner)
+        return self._bindings[id(owner)]
+
+    def _choose_supply(self, site: _Site) -> None:
+        line = self.tools.span_of(site.call).start_line
+        visible = scope.visible(self.bindings(site.owner), line)
+        site.method = "unique" if self._is_existing_name(site, visible) else "fresh"
+        supplies = [b for b in visible if self._binds(b, self.supply_type)]
+        if supplies:
+            site.supply = supplies[0].name
+            if len(supplies) > 1:
+                names = ", ".join(f"`{b.name}`" for b in supplies)
+                site.note = f"several supplies in scope ({names}); check the choice"
+            return
+        target = self._added_to(site, visible)
+        if target is not None:
+            site.module = target
+            return
+        modules = [b for b in visible if self._binds(b, "IRModule")]
+        if not modules and site.late:
+            site.reason = f"the IRModule it is added to (`{site.late}`) is made after this line"
+            return
+        if not modules:
+            site.reason = f"no {self.supply_type} or IRModule in scope to name it with"
+            return
+        site.module = cst.Name(modules[0].name)
+        if len(modules) > 1:
+            names = ", ".join(f"`{b.name}`" for b in modules)
+            site.note = f"several IRModules in scope ({names}); check which one gets the global"
+
+    def _binds(self, binding: scope.PyBinding, type_name: str) -> bool:
+        def wanted(name: str) -> bool:
+            return _is_module_value(name) if type_name == "IRModule" else _is_type(name, type_name)
+
+        if binding.annotation is not None and scope.resolves_to(
+            self.tools, binding.annotation, wanted
+        ):
+            return True
+        return isinstance(binding.value, cst.Call) and scope.resolves_to(
+            self.tools, binding.value, wanted
+        )
+
+    def _is_existing_name(self, site: _Site, visible: list[scope.PyBinding]) -> bool:
+        """Tell whether the name belongs to an existing function: a global_symbol, another
+        global's name_hint, or a name this function also looks up or constructs again."""
+        code = self.tools.module.code_for_node
+        first = site.call.args[0].value
+        text = code(first)
+        if _names_existing(text):
+            return True
+        if isinstance(first, cst.Name):
+            bound = next((b for b in visible if b.name == first.value), None)
+            if bound is not None and bound.value is not None and _names_existing(code(bound.value)):
+                return True
+        facts = self.facts(site.owner)
+        return facts.lookups.get(text, 0) > 0 or facts.constructions.get(text, 0) > 1
+
+    def _added_to(self, site: _Site, visible: list[scope.PyBinding]) -> cst.BaseExpression | None:
+        """Return the module the new global is registered in (`mod[gv] = f`), if usable."""
+        parent = self.tools.parent_of(site.call)
+        target_name = None
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            target_name = target.value if isinstance(target, cst.Name) else None
+        for module in self.facts(site.owner).modules_for(site.call, target_name):
+            usable = self._usability(site, module, visible)
+            if usable == "yes":
+                return module
+            if usable == "late" and not site.late:
+                site.late = self.tools.module.code_for_node(module)
+        return None
+
+    def _usability(
+        self, site: _Site, module: cst.BaseExpression, visible: list[scope.PyBinding]
+    ) -> str:
+        """Return "yes" when `module` can build the supply at the site, "late" when it is
+        an IRModule bound only after the site, else "no"."""
+        root = scope.root_name(module)
+        if not root:
+            return "no"
+        bound_here = [b for b in self.bindings(site.owner) if b.name == root]
+        before = [b for b in visible if b.name == root]
+        if bound_here and not before:
+            is_module = self._binds(bound_here[0], "IRModule") or scope.looks_like_module(module)
+            return "late" if is_module else "no"
+        if isinstance(module, cst.Name) and before and self._binds(before[0], "IRModule"):
+            return "yes"
+        return "yes" if scope.looks_like_module(module) else "no"
+
+    def _share_supply(self, members: list[_Site]) -> None:
+        """Give the sites of one function that use one module a single supply variable."""
+        if len(members) == 1 and not self.unique_names:
+            members[0].inline = True
+            return
+        first = members[0]
+        module = first.module
+        assert module is not None
+        owner = first.owner
+        outer: cst.CSTNode = scope.block_of(owner)
+        root = scope.root_name(module)
+        line = self.tools.span_of(first.call).start_line
+        binding = next(
+            (b for b in scope.visible(self.bindings(owner), line) if b.name == root), None
+        )
+        if binding is not None and binding.statement is not None:
+            outer = self.tools.parent_of(binding.statement) or outer
+        inside = [
+            m
+            for m in members
+            if not m.inline and scope.block_child(self.tools, outer, m.call) is not None
+        ]
+        self._inline_or_fail([m for m in members if m not in inside])
+        if not inside:
+            return
+        block = scope.common_block(self.tools, outer, [m.call for m in inside])
+        anchor = scope.block_child(self.tools, block, inside[0].call)
+        assert anchor is not None, "the common block holds every site"
+        if binding is not None and binding.end_line >= self.tools.span_of(anchor).start_line:
+            self._inline_or_fail(inside)
+            return
+        taken = self._taken.setdefault(id(owner), scope.names_in(owner))
+        name = free_name(taken, "global_names" if self.unique_names else "global_var_supply")
+        taken.add(name)
+        edit = self._declaration(anchor, name, self.tools.module.code_for_node(module), taken)
+        for member in inside:
+            member.supply = name
+            member.edits.append(edit)
+
+    def _inline_or_fail(self, members: list[_Site]) -> None:
+        for member in members:
+            if self.unique_names:
+                member.reason = "no place before the sites where the module is in scope"
+            else:
+                member.inline = True
+
+    def _declaration(self, anchor: cst.CSTNode, name: str, module: str, taken: set[str]) -> Edit:
+        indent = scope.indent_of(self.tools, anchor)
+        line = scope.insertion_line(self.tools, anchor)
+        if not self.unique_names:
+            text = f"{indent}{name} = GlobalVarSupply({module})\n"
+        else:
+            loop = free_name(taken, "_gvar")
+            taken.add(loop)
+            inner = indent + self.tools.module.default_indent
+            text = (
+                f"{indent}{name} = UniqueNameSupply()\n"
+                f"{indent}for {loop} in {module}.get_global_vars():\n"
+                f"{inner}{name}.reserve_name({loop}.name_hint, False)\n"
+            )
+        return Edit(Span(line, 0, line, 0), text)
+
+    def _outcome(self, site: _Site, imports: Edit | None) -> Outcome:
+        if site.reason is not None:
+            return Outcome(None, site.reason or None)
+        code = self.tools.module.code_for_node
+        value = site.call.args[0].value
+        value_span = self.tools.span_of(value)
+        builds = site.supply is None
+        supply = site.supply or f"{self.supply_type}({code(site.module) if site.module else ''})"
+        if builds and self.unique_names:
+            return Outcome(None, "a UniqueNameSupply cannot be built inline")
+        edits = list(site.edits)
+        if self.unique_names:
+            method = "reserve_name" if site.method == "unique" else "fresh_name"
+            edits += [
+                Edit(_start_of(value_span), f"{supply}.{method}("),
+                Edit(_end_of(value_span), ", False)"),
+            ]
+            title = f"Name it with {supply}.{method}(..., False)"
+        else:
+            method = "unique_global_for" if site.method == "unique" else "fresh_global"
+            edits += [
+                Edit(self.tools.span_of(site.call.func), f"{supply}.{method}"),
+                Edit(_end_of(value_span), ", False"),
+            ]
+            title = f"Use {supply}.{method}(..., False)"
+        if imports is not None and (builds or site.edits):
+            edits.append(imports)
+        applicability = Applicability.UNSAFE
+        if site.note is not None:
+            applicability = Applicability.DISPLAY
+            title += f" ({site.note})"
+        return Outcome(Fix(title, applicability, tuple(edits)))
+
+
+def _names_existing(text: str) -> bool:
+    """Tell whether an expression is an existing function's name: its global_symbol or a
+    global's name_hint, not something derived from them (`gv.name_hint + "_grad"`)."""
+    if any(op in text for op in ("+", "%", "format(", "join(")) or text.startswith(("f'", 'f"')):
+        return False
+    return "global_symbol" in text or _NAME_HINT.match(text.replace(" ", "")) is not None
+
+
+def _start_of(span: Span) -> Span:
+    return Span(span.start_line, span.start_col, span.start_line, span.start_col)
+
+
+def _end_of(span: Span) -> Span:
+    return Span(span.end_line, span.end_col, span.end_line, span.end_col)
+
+
+class _OwnerFacts(cst.CSTVisitor):
+    """What a function does with globals: where it registers them (`M[gv] = f`,
+    `M.update_func(gv, f)`) and which names it looks up or constructs."""
+
+    def __init__(self, code: Callable[[cst.CSTNode], str]) -> None:
+        super().__init__()
+        self.code = code
+        # (the registered call itself, or the name of the variable holding it) → modules
+        self.registered: dict[object, list[cst.BaseExpression]] = {}
+        self.lookups: dict[str, int] = {}
+        self.constructions: dict[str, int] = {}
+
+    def _register(self, node: cst.BaseExpression, module: cst.BaseExpression) -> None:
+        key: object = node.value if isinstance(node, cst.Name) else id(node)
+        self.registered.setdefault(key, []).append(module)
+
+    def modules_for(self, call: cst.Call, target: str | None) -> list[cst.BaseExpression]:
+        found = list(self.registered.get(id(call), []))
+        return found + (list(self.registered.get(target, [])) if target else [])
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            sub = target.target
+            if isinstance(sub, cst.Subscript) and len(sub.slice) == 1:
+                index = sub.slice[0].slice
+                if isinstance(index, cst.Index):
+                    self._register(index.value, sub.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not node.args:
+            return
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else ""
+        if isinstance(func, cst.Name):
+            name = func.value
+        if isinstance(func, cst.Attribute) and name in _REGISTER_METHODS:
+            self._register(node.args[0].value, func.value)
+        elif name in _LOOKUPS or name == "GlobalVar":
+            counts = self.lookups if name in _LOOKUPS else self.constructions
+            text = self.code(node.args[0].value)
+            counts[text] = counts.get(text, 0) + 1

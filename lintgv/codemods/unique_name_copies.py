@@ -1,0 +1,250 @@
+"""GV2xx in C++: the private copies of GetUniqueName, each found with the class that
+owns it, the name → counter map it keeps, and its declaration (see unique_names.py)."""
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+from lintgv.codemods import cpp_scope
+from lintgv.errors import ParseError
+from lintgv.parsing.cpp import ParsedCpp, parse_cpp
+
+HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
+_STRING_TYPES = frozenset({"std::string", "string", "String", "runtime::String", "tvm::String"})
+_MAP_TYPE = re.compile(
+    r"^(?:std::)?(?:unordered_)?map<(?:std::string|(?:tvm::)?(?:runtime::)?String),"
+    r"(?:int|size_t|int64_t|int32_t|uint32_t|uint64_t)>$"
+)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    helper: str
+    path: Path
+    line: int
+    reason: str
+
+
+@dataclass
+class Unit:
+    path: Path
+    text: str
+    parsed: ParsedCpp
+
+
+class Project:
+    """The C++ files of a run, read and parsed on demand."""
+
+    def __init__(self, paths: Iterable[Path], read: Callable[[Path], str | None]) -> None:
+        self.paths = sorted(paths, key=lambda p: p.as_posix())
+        self.read = read
+        self._texts: dict[Path, str | None] = {}
+        self._units: dict[Path, Unit | None] = {}
+        self._bases: dict[str, set[str]] = {}
+
+    def text(self, path: Path) -> str | None:
+        if path not in self._texts:
+            self._texts[path] = self.read(path)
+        return self._texts[path]
+
+    def mentioning(self, word: str) -> list[Path]:
+        """Return the files whose text holds `word` (or matches it, given a pattern)."""
+        return self.matching(re.compile(rf"\b{re.escape(word)}\b"), word)
+
+    def matching(self, pattern: re.Pattern[str], needle: str) -> list[Path]:
+        """Return the files that match `pattern`; `needle` must occur in any match."""
+        found = []
+        for path in self.paths:
+            text = self.text(path)
+            if text is not None and needle in text and pattern.search(text):
+                found.append(path)
+        return found
+
+    def unit(self, path: Path) -> Unit | None:
+        """Return the parsed file, or None when tree-sitter cannot make sense of it."""
+        if path not in self._units:
+            text = self.text(path) or ""
+            try:
+                self._units[path] = Unit(path, text, parse_cpp(text))
+            except ParseError:
+                self._units[path] = None
+        return self._units[path]
+
+    def units(self, word: str) -> list[Unit]:
+        """Return the parsed files that mention `word`."""
+        return [u for p in self.mentioning(word) if (u := self.unit(p)) is not None]
+
+    def classes(self, name: str) -> list[tuple[Unit, tree_sitter.Node]]:
+        """Return the definitions of class `name` (a textual search narrows the files)."""
+        found = []
+        defines = re.compile(rf"\b(?:class|struct)\s+(?:\w+\s+)?{re.escape(name)}\b[^;{{]*\{{")
+        for path in self.matching(defines, name):
+            unit = self.unit(path)
+            if unit is None:
+                continue
+            cls = cpp_scope.find_class(unit.parsed, name)
+            if cls is not None:
+                found.append((unit, cls))
+        return found
+
+    def bases(self, name: str) -> set[str]:
+        if name not in self._bases:
+            self._bases[name] = set()
+            for unit, cls in self.classes(name):
+                clause = next((c for c in cls.children if c.type == "base_class_clause"), None)
+                for base in clause.named_children if clause is not None else []:
+                    if base.type != "access_specifier":
+                        text = cpp_scope.normalized(unit.parsed.text(base))
+                        self._bases[name].add(text.split("<")[0].rsplit("::", 1)[-1])
+        return self._bases[name]
+
+    def derives(self, name: str, base: str, seen: frozenset[str] = frozenset()) -> bool:
+        if name == base:
+            return True
+        if name in seen:
+            return False
+        return any(self.derives(b, base, seen | {name}) for b in self.bases(name))
+
+
+def method_name(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[str, str | None]:
+    """Return (method name, class name or None) of a function definition."""
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type not in ("function_declarator",):
+        declarator = declarator.child_by_field_name("declarator")
+    inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+    if inner is None:
+        return "", None
+    text = cpp_scope.normalized(parsed.text(inner))
+    if "::" in text:
+        owner, _, name = text.rpartition("::")
+        return name, owner.rsplit("::", 1)[-1]
+    parent = function.parent
+    if parent is not None and parent.type == "field_declaration_list" and parent.parent:
+        cls_name = parent.parent.child_by_field_name("name")
+        if cls_name is not None:
+            return text, cpp_scope.normalized(parsed.text(cls_name))
+    return text, None
+
+
+def class_of_code(parsed: ParsedCpp, node: tree_sitter.Node) -> str | None:
+    """Return the class whose method holds `node`."""
+    current = node.parent
+    while current is not None:
+        if current.type == "function_definition":
+            _, owner = method_name(parsed, current)
+            if owner is not None:
+                return owner
+        current = current.parent
+    return None
+
+
+@dataclass
+class Copy:
+    name: str
+    cls: str
+    unit: Unit
+    definition: tree_sitter.Node
+    class_unit: Unit
+    class_node: tree_sitter.Node
+    map_name: str = ""
+    map_field: tree_sitter.Node | None = None
+    declaration: tree_sitter.Node | None = None  # in-class declaration of an out-of-line copy
+
+    @property
+    def helper(self) -> str:
+        return f"{self.cls}::{self.name}"
+
+
+class NotRewritable(Exception):
+    """The copy cannot be replaced automatically; the message says why."""
+
+
+class CopyFinder:
+    def __init__(self, project: Project, names: frozenset[str]) -> None:
+        self.project = project
+        self.names = names
+
+    def copies(self) -> tuple[list[Copy], list[Skipped]]:
+        found: list[Copy] = []
+        skipped: list[Skipped] = []
+        for name in sorted(self.names):
+            for unit in self.project.units(name):
+                path = unit.path
+                for function in functions(unit.parsed.root):
+                    method, owner = method_name(unit.parsed, function)
+                    if method != name:
+                        continue
+                    line = function.start_point[0] + 1
+                    try:
+                        found.append(self._copy(unit, function, method, owner))
+                    except NotRewritable as exc:
+                        helper = f"{owner}::{method}" if owner else method
+                        skipped.append(Skipped(helper, path, line, str(exc)))
+        return found, skipped
+
+    def _copy(self, unit: Unit, function: tree_sitter.Node, name: str, owner: str | None) -> Copy:
+        kind = function.child_by_field_name("type")
+        returns = cpp_scope.normalized(unit.parsed.text(kind)) if kind is not None else ""
+        if returns.removeprefix("const") not in _STRING_TYPES:
+            raise NotRewritable(
+                f"it returns `{returns}`, not a string; a NameSupply returns String"
+            )
+        if owner is None:
+            raise NotRewritable("a free function that takes its map from each caller")
+        classes = self.project.classes(owner)
+        if len(classes) != 1:
+            raise NotRewritable(
+                f"class `{owner}` is defined {len(classes)} times in the checked files"
+            )
+        class_unit, class_node = classes[0]
+        copy = Copy(name, owner, unit, function, class_unit, class_node)
+        body = function.child_by_field_name("body")
+        used = cpp_scope.identifiers(unit.parsed, body) if body is not None else set()
+        maps = [
+            (b, f)
+            for f in fields(class_unit.parsed, class_node)
+            for b in cpp_scope.declared(class_unit.parsed, f, cpp_scope.Kind.MEMBER)
+            if b.name in used and _MAP_TYPE.match(cpp_scope.normalized(_type_text(class_unit, f)))
+        ]
+        if len(maps) != 1:
+            raise NotRewritable("it keeps no single name → counter map member")
+        copy.map_name, copy.map_field = maps[0][0].name, maps[0][1]
+        if function.parent is None or function.parent.type != "field_declaration_list":
+            copy.declaration = _declaration(class_unit.parsed, class_node, name)
+        return copy
+
+
+def functions(root: tree_sitter.Node) -> Iterable[tree_sitter.Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            yield node
+        stack.extend(reversed(node.named_children))
+
+
+def fields(parsed: ParsedCpp, cls: tree_sitter.Node) -> list[tree_sitter.Node]:
+    body = cls.child_by_field_name("body")
+    return [c for c in (body.named_children if body else []) if c.type == "field_declaration"]
+
+
+def _type_text(unit: Unit, declaration: tree_sitter.Node) -> str:
+    kind = declaration.child_by_field_name("type")
+    return unit.parsed.text(kind) if kind is not None else ""
+
+
+def _declaration(parsed: ParsedCpp, cls: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
+    for member in fields(parsed, cls):
+        declarator = member.child_by_field_name("declarator")
+        inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+        if (
+            declarator is not None
+            and declarator.type == "function_declarator"
+            and inner is not None
+            and cpp_scope.normalized(parsed.text(inner)) == name
+        ):
+            return member
+    return None

@@ -1,0 +1,287 @@
+"""GV2xx in C++: a class's private copy of GetUniqueName becomes one NameSupply member.
+
+For a method `C::GetUniqueName(name)` that keeps a `std::unordered_map<std::string, int>`
+member as its name → counter table, one change, across every file involved:
+
+* the calls from `C` and the classes derived from it (or through a `C*`/`C&`) become
+  `name_supply_->FreshName(x)`, or `ReserveName(x)` where the result is thrown away;
+* `map.count(x)` becomes `name_supply_->ContainsName(x)` and `map.clear()` becomes
+  `name_supply_ = NameSupply("")`;
+* the map member makes way for `NameSupply name_supply_ = NameSupply("");`, placed where
+  the map was, or where the method was declared when derived classes call it and could
+  not reach a private map; the method's declaration (in a header) and definition (in a
+  .cc) go, with their doc comments;
+* `#include <tvm/ir/name_supply.h>` is added to the file that defines `C`.
+
+Any other use of the map, or a call through an object of unknown type, stops the change:
+the copy is reported with the reason instead. Free functions that take the map from their
+callers, and copies that return something other than a string, are left to a human.
+The change is unsafe: the copies number collisions their own way (`a1` rather than
+`a_1`), and a reservation keeps a name a copy would have renamed.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+from lintgv.codemods import cpp_edits, cpp_scope
+from lintgv.codemods.includes import NAME_SUPPLY_HEADER, include_edit
+from lintgv.codemods.unique_name_copies import (
+    HELPER_NAMES,
+    Copy,
+    CopyFinder,
+    NotRewritable,
+    Project,
+    Skipped,
+    Unit,
+    class_of_code,
+)
+from lintgv.fixes import apply_edits
+from lintgv.model import Applicability, Edit
+
+__all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One copy replaced by a NameSupply: the new text of every file it touches."""
+
+    helper: str  # Class::Method
+    texts: Mapping[Path, str]
+    applicability: Applicability
+    sites: int  # calls rewritten
+    title: str
+
+
+def plan_changes(
+    paths: Iterable[Path],
+    read: Callable[[Path], str | None],
+    names: frozenset[str] = HELPER_NAMES,
+) -> tuple[list[Change], list[Skipped]]:
+    """Return a change for every copy among the C++ files `paths` (text from `read`), and
+    the copies that cannot be changed, with the reason."""
+    project = Project(paths, read)
+    copies, skipped = CopyFinder(project, names).copies()
+    changes = []
+    for copy in copies:
+        try:
+            changes.append(_Rewrite(project, copy).change())
+        except NotRewritable as exc:
+            line = copy.definition.start_point[0] + 1
+            skipped.append(Skipped(copy.helper, copy.unit.path, line, str(exc)))
+    return changes, skipped
+
+
+def _where(unit: Unit, node: tree_sitter.Node) -> str:
+    return f"{unit.path}:{node.start_point[0] + 1}"
+
+
+class _Rewrite:
+    def __init__(self, project: Project, copy: Copy) -> None:
+        self.project = project
+        self.copy = copy
+        self.edits: dict[Path, list[Edit]] = {}
+        self.outside_callers = False  # calls from classes derived from the copy's class
+
+    def add(self, unit: Unit, edit: Edit) -> None:
+        self.edits.setdefault(unit.path, []).append(edit)
+
+    def change(self) -> Change:
+        copy = self.copy
+        supply = self._supply_name()
+        sites = self._calls(supply)
+        self._map_uses(supply)
+        self._member(supply)
+        include = include_edit(copy.class_unit.parsed, NAME_SUPPLY_HEADER)
+        if include is not None:
+            self.add(copy.class_unit, include)
+        texts = {}
+        for path, edits in self.edits.items():
+            unit = self.project.unit(path)
+            assert unit is not None, "edits are made only to parsed files"
+            try:
+                texts[path] = apply_edits(unit.text, edits)
+            except ValueError as exc:
+                raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
+        title = f"Replace {copy.helper} with a NameSupply member `{supply}`"
+        return Change(copy.helper, texts, Applicability.UNSAFE, sites, title)
+
+    def _supply_name(self) -> str:
+        body = self.copy.class_node.child_by_field_name("body")
+        taken = cpp_scope.identifiers(self.copy.class_unit.parsed, body) if body else set()
+        return "name_supply_" if "name_supply_" not in taken else "unique_names_"
+
+    def _is_ours(self, owner: str | None) -> bool:
+        return owner is not None and self.project.derives(owner, self.copy.cls)
+
+    def _inside_copy(self, unit: Unit, node: tree_sitter.Node) -> bool:
+        definition = self.copy.definition
+        return (
+            unit.path == self.copy.unit.path
+            and definition.start_byte <= node.start_byte < definition.end_byte
+        )
+
+    def _calls(self, supply: str) -> int:
+        """Rewrite every call of the copy; return how many."""
+        count = 0
+        for unit in self.project.units(self.copy.name):
+            for call in _nodes(unit.parsed.root, "call_expression"):
+                func = call.child_by_field_name("function")
+                if func is None or self._inside_copy(unit, call):
+                    continue
+                new = self._callee(unit, call, func, supply)
+                if new is not None:
+                    self.add(unit, Edit(unit.parsed.span(func), new))
+                    count += 1
+        return count
+
+    def _callee(
+        self, unit: Unit, call: tree_sitter.Node, func: tree_sitter.Node, supply: str
+    ) -> str | None:
+        """Return the new callee text for a call of the copy, or None if it is not one."""
+        parsed = unit.parsed
+        method = (
+            "ReserveName"
+            if call.parent and call.parent.type == "expression_statement"
+            else "FreshName"
+        )
+        name = self.copy.name
+        text = cpp_scope.normalized(parsed.text(func))
+        if text in (name, f"{self.copy.cls}::{name}", f"this->{name}"):
+            owner = class_of_code(parsed, call)
+            if not self._is_ours(owner):
+                return None  # another function of the same name
+            self.outside_callers |= owner != self.copy.cls
+            return f"{supply}->{method}"
+        if func.type != "field_expression":
+            return None
+        field_node = func.child_by_field_name("field")
+        receiver = func.child_by_field_name("argument")
+        if field_node is None or receiver is None or parsed.text(field_node) != name:
+            return None
+        root = cpp_scope.normalized(parsed.text(receiver)).lstrip("*(").split("->")[0]
+        binding = cpp_scope.scope_at(parsed, call).find(root.split(".")[0])
+        if binding is None or not self.project.derives(binding.type_name, self.copy.cls):
+            if self.copy.cls in unit.text:
+                raise NotRewritable(f"cannot tell the type of `{root}` at {_where(unit, call)}")
+            return None
+        self.outside_callers = True
+        operator = func.children[1].type if len(func.children) > 2 else "->"
+        return f"{parsed.text(receiver)}{operator}{supply}->{method}"
+
+    def _map_uses(self, supply: str) -> None:
+        """Rewrite `map.count(x)` and `map.clear()`; stop at any other use of the map."""
+        copy = self.copy
+        for unit in self.project.units(copy.map_name):
+            for node in _nodes(unit.parsed.root, "identifier", "field_identifier"):
+                if unit.parsed.text(node) != copy.map_name or self._inside_copy(unit, node):
+                    continue
+                if self._is_map(unit, node):
+                    self._map_use(unit, node, supply)
+
+    def _is_map(self, unit: Unit, node: tree_sitter.Node) -> bool:
+        """Tell whether a use of the map's name is the copy's map (through `this`, an
+        object of the class, or inside the class's methods)."""
+        parent = node.parent
+        if parent is not None and parent.type == "field_expression":
+            receiver = parent.child_by_field_name("argument")
+            if parent.child_by_field_name("field") == node and receiver is not None:
+                root = cpp_scope.normalized(unit.parsed.text(receiver)).lstrip("*(")
+                if root.split("->")[0] != "this":
+                    binding = cpp_scope.scope_at(unit.parsed, node).find(root.split("->")[0])
+                    if binding is not None:
+                        return self.project.derives(binding.type_name, self.copy.cls)
+                    if self.copy.cls in unit.text:
+                        raise NotRewritable(
+                            f"cannot tell the type of `{root}` at {_where(unit, node)}"
+                        )
+                    return False
+        # The map's own declaration is not in a function: class_of_code gives None.
+        return self._is_ours(class_of_code(unit.parsed, node))
+
+    def _map_use(self, unit: Unit, node: tree_sitter.Node, supply: str) -> None:
+        parsed = unit.parsed
+        target = node
+        parent = node.parent
+        if (
+            parent is not None
+            and parent.type == "field_expression"
+            and parent.child_by_field_name("field") == node
+        ):
+            target, parent = parent, parent.parent  # this->map, info->map
+        prefix = parsed.text(target)[: -len(self.copy.map_name)]
+        method = parent.child_by_field_name("field") if parent is not None else None
+        call = parent.parent if parent is not None else None
+        if (
+            parent is not None
+            and parent.type == "field_expression"
+            and parent.child_by_field_name("argument") == target
+            and method is not None
+            and call is not None
+            and call.type == "call_expression"
+        ):
+            arguments = call.child_by_field_name("arguments")
+            inner = parsed.text(arguments)[1:-1] if arguments is not None else ""
+            if parsed.text(method) == "count":
+                new = f"{prefix}{supply}->ContainsName({inner})"
+                self.add(unit, Edit(parsed.span(call), new))
+                return
+            if parsed.text(method) == "clear" and not inner.strip():
+                self.add(unit, Edit(parsed.span(call), f'{prefix}{supply} = NameSupply("")'))
+                return
+        statement = parsed.text(parent if parent is not None else node).splitlines()[0]
+        raise NotRewritable(
+            f"the map `{self.copy.map_name}` is also used at {_where(unit, node)} "
+            f"(`{statement.strip()}`); replace it by hand"
+        )
+
+    def _member(self, supply: str) -> None:
+        """Declare the supply, and remove the copy and its map."""
+        copy = self.copy
+        unit = copy.class_unit
+        assert copy.map_field is not None
+        declaration = f'NameSupply {supply} = NameSupply("");'
+        in_class = copy.declaration or (
+            copy.definition if copy.unit.path == unit.path and _is_member(copy) else None
+        )
+        private = _access(unit, copy.class_node, copy.map_field) == "private"
+        if self.outside_callers and private and in_class is not None:
+            self.add(
+                unit, cpp_edits.replace(unit.parsed, in_class, declaration, with_comments=True)
+            )
+            self.add(unit, cpp_edits.delete(unit.parsed, copy.map_field))
+        else:
+            self.add(unit, cpp_edits.replace(unit.parsed, copy.map_field, declaration))
+            if in_class is not None:
+                self.add(unit, cpp_edits.delete(unit.parsed, in_class))
+        if copy.declaration is not None:  # defined out of line: remove the definition too
+            self.add(copy.unit, cpp_edits.delete(copy.unit.parsed, copy.definition))
+
+
+def _is_member(copy: Copy) -> bool:
+    parent = copy.definition.parent
+    return parent is not None and parent.type == "field_declaration_list"
+
+
+def _access(unit: Unit, cls: tree_sitter.Node, member: tree_sitter.Node) -> str:
+    """Return the access (public, protected, private) in force at `member`."""
+    keyword = unit.parsed.text(cls.children[0]) if cls.children else "class"
+    access = "public" if keyword == "struct" else "private"
+    body = cls.child_by_field_name("body")
+    for child in body.children if body is not None else []:
+        if child.start_byte >= member.start_byte:
+            break
+        if child.type == "access_specifier":
+            access = unit.parsed.text(child).strip()
+    return access
+
+
+def _nodes(root: tree_sitter.Node, *types: str) -> Iterable[tree_sitter.Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in types:
+            yield node
+        stack.extend(reversed(node.children))

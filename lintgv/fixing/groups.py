@@ -1,0 +1,184 @@
+"""Stage two of `lintgv fix`: changes that span several files (a unique-name copy made a
+NameSupply member: header, source and callers), each proved and written as one.
+
+The proof: every file of the change parses with no more syntax errors than before, and
+planning again on the changed texts finds no copy of that helper left.
+"""
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lintgv.codemods.unique_names import Change, Skipped, plan_changes
+from lintgv.fixing.files import (
+    ChangedOnDisk,
+    StoredText,
+    digest_of,
+    interrupts_deferred,
+    stored_text,
+    write_atomically,
+)
+from lintgv.fixing.settle import syntax_errors
+from lintgv.model import Applicability, FileError, Language
+from lintgv.reading import read_source
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GroupFix:
+    """What became of one multi-file change."""
+
+    helper: str
+    title: str
+    sites: int
+    paths: tuple[Path, ...]
+    done: bool  # written, or (for --diff) shown
+    reason: str | None = None  # why not, when not done
+
+
+@dataclass
+class _Known:
+    stored: StoredText
+    original: str  # text as the run found it on disk
+    text: str  # text now (after earlier fixes)
+    digest: str  # hash of the bytes on disk now
+
+
+@dataclass
+class Workspace:
+    """The texts of the C++ files: as stage one left them, else as read from disk."""
+
+    max_size: int
+    known: dict[Path, _Known] = field(default_factory=dict)
+
+    def remember(
+        self, path: Path, stored: StoredText, original: str, text: str, digest: str
+    ) -> None:
+        """Record a file stage one has read (and perhaps changed)."""
+        self.known[path] = _Known(stored, original, text, digest)
+
+    def read(self, path: Path) -> str | None:
+        """Return the current text of `path`, or None when it cannot be read as text."""
+        if path not in self.known:
+            loaded = read_source(path, self.max_size)
+            if isinstance(loaded, FileError):
+                return None
+            stored = stored_text(loaded.text, loaded.data)
+            self.known[path] = _Known(stored, stored.text, stored.text, digest_of(loaded.data))
+        return self.known[path].text
+
+    def original(self, path: Path) -> str:
+        known = self.known[path]
+        return known.stored.stored(known.original)
+
+    def current(self, path: Path) -> str:
+        known = self.known[path]
+        return known.stored.stored(known.text)
+
+
+def _prove(
+    change: Change, workspace: Workspace, paths: list[Path], names: frozenset[str]
+) -> str | None:
+    for path, text in change.texts.items():
+        before = workspace.read(path) or ""
+        added = syntax_errors(text, Language.CPP) - syntax_errors(before, Language.CPP)
+        if added > 0:
+            return f"{path} would have {added} more syntax error(s)"
+
+    def overlay(path: Path) -> str | None:
+        return change.texts.get(path, workspace.read(path))
+
+    changes, skipped = plan_changes(paths, overlay, names)
+    if any(c.helper == change.helper for c in changes) or any(
+        s.helper == change.helper for s in skipped
+    ):
+        return f"{change.helper} is still there after the change"
+    return None
+
+
+def _commit(change: Change, workspace: Workspace, write: bool) -> str | None:
+    """Write every file of the change (or only remember it, for --diff); return why not."""
+    if write:
+        for path in change.texts:
+            known = workspace.known[path]
+            try:
+                if digest_of(path.read_bytes()) != known.digest:
+                    return f"{path} changed on disk since it was read; nothing written"
+            except OSError as exc:
+                return f"{path} cannot be read again: {exc}"
+        with interrupts_deferred():  # the files of one change are written together
+            written: list[tuple[Path, bytes, str]] = []
+            for path, text in change.texts.items():
+                known = workspace.known[path]
+                data = known.stored.encode(text)
+                try:
+                    write_atomically(path, data, known.digest)
+                except (ChangedOnDisk, OSError) as exc:
+                    _roll_back(written)
+                    return f"{path} could not be written ({exc}); nothing kept"
+                written.append((path, known.stored.encode(known.text), digest_of(data)))
+        for path, text in change.texts.items():
+            known = workspace.known[path]
+            known.digest = digest_of(known.stored.encode(text))
+            known.text = text
+        return None
+    for path, text in change.texts.items():
+        workspace.known[path].text = text
+    return None
+
+
+def _roll_back(written: list[tuple[Path, bytes, str]]) -> None:
+    """Put back the files of a change that could not be written whole."""
+    for path, old, digest in reversed(written):
+        try:
+            write_atomically(path, old, digest)
+        except (ChangedOnDisk, OSError):
+            continue  # reported by the caller as a change not kept
+
+
+def fix_groups(
+    paths: Iterable[Path],
+    workspace: Workspace,
+    names: frozenset[str],
+    *,
+    unsafe: bool,
+    write: bool,
+    max_rounds: int,
+) -> tuple[list[GroupFix], list[Skipped]]:
+    """Apply every multi-file change that passes its proof; return what happened and the
+    copies left alone, with the reason."""
+    ordered = sorted(paths, key=lambda p: p.as_posix())
+    outcomes: list[GroupFix] = []
+    handled: set[str] = set()
+    skipped: list[Skipped] = []
+    for _ in range(max_rounds):
+        try:
+            changes, skipped = plan_changes(ordered, workspace.read, names)
+        except Exception as exc:  # a planning bug must not lose the fixes already made
+            log.debug("planning multi-file changes failed", exc_info=True)
+            why = f"multi-file changes could not be planned: {type(exc).__name__}: {exc}"
+            outcomes.append(GroupFix("(all unique-name copies)", "", 0, (), False, why))
+            return outcomes, []
+        pending = [c for c in changes if c.helper not in handled]
+        if not pending:
+            break
+        touched: set[Path] = set()
+        for change in pending:
+            if touched & set(change.texts):
+                continue  # planned on texts another change just rewrote: next round
+            handled.add(change.helper)
+            files = tuple(sorted(change.texts, key=lambda p: p.as_posix()))
+            reason: str | None = None
+            if change.applicability == Applicability.UNSAFE and not unsafe:
+                reason = "unsafe fix (generated names may change); apply with --unsafe"
+            reason = reason or _prove(change, workspace, ordered, names)
+            reason = reason or _commit(change, workspace, write)
+            outcomes.append(
+                GroupFix(change.helper, change.title, change.sites, files, reason is None, reason)
+            )
+            if reason is None:
+                touched.update(change.texts)
+    left = [s for s in skipped if s.helper not in handled]
+    return outcomes, left

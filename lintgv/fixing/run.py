@@ -1,0 +1,326 @@
+"""`lintgv fix` without the printing: check every file, settle the ones with fixes, and
+write each result atomically (or only report it, for `--diff`).
+
+The first pass is an ordinary cached `check`; only files that hold a finding of a rule
+with fixes are read again, parsed whole (fixes need the full scope) and settled.
+"""
+
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from lintgv.codemods.unique_names import HELPER_NAMES, Skipped
+from lintgv.config import Config
+from lintgv.discovery import Candidate, Discovery
+from lintgv.fixing.files import (
+    ChangedOnDisk,
+    StoredText,
+    digest_of,
+    interrupts_deferred,
+    stored_text,
+    write_atomically,
+)
+from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
+from lintgv.fixing.settle import MAX_ROUNDS, Rejected, settle
+from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
+from lintgv.reading import read_source
+from lintgv.registry import rule_codes, select
+from lintgv.runner import run
+
+log = logging.getLogger(__name__)
+
+# Below this many files to fix, worker processes cost more than they save.
+_PARALLEL_THRESHOLD = 16
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class FileFix:
+    """What fixing did to one file."""
+
+    path: Path
+    before: str  # as stored (own line ends), for diffs
+    after: str
+    applied: tuple[Finding, ...] = ()
+    rejected: tuple[Rejected, ...] = ()
+    remaining: tuple[Finding, ...] = ()  # findings of `after`
+    initial: tuple[Finding, ...] = ()  # findings of `before`
+    errors: tuple[FileError, ...] = ()
+    written: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    @property
+    def left(self) -> tuple[Finding, ...]:
+        """Return the findings the file holds once the run is over."""
+        return self.remaining if self.written or not self.changed else self.initial
+
+
+@dataclass(frozen=True)
+class FixRun:
+    fixes: tuple[FileFix, ...]  # files that were settled or changed, by path
+    untouched: tuple[FileResult, ...]  # files with findings or errors that had nothing to fix
+    errors: tuple[FileError, ...]  # paths that could not be walked
+    checked: int
+    write: bool
+    groups: tuple[GroupFix, ...] = ()  # changes across files (unique-name copies)
+    groups_left: tuple[Skipped, ...] = ()  # copies no change was planned for, and why
+
+    @property
+    def remaining(self) -> list[Finding]:
+        found = [f for fix in self.fixes for f in fix.left]
+        return found + [f for r in self.untouched for f in r.findings]
+
+    @property
+    def all_errors(self) -> list[FileError]:
+        found = list(self.errors) + [e for fix in self.fixes for e in fix.errors]
+        return found + [e for r in self.untouched for e in r.errors]
+
+
+@dataclass(frozen=True)
+class _Task:
+    candidate: Candidate
+    helper_names: frozenset[str]
+    unsafe: bool
+    max_rounds: int
+
+
+@dataclass(frozen=True)
+class _Settled:
+    path: Path
+    text: str  # the settled text, with \n line ends
+    stored: StoredText | None
+    digest: str
+    fix: FileFix
+
+
+def _fixable_codes() -> frozenset[str]:
+    return frozenset(
+        code
+        for code, rules in rule_codes().items()
+        if any(r.META.fix != Applicability.NONE for r in rules)
+    )
+
+
+def _settle_file(task: _Task) -> _Settled:
+    """Read one file and settle its fixes (runs in a worker process)."""
+    try:
+        return _settle_one(task)
+    except Exception as exc:  # one file's failure must not stop the others
+        log.debug("fixing %s failed", task.candidate.path, exc_info=True)
+        error = FileError(task.candidate.path, f"could not be fixed: {type(exc).__name__}: {exc}")
+        return _Settled(
+            task.candidate.path, "", None, "", FileFix(task.candidate.path, "", "", errors=(error,))
+        )
+
+
+def _settle_one(task: _Task) -> _Settled:
+    from lintgv.engine import check  # imported on first use: see lintgv/__init__.py
+
+    candidate = task.candidate
+    loaded = read_source(candidate.path, candidate.config.max_file_size)
+    if isinstance(loaded, FileError):
+        fix = FileFix(candidate.path, "", "", errors=(loaded,))
+        return _Settled(candidate.path, "", None, "", fix)
+    stored = stored_text(loaded.text, loaded.data)
+
+    def checker(text: str) -> FileResult:
+        source = SourceFile(candidate.path, candidate.language, text)
+        return check(
+            source,
+            candidate.config,
+            module_name=candidate.module_name,
+            helper_names=task.helper_names,
+            whole=True,
+        )
+
+    settled = settle(
+        stored.text,
+        candidate.language,
+        checker,
+        unsafe=task.unsafe,
+        max_rounds=task.max_rounds,
+    )
+    errors = settled.result.errors
+    after = settled.text
+    if not settled.stable:
+        message = f"fixes did not settle after {task.max_rounds} rounds; not written"
+        errors = (*errors, FileError(candidate.path, message))
+        after = stored.text
+    fix = FileFix(
+        candidate.path,
+        stored.stored(stored.text),
+        stored.stored(after),
+        settled.applied if settled.stable else (),
+        settled.rejected,
+        settled.result.findings if settled.stable else settled.initial.findings,
+        settled.initial.findings,
+        tuple(errors),
+    )
+    return _Settled(candidate.path, after, stored, digest_of(loaded.data), fix)
+
+
+def _execute(tasks: Sequence[_Task], jobs: int, progress: Progress | None) -> Iterable[_Settled]:
+    """Yield the settled files as they finish, in parallel when there are many."""
+    if jobs <= 1 or len(tasks) < _PARALLEL_THRESHOLD:
+        for done, task in enumerate(tasks, 1):
+            yield _settle_file(task)
+            if progress is not None:
+                progress("fixing", done, len(tasks))
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        futures: list[Future[_Settled]] = [pool.submit(_settle_file, t) for t in tasks]
+        for done, future in enumerate(as_completed(futures), 1):
+            yield future.result()
+            if progress is not None:
+                progress("fixing", done, len(tasks))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _write(settled: _Settled) -> FileFix:
+    """Write one settled file atomically; return its record with the outcome."""
+    fix = settled.fix
+    if settled.stored is None or not fix.changed:
+        return fix
+    data = settled.stored.encode(settled.text)
+    try:
+        with interrupts_deferred():
+            write_atomically(fix.path, data, settled.digest)
+    except (ChangedOnDisk, OSError) as exc:
+        reason = str(exc) if isinstance(exc, ChangedOnDisk) else f"cannot be written: {exc}"
+        error = FileError(fix.path, reason)
+        return replace(fix, errors=(*fix.errors, error), written=False)
+    return replace(fix, written=True)
+
+
+def fix_paths(
+    paths: Sequence[Path],
+    overrides: Mapping[str, object],
+    *,
+    config_file: Path | None = None,
+    unsafe: bool = False,
+    write: bool = True,
+    use_cache: bool = True,
+    cache_dir: Path | None = None,
+    jobs: int | None = None,
+    max_rounds: int = MAX_ROUNDS,
+    progress: Progress | None = None,
+) -> FixRun:
+    """Fix every file under `paths`; see the module docstring."""
+    workers = jobs or os.cpu_count() or 1
+    if progress is not None:
+        progress("checking", 0, 0)
+    first = run(
+        paths,
+        overrides,
+        config_file=config_file,
+        use_cache=use_cache,
+        cache_dir=cache_dir,
+        jobs=jobs,
+    )
+    fixable = _fixable_codes()
+    wanted = {r.path for r in first.results if any(f.code in fixable for f in r.findings)}
+    helpers = frozenset(name for r in first.results for name in r.defined_helpers)
+    candidates = {c.path: c for c in Discovery(overrides, config_file).discover(paths, [])}
+    tasks = [
+        _Task(candidates[path], helpers, unsafe, max_rounds)
+        for path in sorted(wanted & candidates.keys(), key=lambda p: p.as_posix())
+    ]
+    by_path = {r.path: r for r in first.results}
+    workspace = Workspace(
+        max(c.config.max_file_size for c in candidates.values()) if candidates else 0
+    )
+    fixes: dict[Path, FileFix] = {}
+    for settled in _execute(tasks, workers, progress):
+        fix = _write(settled) if write else settled.fix
+        if settled.stored is None:  # not read or crashed: its first findings still stand
+            known = by_path[fix.path].findings
+            fix = replace(fix, remaining=known, initial=known)
+        else:
+            _remember(workspace, settled, fix)
+        fixes[fix.path] = fix
+    groups: list[GroupFix] = []
+    groups_left: list[Skipped] = []
+    cpp = [c for c in candidates.values() if c.language == Language.CPP]
+    if any(_fixes_unique_names(c.config) for c in cpp):
+        names = (
+            HELPER_NAMES | helpers | {n for c in cpp for n in c.config.extra_unique_name_helpers}
+        )
+        if progress is not None:
+            progress("multi-file changes", 0, 0)
+        groups, groups_left = fix_groups(
+            [c.path for c in cpp],
+            workspace,
+            frozenset(names),
+            unsafe=unsafe,
+            write=write,
+            max_rounds=max_rounds,
+        )
+        for group in groups:
+            for path in group.paths if group.done else ():
+                fixes[path] = _after_group(
+                    fixes.get(path), path, workspace, candidates[path], helpers, write
+                )
+    untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
+    ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
+    return FixRun(
+        ordered,
+        untouched,
+        first.errors,
+        len(first.results),
+        write,
+        tuple(groups),
+        tuple(groups_left),
+    )
+
+
+def _fixes_unique_names(config: Config) -> bool:
+    """Tell whether `config` runs a unique-name rule (GV2xx), whose copies get replaced."""
+    return any(rule.META.code.startswith("GV2") for rule in select(config, Language.CPP))
+
+
+def _remember(workspace: Workspace, settled: _Settled, fix: FileFix) -> None:
+    assert settled.stored is not None
+    stored = settled.stored
+    if fix.written:
+        workspace.remember(
+            fix.path, stored, stored.text, settled.text, digest_of(stored.encode(settled.text))
+        )
+    elif fix.changed and not fix.errors:  # --diff: the change lives in memory only
+        workspace.remember(fix.path, stored, stored.text, settled.text, settled.digest)
+    else:
+        workspace.remember(fix.path, stored, stored.text, stored.text, settled.digest)
+
+
+def _after_group(
+    fix: FileFix | None,
+    path: Path,
+    workspace: Workspace,
+    candidate: Candidate,
+    helpers: frozenset[str],
+    write: bool,
+) -> FileFix:
+    """Return the record of a file a multi-file change touched, checked again."""
+    from lintgv.engine import check
+
+    text = workspace.read(path) or ""
+    result = check(
+        SourceFile(path, candidate.language, text),
+        candidate.config,
+        module_name=candidate.module_name,
+        helper_names=helpers,
+    )
+    after = workspace.current(path)
+    if fix is None:
+        return FileFix(
+            path, workspace.original(path), after, remaining=result.findings, written=write
+        )
+    return replace(fix, after=after, remaining=result.findings, written=write or fix.written)

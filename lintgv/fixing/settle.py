@@ -1,0 +1,273 @@
+"""One file's text in, its fixed text out: fixes are applied round after round until the
+text is stable, and every round is proved before it is kept.
+
+The proof of a round: the new text parses (libcst for Python; for C++, tree-sitter finds
+no more ERROR or MISSING nodes than before), the check of the new text does not fail
+where the old one did not, and no fixed site is reported again with the same code. A fix
+that fails is left out, with its reason, and the round is retried without it.
+"""
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+
+from lintgv.errors import ParseError
+from lintgv.fixes import apply_edits, is_applicable, line_starts, offset_of
+from lintgv.fixing import MAX_ROUNDS
+from lintgv.model import Applicability, Edit, FileResult, Finding, Language
+from lintgv.parsing.cpp import parse_cpp
+
+_RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1}
+
+Checker = Callable[[str], FileResult]
+
+
+@dataclass(frozen=True)
+class Rejected:
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True)
+class Settled:
+    text: str
+    applied: tuple[Finding, ...]
+    rejected: tuple[Rejected, ...]
+    result: FileResult  # the check of `text`: what remains
+    initial: FileResult  # the check of the original text
+    stable: bool  # False: fixes were still pending after MAX_ROUNDS
+
+
+@dataclass(frozen=True)
+class _Located:
+    start: int
+    end: int
+    text: str
+
+
+def _located(starts: Sequence[int], text: str, edit: Edit) -> _Located:
+    span = edit.span
+    return _Located(
+        offset_of(starts, text, span.start_line, span.start_col),
+        offset_of(starts, text, span.end_line, span.end_col),
+        edit.text,
+    )
+
+
+def choose(text: str, findings: Sequence[Finding], unsafe: bool) -> list[Finding]:
+    """Return the applicable fixes that can go in together: no two overlap, except that
+    fixes may share an identical edit (one inserted supply or include serves them all)."""
+    starts = line_starts(text)
+    candidates = [f for f in findings if f.fix is not None and is_applicable(f.fix, unsafe)]
+    candidates.sort(key=lambda f: (_RANK[f.fix.applicability] if f.fix else 0, f.span))
+    taken: list[_Located] = []
+    chosen = []
+    for finding in candidates:
+        assert finding.fix is not None
+        located = [_located(starts, text, e) for e in finding.fix.edits]
+        if any(_conflicts(edit, other) for edit in located for other in taken):
+            continue
+        taken.extend(e for e in located if e not in taken)
+        chosen.append(finding)
+    return chosen
+
+
+def _conflicts(a: _Located, b: _Located) -> bool:
+    if a == b:
+        return False  # the same edit, shared
+    if (a.start, a.end) == (b.start, b.end):
+        return True  # two different edits of one place, or two insertions at one point
+    return a.start < b.end and b.start < a.end
+
+
+def apply(text: str, findings: Sequence[Finding]) -> str:
+    """Return `text` with the fixes of `findings` applied (shared edits once)."""
+    edits: list[Edit] = []
+    starts = line_starts(text)
+    seen: set[tuple[int, int, str]] = set()
+    for finding in findings:
+        assert finding.fix is not None
+        for edit in finding.fix.edits:
+            where = _located(starts, text, edit)
+            key = (where.start, where.end, where.text)
+            if key not in seen:
+                seen.add(key)
+                edits.append(edit)
+    return apply_edits(text, edits)
+
+
+def syntax_problem(text: str, language: Language, errors_before: int) -> str | None:
+    """Return why `text` fails the parse proof, or None when it passes."""
+    if language == Language.PYTHON:
+        try:
+            cst.parse_module(text)
+        except cst.ParserSyntaxError as exc:
+            return f"the result does not parse (line {exc.raw_line}: {exc.message})"
+        except RecursionError:
+            return "the result nests too deeply to parse"
+        return None
+    try:
+        errors = len(parse_cpp(text).error_nodes())
+    except ParseError as exc:
+        return f"the result does not parse: {exc}"
+    if errors > errors_before:
+        return f"the result has {errors - errors_before} more syntax error(s) than the original"
+    return None
+
+
+def syntax_errors(text: str, language: Language) -> int:
+    """Return the number of tree-sitter ERROR/MISSING nodes (0 for Python)."""
+    if language == Language.PYTHON:
+        return 0
+    try:
+        return len(parse_cpp(text).error_nodes())
+    except ParseError:
+        return 1 << 30
+
+
+class _OffsetMap:
+    """Maps offsets of a text to offsets after a set of non-overlapping edits."""
+
+    def __init__(self, text: str, findings: Sequence[Finding]) -> None:
+        starts = line_starts(text)
+        self.starts = starts
+        self.text = text
+        unique = {}
+        for finding in findings:
+            assert finding.fix is not None
+            for edit in finding.fix.edits:
+                where = _located(starts, text, edit)
+                unique[(where.start, where.end, where.text)] = where
+        self.edits = sorted(unique.values(), key=lambda e: (e.start, e.end))
+        self.ends = [e.end for e in self.edits]
+
+    def offset(self, line: int, column: int) -> int:
+        return offset_of(self.starts, self.text, line, column)
+
+    def map(self, offset: int, at_end: bool) -> int:
+        shift = 0
+        for edit in self.edits:
+            if edit.end <= offset and not (edit.start == edit.end == offset and not at_end):
+                shift += len(edit.text) - (edit.end - edit.start)
+            elif edit.start <= offset < edit.end:
+                return edit.start + shift + (len(edit.text) if at_end else 0)
+            else:
+                break
+        return offset + shift
+
+
+def still_reported(
+    old_text: str, applied: Sequence[Finding], new_text: str, result: FileResult
+) -> list[Finding]:
+    """Return the applied findings whose site is reported again, with the same code."""
+    mapping = _OffsetMap(old_text, applied)
+    new_starts = line_starts(new_text)
+    new_at = sorted(
+        (offset_of(new_starts, new_text, f.span.start_line, f.span.start_col), f.code)
+        for f in result.findings
+    )
+    offsets = [o for o, _ in new_at]
+    failed = []
+    for finding in applied:
+        span = finding.span
+        low = mapping.map(mapping.offset(span.start_line, span.start_col), at_end=False)
+        high = mapping.map(mapping.offset(span.end_line, span.end_col), at_end=True)
+        index = bisect_right(offsets, low - 1)
+        while index < len(new_at) and new_at[index][0] <= max(high - 1, low):
+            if new_at[index][1] == finding.code:
+                failed.append(finding)
+                break
+            index += 1
+    return failed
+
+
+def _key(finding: Finding, text: str) -> tuple[object, ...]:
+    starts = line_starts(text)
+    span = finding.span
+    start = offset_of(starts, text, span.start_line, span.start_col)
+    end = offset_of(starts, text, span.end_line, span.end_col)
+    fix = finding.fix
+    edits = tuple(e.text for e in fix.edits) if fix else ()
+    return (finding.code, text[start:end], fix.title if fix else "", edits)
+
+
+def _new_errors(before: FileResult, after: FileResult) -> list[str]:
+    known = {(e.code, e.message) for e in before.errors}
+    return [e.message for e in after.errors if (e.code, e.message) not in known]
+
+
+@dataclass
+class _Loop:
+    language: Language
+    checker: Checker
+    unsafe: bool
+    errors_before: int
+
+    def trial(
+        self, text: str, result: FileResult, findings: Sequence[Finding]
+    ) -> tuple[str, FileResult, dict[int, str]]:
+        """Apply `findings` to `text`; return the new text, its check, and the reasons
+        (by index in `findings`) of the fixes that failed the proof as a group."""
+        try:
+            new_text = apply(text, findings)
+        except ValueError as exc:
+            return text, result, dict.fromkeys(range(len(findings)), f"edits clash: {exc}")
+        problem = syntax_problem(new_text, self.language, self.errors_before)
+        if problem is not None:
+            return text, result, dict.fromkeys(range(len(findings)), problem)
+        new_result = self.checker(new_text)
+        crashes = _new_errors(result, new_result)
+        if crashes:
+            reason = f"the fixed file could not be checked: {crashes[0]}"
+            return text, result, dict.fromkeys(range(len(findings)), reason)
+        again = {id(f) for f in still_reported(text, findings, new_text, new_result)}
+        failed = {
+            i: "the site is still reported after the fix"
+            for i, f in enumerate(findings)
+            if id(f) in again
+        }
+        return new_text, new_result, failed
+
+
+def settle(
+    text: str,
+    language: Language,
+    checker: Checker,
+    *,
+    unsafe: bool,
+    max_rounds: int = MAX_ROUNDS,
+) -> Settled:
+    """Apply every applicable fix to `text` until nothing changes; see the module docstring."""
+    loop = _Loop(language, checker, unsafe, syntax_errors(text, language))
+    result = initial = checker(text)
+    applied: list[Finding] = []
+    rejected: dict[tuple[object, ...], Rejected] = {}
+    rounds = 0
+    while rounds < max_rounds:
+        pending = [f for f in result.findings if _key(f, text) not in rejected]
+        chosen = choose(text, pending, unsafe)
+        if not chosen:
+            return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, True)
+        new_text, new_result, failed = loop.trial(text, result, chosen)
+        if not failed:
+            applied.extend(chosen)
+            text, result = new_text, new_result
+            rounds += 1
+            continue
+        # Every failed round rejects at least one fix, so this ends.
+        culprits = 0
+        for finding in chosen if len(chosen) > 1 else []:
+            _, _, alone = loop.trial(text, result, [finding])
+            if alone:
+                rejected[_key(finding, text)] = Rejected(finding, alone[0])
+                culprits += 1
+        if not culprits:
+            together = " (together with other fixes in this file)" if len(chosen) > 1 else ""
+            for index, reason in failed.items():
+                finding = chosen[index]
+                rejected[_key(finding, text)] = Rejected(finding, reason + together)
+    pending = [f for f in result.findings if _key(f, text) not in rejected]
+    stable = not choose(text, pending, unsafe)
+    return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, stable)

@@ -1,0 +1,132 @@
+"""A fix run as text: unified diffs, and a summary of what changed and what was left."""
+
+import difflib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from lintgv.codemods import NO_FIX_MARKER
+from lintgv.fixing.run import FileFix, FixRun
+from lintgv.model import Applicability, Finding
+from lintgv.report.location import display_path
+
+
+def render_diff(fixes: Sequence[FileFix]) -> str:
+    """Return a unified diff of every changed file (paths as `a/...` and `b/...`)."""
+    chunks = []
+    for fix in fixes:
+        if not fix.changed:
+            continue
+        path = display_path(fix.path)
+        lines = difflib.unified_diff(
+            fix.before.splitlines(keepends=True),
+            fix.after.splitlines(keepends=True),
+            f"a/{path}",
+            f"b/{path}",
+        )
+        chunks.append("".join(_terminated(lines)))
+    return "".join(chunks)
+
+
+def _terminated(lines: Iterable[str]) -> list[str]:
+    # A last line without a newline gets the marker patch(1) expects.
+    out = []
+    for line in lines:
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return out
+
+
+def is_fixed(fix: FileFix, write: bool) -> bool:
+    """Tell whether the file's fixes count as done: written, or shown by `--diff`."""
+    return fix.changed and (fix.written or not write)
+
+
+def reason_left(finding: Finding, fix: FileFix | None, unsafe: bool) -> str:
+    """Return why a finding is still there after the run."""
+    if finding.fix is None:
+        _, _, why = finding.message.partition(NO_FIX_MARKER)
+        return f"no automatic fix: {why}" if why else "no automatic fix"
+    applicability = finding.fix.applicability
+    if applicability == Applicability.DISPLAY:
+        return f"needs a human choice (shown, never applied): {finding.fix.title}"
+    if applicability == Applicability.UNSAFE and not unsafe:
+        return "unsafe fix (may change names or behaviour); apply with --unsafe"
+    if fix is not None:
+        for rejected in fix.rejected:
+            if rejected.finding.code == finding.code:
+                return f"fix failed its proof: {rejected.reason}"
+        if fix.errors:
+            return f"not written: {fix.errors[-1].message}"
+    return "fix not applied (it overlaps another fix)"
+
+
+def _left(run: FixRun) -> list[tuple[Finding, FileFix | None]]:
+    pairs: list[tuple[Finding, FileFix | None]] = []
+    for fix in run.fixes:
+        findings = fix.remaining if is_fixed(fix, run.write) or not fix.changed else fix.initial
+        pairs.extend((f, fix) for f in findings)
+    pairs.extend((f, None) for result in run.untouched for f in result.findings)
+    return pairs
+
+
+def render_summary(run: FixRun, unsafe: bool) -> str:
+    """Return the closing report: fixes per code, then what is left and why."""
+    fixed = Counter(f.code for fix in run.fixes if is_fixed(fix, run.write) for f in fix.applied)
+    files = sum(1 for fix in run.fixes if is_fixed(fix, run.write) and fix.applied)
+    verb = "Fixed" if run.write else "Would fix"
+    total = sum(fixed.values())
+    lines = []
+    if total:
+        per_code = ", ".join(f"{code}: {count}" for code, count in sorted(fixed.items()))
+        lines.append(
+            f"{verb} {_plural(total, 'finding')} in {_plural(files, 'file')} ({per_code})."
+        )
+    else:
+        lines.append(f"{verb} nothing.")
+    lines.extend(_group_lines(run))
+    left = Counter((f.code, reason_left(f, fix, unsafe)) for f, fix in _left(run))
+    if left:
+        remain = "would remain" if not run.write else "remain"
+        lines.append(f"{_plural(sum(left.values()), 'finding')} {remain}:")
+        for (code, reason), count in sorted(left.items()):
+            lines.append(f"  {code} {count:>5}  {reason}")
+    lines.extend(_groups_left(run))
+    errors = run.all_errors
+    if errors:
+        lines.append(
+            f"{_plural(len(errors), 'problem')}: files that could not be checked or written:"
+        )
+        lines.extend(f"  {display_path(e.path)}: {e.message}" for e in errors)
+    return "\n".join(lines)
+
+
+def _group_lines(run: FixRun) -> list[str]:
+    done = [g for g in run.groups if g.done]
+    if not done:
+        return []
+    verb = "Replaced" if run.write else "Would replace"
+    sites = sum(g.sites for g in done)
+    copies = _plural(len(done), "unique-name copy").replace("copys", "copies")
+    helpers = ", ".join(g.helper for g in done)
+    return [f"{verb} {copies} with a NameSupply ({_plural(sites, 'call site')}): {helpers}."]
+
+
+def _groups_left(run: FixRun) -> list[str]:
+    left = [
+        (g.helper, ", ".join(display_path(p) for p in g.paths[:1]), g.reason)
+        for g in run.groups
+        if not g.done
+    ]
+    left += [(s.helper, f"{display_path(s.path)}:{s.line}", s.reason) for s in run.groups_left]
+    if not left:
+        return []
+    lines = [
+        f"{_plural(len(left), 'unique-name copy').replace('copys', 'copies')} left as they are:"
+    ]
+    lines.extend(f"  {helper} ({where}): {reason}" for helper, where, reason in left)
+    return lines
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -1,0 +1,174 @@
+"""`lintgv fix` as a subprocess, on copies of tests/fixtures/fix_project.
+
+LINTGV_UPDATE_GOLDEN=1 rewrites tests/fixtures/fix_project_fixed from the actual result.
+"""
+
+import difflib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from lintgv.parsing.cpp import parse_cpp
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+PROJECT = FIXTURES / "fix_project"
+EXPECTED = FIXTURES / "fix_project_fixed"
+SOURCES = ("src/relay/lift_functions.cc", "python/tvm_ext/build.py")
+
+
+def lintgv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lintgv", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    target = tmp_path / "project"
+    shutil.copytree(PROJECT, target)
+    return target
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {name: (root / name).read_bytes() for name in SOURCES}
+
+
+def test_unsafe_fix_rewrites_the_project_as_expected(project: Path) -> None:
+    result = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+    if os.environ.get("LINTGV_UPDATE_GOLDEN"):
+        for name in SOURCES:
+            shutil.copyfile(project / name, EXPECTED / name)
+    assert _snapshot(project) == _snapshot(EXPECTED)
+    assert result.returncode == 1  # two sites have no automatic fix
+    assert result.stdout.splitlines() == [
+        "Fixed 7 findings in 2 files (GV101: 7).",
+        "2 findings remain:",
+        "  GV101     1  no automatic fix: no GlobalVarSupply or IRModule in scope to name it with",
+        "  GV101     1  no automatic fix: the IRModule it is added to (`mod`) is made after "
+        "this line",
+    ]
+
+
+def test_a_second_run_changes_nothing(project: Path) -> None:
+    lintgv("fix", "--unsafe", ".", cwd=project)
+    before = _snapshot(project)
+    again = lintgv("fix", "--unsafe", ".", cwd=project)
+    assert _snapshot(project) == before
+    assert again.stdout.startswith("Fixed nothing.")
+
+
+def test_every_changed_file_parses_again(project: Path) -> None:
+    lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+    cst.parse_module((project / "python/tvm_ext/build.py").read_text())
+    assert parse_cpp((project / "src/relay/lift_functions.cc").read_text()).error_nodes() == []
+
+
+def test_without_unsafe_nothing_changes_and_the_summary_says_why(project: Path) -> None:
+    result = lintgv("fix", "--no-cache", ".", cwd=project)
+    assert _snapshot(project) == _snapshot(PROJECT)
+    assert result.returncode == 1
+    assert (
+        "  GV101     7  unsafe fix (may change names or behaviour); apply with --unsafe"
+        in result.stdout.splitlines()
+    )
+
+
+def test_diff_prints_a_patch_and_writes_nothing(project: Path) -> None:
+    result = lintgv("fix", "--unsafe", "--diff", "--no-cache", ".", cwd=project)
+    assert _snapshot(project) == _snapshot(PROJECT)
+    expected = ""
+    for name in SOURCES:
+        expected += "".join(
+            difflib.unified_diff(
+                (PROJECT / name).read_text().splitlines(keepends=True),
+                (EXPECTED / name).read_text().splitlines(keepends=True),
+                f"a/{name}",
+                f"b/{name}",
+            )
+        )
+    assert sorted(result.stdout.split("--- a/")) == sorted(expected.split("--- a/"))
+    assert result.stderr.startswith("Would fix 7 findings in 2 files (GV101: 7).")
+    assert result.returncode == 1
+
+
+def test_ignore_keeps_a_code_from_being_fixed(project: Path) -> None:
+    result = lintgv("fix", "--unsafe", "--no-cache", "--ignore", "GV101", ".", cwd=project)
+    assert _snapshot(project) == _snapshot(PROJECT)
+    assert result.stdout.startswith("Fixed nothing.")
+    assert result.returncode == 0
+
+
+def test_select_limits_the_files_fixed(project: Path) -> None:
+    result = lintgv("fix", "--unsafe", "--select", "GV101", "src", cwd=project)
+    assert (project / SOURCES[0]).read_bytes() == (EXPECTED / SOURCES[0]).read_bytes()
+    assert (project / SOURCES[1]).read_bytes() == (PROJECT / SOURCES[1]).read_bytes()
+    assert result.stdout.startswith("Fixed 4 findings in 1 file (GV101: 4).")
+
+
+def test_crlf_bom_mode_and_a_missing_final_newline_are_kept(tmp_path: Path) -> None:
+    source = (
+        "void F(IRModule mod) {\n"
+        '  GlobalVar gv("f");\n  mod->Add(gv, x);\n}'  # no final newline
+    )
+    path = tmp_path / "a.cc"
+    path.write_bytes(b"\xef\xbb\xbf" + source.replace("\n", "\r\n").encode())
+    path.chmod(0o750)
+    result = lintgv("fix", "--unsafe", "--no-cache", "a.cc", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf#include <tvm/ir/global_var_supply.h>\r\n\r\n")
+    assert data.endswith(b"  mod->Add(gv, x);\r\n}")
+    assert b"\n" not in data.replace(b"\r\n", b"")
+    assert path.stat().st_mode & 0o777 == 0o750
+
+
+def test_a_run_with_every_site_fixed_exits_zero(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(
+        "import tvm\nfrom tvm import relay\n\n\ndef f(mod: tvm.IRModule):\n"
+        '    mod[relay.GlobalVar("f")] = 1\n'
+    )
+    result = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout == "Fixed 1 finding in 1 file (GV101: 1).\n"
+
+
+def test_max_rounds_below_one_is_a_usage_error(tmp_path: Path) -> None:
+    result = lintgv("fix", "--max-rounds", "0", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "--max-rounds" in result.stderr
+
+
+def test_a_crlf_python_file_keeps_its_line_ends(tmp_path: Path) -> None:
+    source = (
+        "import tvm\nfrom tvm import relay\n\n\ndef f(mod: tvm.IRModule):\n"
+        '    mod[relay.GlobalVar("f")] = 1  # keep\n'
+    )
+    path = tmp_path / "a.py"
+    path.write_bytes(source.replace("\n", "\r\n").encode())
+    lintgv("fix", "--unsafe", "--no-cache", "a.py", cwd=tmp_path)
+    data = path.read_bytes()
+    assert b"from tvm.ir.supply import GlobalVarSupply\r\n" in data
+    assert b'mod[GlobalVarSupply(mod).fresh_global("f", False)] = 1  # keep\r\n' in data
+    assert b"\n" not in data.replace(b"\r\n", b"")
+
+
+def test_a_file_that_cannot_be_checked_sets_bit_two(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(
+        "import tvm\nfrom tvm import relay\n\n\ndef f(mod: tvm.IRModule):\n"
+        '    mod[relay.GlobalVar("f")] = 1\n'
+    )
+    (tmp_path / "b.cc").write_bytes(b"int x;\0\n")
+    result = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Fixed 1 finding in 1 file (GV101: 1)." in result.stdout
+    assert "b.cc: binary file (NUL byte); not checked" in result.stdout

@@ -1,0 +1,149 @@
+"""GV101 fixes in C++: before and after, beyond the rule's own examples."""
+
+from collections.abc import Callable
+from pathlib import Path
+
+from lintgv.config import Config, apply_settings
+from lintgv.engine import check
+from lintgv.fixing.settle import settle
+from lintgv.model import Applicability, FileResult, Language, SourceFile
+
+ROOT = Path("/project")
+
+
+def _checker(tvm_version: str = "0.16") -> Callable[[str], FileResult]:
+    config = apply_settings(Config(root=ROOT), {"tvm-version": tvm_version}, None)
+
+    def run(text: str) -> FileResult:
+        return check(SourceFile(ROOT / "src" / "a.cc", Language.CPP, text), config, whole=True)
+
+    return run
+
+
+def fixed(code: str, tvm_version: str = "0.16") -> str:
+    return settle(code, Language.CPP, _checker(tvm_version), unsafe=True).text
+
+
+def findings(code: str) -> list[tuple[str, str | None]]:
+    result = _checker()(code)
+    return [(f.message, f.fix.applicability if f.fix else None) for f in result.findings]
+
+
+def test_a_taken_supply_name_gets_a_counter() -> None:
+    code = (
+        "void F(IRModule mod, int global_var_supply) {\n"
+        '  GlobalVar gv("f");\n  mod->Add(gv, x);\n}\n'
+    )
+    assert "GlobalVarSupply global_var_supply_2 = GlobalVarSupply(mod);" in fixed(code)
+
+
+def test_each_function_gets_its_own_supply() -> None:
+    code = (
+        "#include <tvm/ir/global_var_supply.h>\n\n"
+        'void F(IRModule a) { GlobalVar g("f"); a->Add(g, x); }\n'
+        'void G(IRModule b) {\n  GlobalVar g("g");\n  b->Add(g, x);\n}\n'
+    )
+    assert fixed(code) == (
+        "#include <tvm/ir/global_var_supply.h>\n\n"
+        "void F(IRModule a) { GlobalVarSupply global_var_supply = GlobalVarSupply(a); "
+        'GlobalVar g = global_var_supply->FreshGlobal("f", false); a->Add(g, x); }\n'
+        "void G(IRModule b) {\n  GlobalVarSupply global_var_supply = GlobalVarSupply(b);\n"
+        '  GlobalVar g = global_var_supply->FreshGlobal("g", false);\n  b->Add(g, x);\n}\n'
+    )
+
+
+def test_a_quoted_include_of_the_header_counts() -> None:
+    code = (
+        '#include "tvm/ir/global_var_supply.h"\n\n'
+        'void F(GlobalVarSupply s) { auto g = GlobalVar("f"); }\n'
+    )
+    assert fixed(code).count("global_var_supply.h") == 1
+
+
+def test_the_include_goes_below_the_header_guard() -> None:
+    code = (
+        "#ifndef A_H_\n#define A_H_\n\n"
+        'inline void F(GlobalVarSupply s) { auto g = GlobalVar("f"); }\n\n#endif\n'
+    )
+    assert fixed(code).startswith(
+        "#ifndef A_H_\n#define A_H_\n#include <tvm/ir/global_var_supply.h>\n\n"
+    )
+
+
+def test_a_module_declared_in_a_block_gets_the_supply_in_that_block() -> None:
+    code = (
+        "void F(bool b) {\n  if (b) {\n    IRModule m = IRModule({});\n"
+        '    GlobalVar g("a");\n    m->Add(g, x);\n  }\n}\n'
+    )
+    assert fixed(code).endswith(
+        "  if (b) {\n    IRModule m = IRModule({});\n"
+        "    GlobalVarSupply global_var_supply = GlobalVarSupply(m);\n"
+        '    GlobalVar g = global_var_supply->FreshGlobal("a", false);\n    m->Add(g, x);\n  }\n}\n'
+    )
+
+
+def test_a_module_made_after_the_site_gives_no_fix_and_says_why() -> None:
+    code = 'void F() {\n  GlobalVar g("a");\n  IRModule m = IRModule({});\n  m->Add(g, x);\n}\n'
+    [(message, applicability)] = findings(code)
+    assert applicability is None
+    assert message.endswith(
+        "no automatic fix: the IRModule it is added to (`m`) is made after this line"
+    )
+
+
+def test_a_lambda_without_captures_cannot_see_the_module() -> None:
+    code = 'void F(IRModule mod) {\n  auto make = []() { return GlobalVar("f"); };\n}\n'
+    [(message, applicability)] = findings(code)
+    assert applicability is None
+    assert "no GlobalVarSupply or IRModule in scope" in message
+
+
+def test_a_capturing_lambda_declares_the_supply_in_its_body() -> None:
+    code = 'void F(IRModule mod) {\n  auto make = [&]() {\n    return GlobalVar("f");\n  };\n}\n'
+    assert (
+        "  auto make = [&]() {\n    GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+        '    return global_var_supply->FreshGlobal("f", false);\n  };\n'
+    ) in fixed(code)
+
+
+def test_two_modules_in_scope_make_the_fix_display_only() -> None:
+    code = 'void F(IRModule a, IRModule b) {\n  auto g = GlobalVar("f");\n}\n'
+    [(_, applicability)] = findings(code)
+    assert applicability == Applicability.DISPLAY
+    assert fixed(code) == code
+
+
+def test_a_name_looked_up_again_uses_unique_global_for() -> None:
+    code = (
+        "void F(IRModule mod, const std::string& name) {\n"
+        "  auto g = GlobalVar(name);\n"
+        "  if (mod->ContainGlobalVar(name)) g = mod->GetGlobalVar(name);\n}\n"
+    )
+    assert "global_var_supply->UniqueGlobalFor(name, false)" in fixed(code)
+
+
+def test_a_name_derived_from_a_name_hint_is_fresh() -> None:
+    code = (
+        "void F(IRModule mod, GlobalVar op) {\n"
+        '  GlobalVar g(op->name_hint + "_grad");\n  mod->Add(g, x);\n}\n'
+    )
+    assert 'FreshGlobal(op->name_hint + "_grad", false)' in fixed(code)
+
+
+def test_a_member_initializer_gets_no_fix() -> None:
+    code = 'class A {\n  A(IRModule m) : gv_(GlobalVar("f")) {}\n  GlobalVar gv_;\n};\n'
+    [(message, applicability)] = findings(code)
+    assert applicability is None
+    assert "not inside a function body" in message
+
+
+def test_tvm_0_26_keeps_the_type_argument() -> None:
+    code = 'void F(IRModule mod, Type t) {\n  GlobalVar g("f", t);\n  mod->Add(g, x);\n}\n'
+    assert 'GlobalVar g(global_names->FreshName("f", false), t);' in fixed(code, "0.26")
+
+
+def test_tvm_0_26_uses_a_unique_name_supply_in_scope() -> None:
+    code = "void F(UniqueNameSupply names) {\n  auto g = GlobalVar(op->name_hint);\n}\n"
+    assert fixed(code, "0.26").endswith(
+        "  auto g = GlobalVar(names->ReserveName(op->name_hint, false));\n}\n"
+    )

@@ -1,0 +1,116 @@
+"""GV2xx in C++: a GetUniqueName copy replaced by one NameSupply member, across files."""
+
+from pathlib import Path
+
+import pytest
+
+from lintgv.codemods.unique_names import Change, Skipped, plan_changes
+from lintgv.model import Applicability
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def _plan(files: dict[str, str]) -> tuple[list[Change], list[Skipped]]:
+    paths = [Path(name) for name in files]
+    return plan_changes(paths, lambda p: files.get(p.as_posix()))
+
+
+def test_the_fixture_project_becomes_the_expected_one() -> None:
+    source = FIXTURES / "fix_unique_names" / "src"
+    expected = FIXTURES / "fix_unique_names_fixed" / "src"
+    changes, skipped = plan_changes(sorted(source.iterdir()), lambda p: p.read_text())
+    [change] = changes
+    assert change.helper == "CodeGenBase::GetUniqueName"
+    assert change.applicability == Applicability.UNSAFE
+    assert change.sites == 4
+    for path in source.iterdir():
+        assert change.texts.get(path, path.read_text()) == (expected / path.name).read_text()
+    assert [(s.helper, s.reason) for s in skipped] == [
+        ("Printer::GetUniqueName", "it returns `Doc`, not a string; a NameSupply returns String")
+    ]
+
+
+MEMBER = """\
+struct Info {
+  /*! \\brief The count map to make block names unique. */
+  std::unordered_map<String, int> name_count;
+
+  String GetUniqueName(const String& prefix) {
+    String unique = prefix;
+    while (name_count.count(unique)) unique = prefix + "_" + std::to_string(++name_count[prefix]);
+    name_count[unique] = 0;
+    return unique;
+  }
+};
+
+void Lower(Info* info, const Op& op) {
+  auto name = info->GetUniqueName(op->name);
+}
+"""
+
+
+def test_an_in_class_copy_called_through_a_pointer_becomes_a_member() -> None:
+    [change], _ = _plan({"info.cc": MEMBER})
+    assert change.texts[Path("info.cc")] == (
+        "#include <tvm/ir/name_supply.h>\n\n"
+        "struct Info {\n"
+        "  /*! \\brief The count map to make block names unique. */\n"
+        '  NameSupply name_supply_ = NameSupply("");\n'
+        "};\n\n"
+        "void Lower(Info* info, const Op& op) {\n"
+        "  auto name = info->name_supply_->FreshName(op->name);\n"
+        "}\n"
+    )
+
+
+def test_another_use_of_the_map_stops_the_change_and_says_where() -> None:
+    code = MEMBER.replace(
+        "void Lower(", "int Count(Info* info) { return info->name_count.size(); }\nvoid Lower("
+    )
+    changes, [skipped] = _plan({"info.cc": code})
+    assert changes == []
+    assert skipped.helper == "Info::GetUniqueName"
+    assert skipped.reason.startswith(
+        "the map `name_count` is also used at info.cc:13 (`info->name_count.size`)"
+    )
+
+
+def test_a_call_through_an_object_of_unknown_type_stops_the_change() -> None:
+    code = MEMBER.replace("void Lower(Info* info", "void Lower(auto info")
+    changes, [skipped] = _plan({"info.cc": code})
+    assert changes == []
+    assert skipped.reason == "cannot tell the type of `info` at info.cc:14"
+
+
+def test_a_free_copy_that_takes_the_map_is_left_to_a_human() -> None:
+    code = (
+        "std::string GetUniqueName(std::string name, std::unordered_map<std::string, int>* m) {\n"
+        "  return name;\n}\n"
+    )
+    changes, [skipped] = _plan({"cache.cc": code})
+    assert changes == []
+    assert skipped.reason == "a free function that takes its map from each caller"
+
+
+@pytest.mark.parametrize("access", ["public", "protected"])
+def test_a_map_callers_can_reach_keeps_its_place(access: str) -> None:
+    files = {
+        "base.h": (
+            "class Base {\n public:\n  std::string GetUniqueName(std::string p);\n\n"
+            f" {access}:\n  std::unordered_map<std::string, int> names_;\n}};\n"
+        ),
+        "base.cc": (
+            "std::string Base::GetUniqueName(std::string p) {\n  names_[p] = 0;\n  return p;\n}\n"
+        ),
+        "derived.cc": (
+            'class Derived : public Base {\n  void F() { auto n = GetUniqueName("x"); }\n};\n'
+        ),
+    }
+    [change], _ = _plan(files)
+    assert change.texts[Path("base.h")] == (
+        "#include <tvm/ir/name_supply.h>\n\n"
+        f"class Base {{\n public:\n\n {access}:\n"
+        '  NameSupply name_supply_ = NameSupply("");\n};\n'
+    )
+    assert change.texts[Path("base.cc")] == ""
+    assert 'auto n = name_supply_->FreshName("x");' in change.texts[Path("derived.cc")]

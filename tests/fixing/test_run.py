@@ -1,0 +1,68 @@
+"""A fix run over several files: one file's failure stops neither the others nor the run."""
+
+from pathlib import Path
+
+import pytest
+
+from lintgv.fixing import run as fix_run
+from lintgv.fixing.files import write_atomically as real_write
+from lintgv.fixing.run import fix_paths
+from lintgv.fixing.settle import Checker, Settled
+from lintgv.fixing.settle import settle as real_settle
+from lintgv.model import Language
+
+SITE = 'void F(IRModule mod) {\n  GlobalVar gv("f");\n  mod->Add(gv, x);\n}\n'
+
+
+def _project(root: Path) -> list[Path]:
+    paths = [root / "a.cc", root / "b.cc"]
+    for path in paths:
+        path.write_text(SITE)
+    return paths
+
+
+def test_a_failed_write_is_reported_and_the_other_file_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = _project(tmp_path)
+
+    def failing(path: Path, data: bytes, digest: str) -> None:
+        if path.name == "a.cc":
+            raise OSError("disk full")
+        real_write(path, data, digest)
+
+    monkeypatch.setattr(fix_run, "write_atomically", failing)
+    result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
+    assert first.read_text() == SITE
+    assert "FreshGlobal" in second.read_text()
+    assert [e.message for e in result.all_errors] == ["cannot be written: disk full"]
+    assert [f.path.name for f in result.remaining] == ["a.cc"]
+
+
+def test_a_crash_while_fixing_one_file_is_reported_and_the_other_is_fixed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = _project(tmp_path)
+
+    def crashing(
+        text: str, language: Language, checker: Checker, *, unsafe: bool, max_rounds: int
+    ) -> Settled:
+        if "crash" in text:
+            raise RuntimeError("boom")
+        return real_settle(text, language, checker, unsafe=unsafe, max_rounds=max_rounds)
+
+    first.write_text("// crash\n" + SITE)
+    monkeypatch.setattr(fix_run, "settle", crashing)
+    result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
+    assert first.read_text() == "// crash\n" + SITE
+    assert "FreshGlobal" in second.read_text()
+    assert [e.message for e in result.all_errors] == ["could not be fixed: RuntimeError: boom"]
+    assert [f.path.name for f in result.remaining] == ["a.cc"]
+
+
+def test_diff_mode_writes_nothing_and_keeps_the_findings(tmp_path: Path) -> None:
+    first, _ = _project(tmp_path)
+    result = fix_paths([tmp_path], {}, unsafe=True, write=False, use_cache=False)
+    assert first.read_text() == SITE
+    assert all(f.changed and not f.written for f in result.fixes)
+    assert len(result.remaining) == 2
