@@ -78,6 +78,9 @@ def check(
     context = RuleContext(source.path, config, helper_names)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
     statement, function = _triggers(code_rules, config)
+    if helper_names:
+        # The second pass looks for calls of helpers found in other files (GV203).
+        statement += tuple(re.escape(name) for name in sorted(helper_names))
     suppressions = find_suppressions(source.text, source.language)
     statement_pattern, function_pattern = _pattern(statement), _pattern(function)
     try:

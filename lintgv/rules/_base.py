@@ -3,6 +3,7 @@
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
@@ -119,10 +120,7 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
 
     def get_visitors(self) -> Mapping[str, Callable[[cst.CSTNode], None]]:
         """Return the visit methods, each guarded so a crash stops only this rule."""
-        guarded: dict[str, Callable[[cst.CSTNode], None]] = {}
-        for name, method in super().get_visitors().items():
-            guarded[name] = self._guard(method)
-        return guarded
+        return {name: self._guard(getattr(self, name)) for name in _visitor_names(type(self))}
 
     def _guard(self, method: Callable[[cst.CSTNode], None]) -> Callable[[cst.CSTNode], None]:
         def run(node: cst.CSTNode) -> None:
@@ -170,6 +168,22 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
                 (Edit(span, text),),
             )
         self.findings.append(self.finding(span, 0, message, fix))
+
+
+@cache
+def _visitor_names(cls: type) -> tuple[str, ...]:
+    """Return the visit_/leave_ methods a rule class defines, without libcst's empty stubs.
+
+    libcst looks them up with inspect.getmembers on every instance, which costs more than
+    checking a small file; the names depend on the class only.
+    """
+    names = []
+    for name in dir(cls):
+        if name.startswith(("visit_", "leave_")):
+            method = getattr(cls, name)
+            if callable(method) and not getattr(method, "_is_no_op", False):
+                names.append(name)
+    return tuple(names)
 
 
 # Node types at which a C++ statement begins, for suppression comments on its first line.

@@ -1,0 +1,144 @@
+"""The functions of a C++ file (definitions, and lambdas stored in a variable), each with
+its uniquing facts (see cpp_facts), found once per parse for GV201, GV202 and GV203."""
+
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import tree_sitter
+
+from lintgv.config import Config
+from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.rules._unique_names.cpp_facts import facts_of
+from lintgv.rules._unique_names.names import (
+    CPP_SHAPE_TRIGGERS,
+    Facts,
+    is_known_name,
+    name_triggers,
+)
+
+Node = tree_sitter.Node
+_SPACE = re.compile(r"\s+")
+_NAME_NODES = frozenset(
+    {"identifier", "field_identifier", "qualified_identifier", "destructor_name", "operator_name"}
+)
+
+
+@dataclass(frozen=True)
+class CppUnit:
+    """A function definition, or a lambda stored in a named variable."""
+
+    node: Node
+    name: str  # bare: GetUniqueName
+    qualified: str  # as the reader knows it: CodeGenC::GetUniqueName
+    name_node: Node  # where a finding on the definition points
+    facts: Facts
+
+    @property
+    def is_lambda(self) -> bool:
+        return self.node.type == "lambda_expression"
+
+
+def _function_name(parsed: ParsedCpp, function: Node) -> tuple[Node, str] | None:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+    if inner is None or inner.type not in _NAME_NODES:
+        return None
+    return inner, _SPACE.sub("", parsed.text(inner))
+
+
+def _class_name(parsed: ParsedCpp, function: Node) -> str | None:
+    parent = function.parent
+    if parent is not None and parent.type == "field_declaration_list" and parent.parent:
+        name = parent.parent.child_by_field_name("name")
+        if name is not None:
+            return parsed.text(name)
+    return None
+
+
+_UNIT_QUERY = "[(function_definition) (lambda_expression)] @unit"
+# A copy's body holds one of each; most functions hold neither and are not walked.
+_LOOKUP_WORDS = (b"count", b"find", b"contains")
+_APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
+
+
+@cache
+def _bytes_pattern(pieces: tuple[str, ...]) -> re.Pattern[bytes]:
+    return re.compile("|".join(f"(?:{p})" for p in pieces).encode())
+
+
+def mentions(parsed: ParsedCpp, pieces: tuple[str, ...]) -> bool:
+    """Tell whether the file's text matches one of the patterns `pieces`."""
+    return bool(pieces) and _bytes_pattern(pieces).search(parsed.data) is not None
+
+
+def units(parsed: ParsedCpp, config: Config) -> list[CppUnit]:
+    """Return the functions and named lambdas of the file that may be helpers: those with
+    a helper's name, and those whose body has both a lookup word and an append word."""
+    return list(_units(parsed, config))
+
+
+# GV201, GV202 and GV203 all ask, one after the other, about the same parse.
+@lru_cache(maxsize=4)
+def _units(parsed: ParsedCpp, config: Config) -> tuple[CppUnit, ...]:
+    names = name_triggers(config)
+    if not mentions(parsed, names + CPP_SHAPE_TRIGGERS):
+        return ()
+    named = _bytes_pattern(names)
+    cursor = tree_sitter.QueryCursor(compile_query(_UNIT_QUERY))
+    found = []
+    for node in sorted(cursor.captures(parsed.root).get("unit", []), key=lambda n: n.start_byte):
+        body = node.child_by_field_name("body")
+        if body is None or node.parent is None:
+            continue
+        text = parsed.data[body.start_byte : body.end_byte]
+        start = (node.parent if node.type == "lambda_expression" else node).start_byte
+        if not _may_copy(text) and not named.search(parsed.data, start, body.start_byte):
+            continue  # most functions: no cue in the body, no helper's name in the header
+        unit = _unit(parsed, node, config)
+        if unit is not None:
+            found.append(unit)
+    return tuple(found)
+
+
+def _may_copy(body: bytes) -> bool:
+    return any(w in body for w in _LOOKUP_WORDS) and any(w in body for w in _APPEND_WORDS)
+
+
+def _facts_if_needed(parsed: ParsedCpp, unit: Node, name: str, config: Config) -> Facts:
+    body = unit.child_by_field_name("body")
+    if body is None:
+        return Facts()
+    text = parsed.data[body.start_byte : body.end_byte]
+    if not _may_copy(text) and not is_known_name(name, config):
+        return Facts()
+    return facts_of(parsed, unit, name, config)
+
+
+def _unit(parsed: ParsedCpp, node: Node, config: Config) -> CppUnit | None:
+    if node.type == "function_definition":
+        named = _function_name(parsed, node)
+        if named is None:
+            return None
+        name_node, text = named
+        bare = text.rsplit("::", 1)[-1]
+        owner = _class_name(parsed, node)
+        qualified = f"{owner}::{bare}" if owner and "::" not in text else text
+        qualified = re.sub(r"<[^<>]*>", "", qualified)  # Foo<T>::Get → Foo::Get
+        return CppUnit(
+            node, bare, qualified, name_node, _facts_if_needed(parsed, node, bare, config)
+        )
+    if node.type == "lambda_expression" and node.parent is not None:
+        holder = node.parent
+        target = None
+        if holder.type == "init_declarator" or holder.type == "field_declaration":
+            target = holder.child_by_field_name("declarator")
+        elif holder.type == "assignment_expression":
+            target = holder.child_by_field_name("left")
+        if target is None or target.type not in ("identifier", "field_identifier"):
+            return None
+        name = parsed.text(target)
+        return CppUnit(node, name, name, target, _facts_if_needed(parsed, node, name, config))
+    return None

@@ -1,0 +1,231 @@
+"""Helper names, supply calls, the shapes of a copy, messages and trigger patterns."""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from lintgv.config import Config
+from lintgv.model import Language
+from lintgv.rules.gv101_direct_global_var import UNIQUE_NAME_SUPPLY_RELEASE
+
+# GetUniqueName, _GetUniqueName, get_unique_name, GetUniqueBufferName, GenerateUniqueName,
+# make_unique_var_name, ...: a verb, "unique", an optional word, "name".
+KNOWN_NAME = re.compile(
+    r"^_*(?:get|generate|gen|make|create|new|fresh|alloc|allocate)_?unique_?(?:[a-z0-9]+_?)?name$",
+    re.IGNORECASE,
+)
+# Wider than KNOWN_NAME, and literal-first so the scan stays fast; not `std::make_unique<T>`.
+NAME_TRIGGER = r"nique_?\w{0,24}?[Nn]ame"
+# Methods of TVM's supplies: a wrapper that calls one of them is not a copy.
+SUPPLY_METHODS = frozenset(
+    {
+        "FreshName",
+        "ReserveName",
+        "fresh_name",
+        "reserve_name",
+        "FreshGlobal",
+        "UniqueGlobalFor",
+        "fresh_global",
+        "unique_global_for",
+    }
+)
+
+
+def last_component(name: str) -> str:
+    """Return the last part of `Class::Method` or `module.function`."""
+    return re.split(r"::|\.", name)[-1]
+
+
+def is_known_name(name: str, config: Config) -> bool:
+    """Tell whether `name` (a bare function or method name) names a unique-name helper."""
+    extra = {last_component(n) for n in config.extra_unique_name_helpers}
+    return bool(KNOWN_NAME.match(name)) or name in extra
+
+
+def is_supply_method(name: str, config: Config) -> bool:
+    """Tell whether a call of `name` asks a NameSupply (or a configured stand-in)."""
+    extra = {last_component(n) for n in config.extra_supply_names}
+    return name in SUPPLY_METHODS or name in extra
+
+
+def name_triggers(config: Config) -> tuple[str, ...]:
+    """Return the patterns that find a known helper name, configured ones included."""
+    extra = sorted({last_component(n) for n in config.extra_unique_name_helpers})
+    return (NAME_TRIGGER, *(re.escape(n) for n in extra))
+
+
+class Shape(StrEnum):
+    """How a copy makes its name unique."""
+
+    LOOP = "loop"  # tries name + counter in a loop until a lookup misses
+    RECURSION = "recursion"  # calls itself with name + counter
+    STORED = "stored counter"  # keeps a counter per name and appends it, no retry
+
+
+@dataclass
+class Facts:
+    """What one function's body does, as far as uniquing goes; filled by a language walker."""
+
+    has_test: bool = False  # looks a string up in a map or set
+    linked_test_in_loop: bool = False  # ... a name built from a counter, inside a loop
+    has_built: bool = False  # builds a string from a name and a counter
+    self_call: bool = False
+    self_call_built: bool = False  # calls itself with a built name
+    stored_return: bool = False  # returns name + the map's own counter for it
+    returns_name: bool = False  # returns a built, looked-up or recursively made name
+    calls_supply: bool = False
+    delegates: bool = False  # its body is one call, or does nothing (a thin wrapper)
+
+    def shape(self) -> Shape | None:
+        """Return how this function uniques a name, or None when it does not."""
+        if self.linked_test_in_loop:
+            return Shape.LOOP
+        if self.self_call and self.has_test and (self.self_call_built or self.has_built):
+            return Shape.RECURSION
+        if self.stored_return and self.has_test:
+            return Shape.STORED
+        return None
+
+    def is_helper(self) -> bool:
+        """Tell whether the function is a unique-name helper found by its structure."""
+        return self.shape() is not None and self.returns_name
+
+    def is_thin_wrapper(self) -> bool:
+        """Tell whether a function named like a helper only hands the work on."""
+        return self.shape() is None and (self.calls_supply or self.delegates)
+
+
+class Verdict(StrEnum):
+    BY_NAME = "by name"
+    BY_STRUCTURE = "by structure"
+    THIN = "thin wrapper"
+
+
+def judge(name: str, facts: Facts, config: Config) -> Verdict | None:
+    """Return whether a function is a copy (and how it was found), a thin wrapper, or neither."""
+    if is_known_name(name, config):
+        return Verdict.THIN if facts.is_thin_wrapper() else Verdict.BY_NAME
+    return Verdict.BY_STRUCTURE if facts.is_helper() else None
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The helpers one file defines."""
+
+    copies: frozenset[str] = frozenset()  # names of copies, found either way
+    structural: frozenset[str] = frozenset()  # copies found only by their structure
+    thin: frozenset[str] = frozenset()  # names whose every definition here is a thin wrapper
+
+
+def catalogue(verdicts: Iterable[tuple[str, Verdict | None]]) -> Catalogue:
+    """Return what a file defines, from each function's name and verdict."""
+    copies: set[str] = set()
+    structural: set[str] = set()
+    wrappers: set[str] = set()
+    for name, verdict in verdicts:
+        if verdict is Verdict.THIN:
+            wrappers.add(name)
+        elif verdict is not None:
+            copies.add(name)
+            if verdict is Verdict.BY_STRUCTURE:
+                structural.add(name)
+    return Catalogue(frozenset(copies), frozenset(structural), frozenset(wrappers - copies))
+
+
+def is_distinctive(name: str) -> bool:
+    """Tell whether a helper's name is specific enough to look for in other files."""
+    return len(name) >= 6 and not name.startswith(("__", "operator"))
+
+
+def _unique_names(config: Config) -> bool:
+    return config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+
+
+def _fresh(config: Config, language: Language) -> str:
+    if language == Language.PYTHON:
+        return "`names.fresh_name(name)`" if _unique_names(config) else "`supply.fresh_name(name)`"
+    return (
+        "`names->FreshName(name)`" if _unique_names(config) else "`name_supply_->FreshName(name)`"
+    )
+
+
+def _supply(config: Config) -> str:
+    return "a UniqueNameSupply" if _unique_names(config) else "a NameSupply"
+
+
+def helper_message(config: Config, language: Language, name: str) -> str:
+    """Return GV201's message for the helper `name`."""
+    return (
+        f"private unique-name helper `{name}`; use {_supply(config)} ({_fresh(config, language)})"
+    )
+
+
+def declaration_message(config: Config, name: str) -> str:
+    """Return GV202's message for a declaration of `name`."""
+    member = "UniqueNameSupply names_" if _unique_names(config) else "NameSupply name_supply_"
+    return (
+        f"declaration of private unique-name helper `{name}`; remove it with the helper "
+        f"and keep a supply member (`{member}`)"
+    )
+
+
+def call_message(config: Config, language: Language, name: str, discarded: bool) -> str:
+    """Return GV203's message for a call of `name`; `discarded` when the result is unused."""
+    if not discarded:
+        return (
+            f"call of private unique-name helper `{name}`; "
+            f"ask {_supply(config)} instead ({_fresh(config, language)})"
+        )
+    if language == Language.PYTHON:
+        reserve = (
+            "`names.reserve_name(name)`" if _unique_names(config) else "`supply.reserve_name(name)`"
+        )
+    else:
+        reserve = (
+            "`names->ReserveName(name)`"
+            if _unique_names(config)
+            else "`name_supply_->ReserveName(name)`"
+        )
+    return (
+        f"call of private unique-name helper `{name}` that drops the result, so it only "
+        f"reserves the name; reserve it in {_supply(config)} ({reserve})"
+    )
+
+
+# --- Structural triggers. Each must match every copy of its shape yet stay rare, since a
+# hit costs a parse (of the whole file in C++, of the enclosing function in Python).
+
+_LINES_CPP = r"(?:[^\n]*\n){0,12}?[^\n]*?"
+_LOOKUP_CPP = r"(?:(?:\.|->)(?:count|find|contains)\(|std::find\()"
+_APPEND_CPP = r"(?:to_string\(|printf\(|StrCat\(|[Ff]ormat\(|stringstream)"
+CPP_SHAPE_TRIGGERS = (
+    # A loop with a lookup and a counter-append near its header (while, for, do-while).
+    rf"(?:while|for)\s*\((?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
+    rf"do\s*\{{(?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
+    # Recursion with a longer name or a bumped counter.
+    r"return\s+(?:this->)?\w+\([^;]*?(?:to_string\(|\+\s*1\b|\+\+)",
+    # A counter kept in the map itself: return name + std::to_string(map[name]).
+    r"return[^;]*?to_string\([^;)]*(?:\[|second)",
+)
+
+_FSTRING = r"""(?<![\w"'])[rR]?[fF][rR]?["']"""
+_APPEND_PY = rf"(?:str\(|\.format\(|%[sdi]|{_FSTRING}[^\"'\n]*\{{)"
+_JOINED_PY = (
+    rf"""(?:\+[ \t]*str\(|\.format\(|["'][ \t]*%|{_FSTRING}[^"'\n]*\{{[^}}\n]*\}}[^"'\n]*\{{"""
+    r"|\w[ \t]*\+[ \t]*1\b)"
+)
+_LOOKUP_PY = r"(?:\bin\b|\.(?:count|get|contains|__contains__|has_key)\()"
+_LINES_PY = r"(?:[^\n]*\n){0,6}?"
+PYTHON_SHAPE_TRIGGERS = (
+    # while name in used: ... / while True: with a counter-append in its first lines.
+    rf"while[ \t](?:[^\n]*?{_LOOKUP_PY}|(?={_LINES_PY}[^\n]*?{_APPEND_PY}))",
+    # for i in range(...) / itertools.count(): with a counter-append and a lookup.
+    rf"for[ \t]+\w+[ \t]+in[ \t]+(?:range|(?:itertools\.)?count)\("
+    rf"(?={_LINES_PY}[^\n]*?{_APPEND_PY})(?={_LINES_PY}[ \t]*(?:if|elif)[ \t][^\n]*?{_LOOKUP_PY})",
+    # return self.unique(name + str(i)) / return unique(name, i + 1), or a counter kept in
+    # the map: return name + str(self.names[name]) / f"{name}_{self.names[name]}"
+    rf"return[ \t]+(?:(?:self\.|cls\.)?\w+\([^\n]*?{_JOINED_PY}"
+    rf"""|[^\n]*?(?:str\([ \t]*[\w.]+\[|{_FSTRING}[^"'\n]*\{{[\w.]+\[))""",
+    rf"\][ \t]*\+=[ \t]*1\b(?={_LINES_PY}[^\n]*?{_APPEND_PY})",
+)

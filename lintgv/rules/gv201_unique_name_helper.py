@@ -1,0 +1,396 @@
+"""GV201: a private unique-name helper ("if the name is taken, append a counter")."""
+
+import libcst as cst
+
+from lintgv.config import Config
+from lintgv.model import Language, Severity
+from lintgv.parsing.python import ParsedPython
+from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
+from lintgv.rules._unique_names import cpp_shape, python_shape
+from lintgv.rules._unique_names.names import (
+    CPP_SHAPE_TRIGGERS,
+    PYTHON_SHAPE_TRIGGERS,
+    Verdict,
+    helper_message,
+    is_distinctive,
+    judge,
+    name_triggers,
+)
+
+META = RuleMeta(
+    code="GV201",
+    name="unique-name-helper",
+    severity=Severity.WARNING,
+    message="private unique-name helper; use a NameSupply (`name_supply_->FreshName(name)`, "
+    "Python `supply.fresh_name(name)`)",
+)
+
+_DOC = """A function re-implements "if the name is taken, append a counter".
+
+    ## Why it matters
+    Before TVM RFC 0077 ("Name mangling in IRModules", PR 12066), TVM had about a dozen
+    private copies of `GetUniqueName`, each numbering collisions its own way (`a1`,
+    `a_1`, `a_2` after a reserved `a_1`, ...), none aware of the names the others hand
+    out. A `NameSupply` (from TVM 0.26 on, `UniqueNameSupply`) is the one place that
+    knows which names are taken, and the one algorithm every pass shares.
+
+    A copy is found by its name (`GetUniqueName`, `_GetUniqueName`, `get_unique_name`,
+    `GetUniqueBufferName`, `GenerateUniqueName`: a verb, "unique", an optional word,
+    "name"; more with `extra-unique-name-helpers`) and by its structure, so a renamed
+    copy is found too: it looks a name up in a map or set (`m.count(x)`, `m.find(x)`,
+    `std::find`, `x in used`, `names.get(x)`) and builds a longer one from a counter
+    (`x + std::to_string(i)`, `os << x << ++n` then `os.str()`, `StrCat(x, n)`,
+    `f"{x}_{i}"`, `x + str(i)`, `"%s_%d" % (x, i)`, `"{}_{}".format(x, i)`), linked
+    through a variable or by nesting, either in a loop, by recursion, or with the counter
+    kept in the map (`return x + std::to_string(m[x])`), and it returns that name.
+    Methods, free functions, out-of-class definitions (`T C::GetUniqueName(...) {...}`)
+    and lambdas stored in a variable are reported. A function that only hands the work to
+    a NameSupply (`name_supply_->FreshName(x)`, `supply.fresh_name(x)`, or a method named
+    in `extra-supply-names`), or whose body is one delegating call, is not a copy. The
+    supply's own implementation is skipped by path (`supply-paths`).
+
+    Helpers found only by their structure are remembered, so their call sites in other
+    files are reported as GV203 too.
+
+    ## Fix
+    None yet. Replace the helper and its name → counter map by a `NameSupply` member
+    (`name_supply_->FreshName(name)`; `ReserveName` where a call drops the result). For
+    C++ classes that keep a `std::unordered_map<std::string, int>`, `lintgv fix --unsafe`
+    does this across the header and the .cc files in one change.
+
+    ## Known limits
+    These are found by their name only, not by their structure: a loop that appends a
+    fixed suffix (`name += "_a"`) or a random number (`std::to_string(Random())`, a key
+    generator) rather than a counter; a name printed with `sprintf` into a buffer; a
+    counter kept in the map but appended through a stream (`os << x << m[x]; return
+    os.str();`). A counter kept in the map counts only when the function increments it.
+    An inline loop in a function that does not return the name is not reported. In
+    Python, only functions near a structural trigger are parsed: a `while` loop, a
+    `for i in range(...)`/`itertools.count()` loop with a counter-append and a lookup in
+    its first lines, a `return` that recurses with a longer name or returns one built from
+    a subscript, or a `+= 1` on a subscript followed by a counter-append; a copy spelled
+    otherwise is found only by its name.
+
+    ## See also
+    GV202 (its declaration), GV203 (its call sites); TVM RFC 0077, PR 12066 and
+    `NameSupply::FreshName` (TVM 0.10 to 0.25), `UniqueNameSupply` (TVM 0.26).
+    """
+
+_PY_MESSAGE = helper_message(Config(), Language.PYTHON, "Printer.get_unique_name")
+_CPP_MESSAGE = helper_message(Config(), Language.CPP, "CodeGenC::GetUniqueName")
+
+
+class UniqueNameHelperPython(PythonRule):
+    __doc__ = _DOC
+
+    META = META
+    VALID = [
+        # A thin wrapper around a supply.
+        Valid(
+            "class Builder:\n    def get_unique_name(self, name):\n"
+            "        return self._supply.fresh_name(name)\n"
+        ),
+        # A wrapper around the FFI (Relax's BlockBuilder.get_unique_name).
+        Valid(
+            "class BlockBuilder:\n    def get_unique_name(self, name_prefix: str) -> str:\n"
+            '        """Generate a unique name with a specified prefix."""\n'
+            "        return _ffi_api.BlockBuilderGetUniqueName(self, name_prefix)\n"
+        ),
+        # An abstract method.
+        Valid(
+            "class Namer:\n    def get_unique_name(self, name):\n"
+            "        raise NotImplementedError\n"
+        ),
+        # Numbered names without a lookup, and a lookup without a counter.
+        Valid(
+            "def arg_names(n):\n    names = []\n    for i in range(n):\n"
+            '        names.append(f"arg_{i}")\n    return names\n'
+        ),
+        Valid(
+            "def check(key, cache):\n    while key in cache:\n"
+            '        raise ValueError(f"{key} already in {cache}")\n    return key\n'
+        ),
+        Valid(
+            "def get_unique_name(pool, name):\n    got = pool.take(name)\n    return got\n",
+            config={"extra-supply-names": ["take"]},
+        ),
+        # A lookup that maps a name, with no counter kept or bumped.
+        Valid(
+            "def invert_flag(flag, prefixes):\n    if flag in prefixes:\n"
+            '        return f"--{prefixes[flag]}-{flag}"\n    return flag\n'
+        ),
+        # A random suffix makes a key unlikely to clash; it names nothing in the IR.
+        Valid(
+            "def random_key(prefix, cmap):\n    while True:\n"
+            "        key = prefix + str(random.random())\n        if key not in cmap:\n"
+            "            return key\n"
+        ),
+    ]
+    INVALID = [
+        # By name: a printer's own copy, with str().
+        Invalid(
+            "class Printer:\n    def get_unique_name(self, prefix):\n"
+            "        name, n = prefix, 0\n        while name in self.names:\n"
+            "            n += 1\n            name = prefix + str(n)\n"
+            "        self.names.add(name)\n        return name\n",
+            span=(2, 9, 2, 24),
+            message=_PY_MESSAGE,
+        ),
+        # By structure: renamed, an f-string, the Relax NameTable's way.
+        Invalid(
+            "class NameTable:\n    def alloc(self, prefix):\n        name = prefix\n"
+            "        i = 1\n        while name in self.taken:\n"
+            '            name = f"{prefix}_{i}"\n            i += 1\n'
+            "        self.taken.add(name)\n        return name\n",
+            span=(2, 9, 2, 14),
+            message=helper_message(Config(), Language.PYTHON, "NameTable.alloc"),
+        ),
+        # A for loop over a range, with format(); the name is tested in the loop body.
+        Invalid(
+            "def pick(base, used):\n    if base not in used:\n        return base\n"
+            "    for i in range(1, 1000):\n"
+            '        candidate = "{}_{}".format(base, i)\n'
+            "        if candidate not in used:\n            return candidate\n"
+            "    raise RuntimeError(base)\n",
+            span=(1, 5, 1, 9),
+        ),
+        # A while True loop with %-formatting and names.get().
+        Invalid(
+            "def fresh(names, base):\n    n = 0\n    while True:\n"
+            '        cand = "%s_%d" % (base, n)\n        if names.get(cand) is None:\n'
+            "            names[cand] = 1\n            return cand\n        n += 1\n",
+        ),
+        # Recursion: _GetUniqueName's way.
+        Invalid(
+            "class Codegen:\n    def _unique(self, name):\n"
+            "        if name not in self.name_map:\n            self.name_map[name] = 1\n"
+            "            return name\n        index = self.name_map[name]\n"
+            "        self.name_map[name] += 1\n"
+            "        return self._unique(name + str(index))\n",
+            span=(2, 9, 2, 16),
+        ),
+        # A counter kept in the map, no retry: GetUniqueBufferName's way.
+        Invalid(
+            "class Extractor:\n    def buffer_name(self, name):\n"
+            "        if name not in self.buffer_names:\n"
+            "            self.buffer_names[name] = 1\n            return name\n"
+            "        self.buffer_names[name] += 1\n"
+            '        return f"{name}{self.buffer_names[name]}"\n',
+        ),
+        # Named in the configuration.
+        Invalid(
+            "def uniquify(name, used):\n    used.add(name)\n    return name\n",
+            config={"extra-unique-name-helpers": ["tools.uniquify"]},
+            message=helper_message(Config(), Language.PYTHON, "uniquify"),
+        ),
+        Invalid(
+            "class Printer:\n    def get_unique_name(self, prefix):\n"
+            "        return prefix + str(len(self.names))\n",
+            config={"tvm-version": "0.26"},
+            message="private unique-name helper `Printer.get_unique_name`; use a "
+            "UniqueNameSupply (`names.fresh_name(name)`)",
+        ),
+    ]
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        # Names join the function triggers: one alternation fewer to scan every file with.
+        return (), name_triggers(config) + PYTHON_SHAPE_TRIGGERS
+
+    def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
+        super().__init__(context, parsed)
+        self._classes: list[str] = []
+        self._scan = python_shape.FunctionScan()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._classes.append(node.name.value)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self._classes.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scan.enter()
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self._scan.see(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._scan.see(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._scan.see(node)
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        self._scan.see(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._scan.see(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        verdict = self._scan.leave(original_node, self.config)
+        if verdict not in (Verdict.BY_NAME, Verdict.BY_STRUCTURE):
+            return
+        name = original_node.name.value
+        owner = self._classes[-1] + "." if self._classes else ""
+        self.report(original_node.name, helper_message(self.config, Language.PYTHON, owner + name))
+        if verdict is Verdict.BY_STRUCTURE and is_distinctive(name):
+            self.defined_helpers.add(name)
+
+
+class UniqueNameHelperCpp(CppRule):
+    __doc__ = _DOC
+
+    META = META
+    QUERY = ""  # `run` walks the functions itself
+    VALID = [
+        # Relax's BlockBuilder: a thin wrapper around its NameSupply.
+        Valid(
+            "class BlockBuilderImpl {\n"
+            "  std::string GetUniqueName(const std::string& prefix) {\n"
+            "    return name_supply_->FreshName(prefix, false, false);\n  }\n"
+            "  NameSupply name_supply_;\n};\n"
+        ),
+        # A lookup by id, and numbered keys looked up in a loop: no name is made unique.
+        Valid(
+            "std::string CodeGenC::GetVarID(const VarNode* v) const {\n"
+            "  auto it = var_idmap_.find(v);\n  ICHECK(it != var_idmap_.end());\n"
+            '  return "v" + std::to_string(it->second);\n}\n'
+            "int CountArgs(const Map<String, ObjectRef>& attrs) {\n  int found = 0;\n"
+            "  for (int i = 0; i < 8; ++i) {\n"
+            '    std::string key = "arg" + std::to_string(i);\n'
+            "    if (attrs.count(key)) ++found;\n  }\n  return found;\n}\n"
+        ),
+        # A declaration is GV202's.
+        Valid("class CodeGenC {\n  std::string GetUniqueName(std::string prefix);\n};\n"),
+        # A lookup that maps a name, with no counter bumped; a substring search in a loop.
+        Valid(
+            "std::string Alias(const std::string& name) {\n"
+            "  if (aliases_.count(name)) return name + std::to_string(aliases_[name]);\n"
+            "  return name;\n}\n"
+            "std::string Render(std::string msg, int n) {\n"
+            "  for (int i = 0; i < n; ++i) {\n"
+            '    std::string src = "{" + std::to_string(i) + "}";\n'
+            "    for (size_t pos; (pos = msg.find(src)) != std::string::npos;) {\n"
+            '      msg.replace(pos, src.length(), "x");\n    }\n  }\n  return msg;\n}\n'
+        ),
+    ]
+    INVALID = [
+        # By name: CodeGenSourceBase's copy, out of its class, with a string stream.
+        Invalid(
+            "std::string CodeGenC::GetUniqueName(std::string prefix) {\n"
+            "  auto it = name_alloc_map_.find(prefix);\n"
+            "  if (it != name_alloc_map_.end()) {\n    while (true) {\n"
+            "      std::ostringstream os;\n      os << prefix << (++it->second);\n"
+            "      std::string name = os.str();\n"
+            "      if (name_alloc_map_.count(name) == 0) {\n        prefix = name;\n"
+            "        break;\n      }\n    }\n  }\n  name_alloc_map_[prefix] = 0;\n"
+            "  return prefix;\n}\n",
+            span=(1, 13, 1, 36),
+            message=_CPP_MESSAGE,
+        ),
+        # By structure: an inline method renamed, the lookup in the loop condition.
+        Invalid(
+            "struct CreateFuncInfo {\n  String AllocBlockName(const String& prefix) {\n"
+            "    String unique_prefix = prefix;\n    auto it = name_count.find(prefix);\n"
+            "    while (name_count.count(unique_prefix)) {\n"
+            '      unique_prefix = prefix + "_" + std::to_string(++it->second);\n    }\n'
+            "    name_count[unique_prefix] = 0;\n    return unique_prefix;\n  }\n"
+            "  std::unordered_map<String, int> name_count;\n};\n",
+            span=(2, 10, 2, 24),
+            message=helper_message(Config(), Language.CPP, "CreateFuncInfo::AllocBlockName"),
+        ),
+        # A free function taking the map, assignment inside the lookup (NameTable's way).
+        Invalid(
+            "inline std::string MakeNameUnique(std::string prefix,\n"
+            "                                  std::unordered_map<std::string, int>* m) {\n"
+            "  std::string unique_prefix = prefix;\n  auto it = m->find(prefix);\n"
+            "  if (it != m->end()) {\n"
+            "    while (m->count(unique_prefix = prefix + std::to_string(++it->second)) > 0) {\n"
+            "    }\n  }\n  (*m)[unique_prefix] = 0;\n  return unique_prefix;\n}\n",
+            span=(1, 20, 1, 34),
+        ),
+        # A for loop with the lookup in its condition (GenerateUniqueName's way).
+        Invalid(
+            "inline String PickName(std::string hint, const std::unordered_set<String>& used) {\n"
+            "  std::string name = hint;\n"
+            "  for (int i = 1; used.count(name) > 0; ++i) {\n"
+            '    name = hint + "_" + std::to_string(i);\n  }\n  return name;\n}\n',
+        ),
+        # Recursion (_GetUniqueName's way), renamed.
+        Invalid(
+            "class GraphCodegen {\n  std::string OpName(const std::string& name) {\n"
+            "    if (!name_map_.count(name)) {\n      name_map_[name] = 1;\n"
+            "      return name;\n    }\n    auto index = name_map_[name];\n"
+            "    name_map_[name] += 1;\n"
+            "    return OpName(name + std::to_string(index));\n  }\n};\n",
+            span=(2, 15, 2, 21),
+        ),
+        # The counter kept in the map, no retry (GetUniqueBufferName's way), renamed.
+        Invalid(
+            "std::string BufferInfoExtractor::NameFor(std::string name) {\n"
+            "  if (buffer_names.find(name) == buffer_names.end()) {\n"
+            "    buffer_names[name] = 1;\n    return name;\n  } else {\n"
+            "    buffer_names[name] = buffer_names[name] + 1;\n"
+            "    return name + std::to_string(buffer_names[name]);\n  }\n}\n",
+            span=(1, 13, 1, 41),
+        ),
+        # A lambda stored in a variable, with StrCat.
+        Invalid(
+            "void Rename(std::vector<std::string>* names, std::set<std::string> used) {\n"
+            "  auto fresh = [&](const std::string& hint) {\n    std::string name = hint;\n"
+            "    int n = 0;\n    while (used.find(name) != used.end()) {\n"
+            '      name = StrCat(hint, "_", ++n);\n    }\n    used.insert(name);\n'
+            "    return name;\n  };\n  for (auto& s : *names) s = fresh(s);\n}\n",
+            span=(2, 8, 2, 13),
+            message=helper_message(Config(), Language.CPP, "fresh"),
+        ),
+        # By name, in a header: Relax's NameTable, an inline method of a utility class.
+        Invalid(
+            "class NameTable {\n public:\n"
+            "  inline std::string GetUniqueName(std::string prefix) {\n"
+            "    std::replace(prefix.begin(), prefix.end(), '.', '_');\n"
+            "    std::string unique_prefix = prefix;\n    auto it = alloc_map_.find(prefix);\n"
+            "    if (it != alloc_map_.end()) {\n"
+            "      while (alloc_map_.count(unique_prefix = prefix + "
+            "std::to_string(++it->second)) > 0) {\n      }\n    }\n"
+            "    alloc_map_[unique_prefix] = 0;\n    return unique_prefix;\n  }\n\n"
+            " private:\n  std::unordered_map<std::string, int> alloc_map_;\n};\n",
+            span=(3, 22, 3, 35),
+            message=helper_message(Config(), Language.CPP, "NameTable::GetUniqueName"),
+            path="include/tvm/relax/utils.h",
+        ),
+        # By name: a printer's copy that returns a Doc; and IRModuleNode's, in 0.26 terms.
+        Invalid(
+            "Doc RelayTextPrinter::GetUniqueName(const std::string& prefix) {\n"
+            "  std::string unique_prefix = prefix;\n"
+            "  while (name_alloc_map_.count(unique_prefix)) {\n"
+            '    unique_prefix = prefix + "_" + std::to_string(++counter_);\n  }\n'
+            "  name_alloc_map_[unique_prefix] = 0;\n  return Doc::Text(unique_prefix);\n}\n",
+        ),
+        Invalid(
+            "String IRModuleNode::GetUniqueName(const String& name) {\n"
+            "  String result = name;\n  int suffix = 0;\n  while (true) {\n"
+            "    auto it = global_var_map_.find(result);\n"
+            "    if (it == global_var_map_.end()) {\n      return result;\n    }\n"
+            "    std::ostringstream os;\n"
+            '    os << name << "_" << ++suffix;\n    result = os.str();\n  }\n}\n',
+            config={"tvm-version": "0.26"},
+            message="private unique-name helper `IRModuleNode::GetUniqueName`; use a "
+            "UniqueNameSupply (`names->FreshName(name)`)",
+        ),
+    ]
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return name_triggers(config), CPP_SHAPE_TRIGGERS
+
+    def run(self) -> None:
+        """Report every copy among the file's functions and named lambdas."""
+        for unit in cpp_shape.units(self.parsed, self.config):
+            verdict = judge(unit.name, unit.facts, self.config)
+            if verdict not in (Verdict.BY_NAME, Verdict.BY_STRUCTURE):
+                continue
+            message = helper_message(self.config, Language.CPP, unit.qualified)
+            self.report(unit.name_node, message)
+            if verdict is Verdict.BY_STRUCTURE and not unit.is_lambda and is_distinctive(unit.name):
+                self.defined_helpers.add(unit.name)

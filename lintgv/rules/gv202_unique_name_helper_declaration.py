@@ -1,0 +1,182 @@
+"""GV202: the declaration of a private unique-name helper, in a header or a class body."""
+
+import re
+
+import tree_sitter
+
+from lintgv.config import Config
+from lintgv.model import Severity
+from lintgv.rules._base import CppRule, Invalid, RuleMeta, Valid
+from lintgv.rules._unique_names import cpp_shape
+from lintgv.rules._unique_names.names import (
+    CPP_SHAPE_TRIGGERS,
+    Catalogue,
+    catalogue,
+    declaration_message,
+    is_known_name,
+    judge,
+    name_triggers,
+)
+
+Node = tree_sitter.Node
+META = RuleMeta(
+    code="GV202",
+    name="unique-name-helper-declaration",
+    severity=Severity.WARNING,
+    message="declaration of a private unique-name helper; remove it with the helper and keep "
+    "a supply member (`NameSupply name_supply_`)",
+)
+_DECLARATIONS = frozenset({"field_declaration", "declaration"})
+
+
+def declared_function(node: Node) -> Node | None:
+    """Return the name node of the function a declaration declares, if it declares one."""
+    for declarator in node.children_by_field_name("declarator"):
+        while declarator.type in ("pointer_declarator", "reference_declarator"):
+            inner = declarator.child_by_field_name("declarator")
+            if inner is None:
+                break
+            declarator = inner
+        if declarator.type == "function_declarator":
+            return declarator.child_by_field_name("declarator")
+    return None
+
+
+class UniqueNameHelperDeclarationCpp(CppRule):
+    """A private unique-name helper is declared (a prototype in a header or a class).
+
+    ## Why it matters
+    The declaration is part of the copy GV201 reports: it keeps a second way of naming
+    things in the class's interface, where derived classes and other files find it and
+    call it instead of the `NameSupply`. It goes when the helper goes.
+
+    Declarations at class, namespace or file level are reported, in headers and in `.cc`
+    files alike, when they name a known helper (`GetUniqueName`, `_GetUniqueName`,
+    `GetUniqueBufferName`, ...; more with `extra-unique-name-helpers`), a helper this file
+    defines (found by its structure), or a helper found by its structure in another file
+    of the same run. A name whose only definition in this file is a thin wrapper around a
+    NameSupply is not reported.
+
+    ## Fix
+    None yet. Remove the declaration with the helper and declare a supply member instead
+    (`NameSupply name_supply_;`). `lintgv fix --unsafe` removes the declaration of a C++
+    class's copy as part of replacing it.
+
+    ## Known limits
+    A declaration is matched by name alone: an unrelated function with the name of a
+    helper defined elsewhere in the run is reported too.
+
+    ## See also
+    GV201 (the definition), GV203 (the call sites).
+    """
+
+    META = META
+    QUERY = ""  # `run` walks the declarations itself
+    VALID = [
+        Valid("class CodeGenC {\n  std::string GetVarName(std::string prefix);\n};\n"),
+        # Inside a body, this is a variable built from `prefix`, not a declaration.
+        Valid("void F(std::string prefix) {\n  std::string GetUniqueName(prefix);\n}\n"),
+        # The only definition here is a thin wrapper around a NameSupply.
+        Valid(
+            "class Builder {\n  std::string GetUniqueName(const std::string& prefix);\n"
+            "  NameSupply name_supply_;\n};\n"
+            "std::string Builder::GetUniqueName(const std::string& prefix) {\n"
+            "  return name_supply_->FreshName(prefix);\n}\n"
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "#ifndef TVM_TARGET_SOURCE_CODEGEN_SOURCE_BASE_H_\n"
+            "#define TVM_TARGET_SOURCE_CODEGEN_SOURCE_BASE_H_\n"
+            "class CodeGenSourceBase {\n protected:\n"
+            "  /*! \\brief Get a unique name with the given prefix. */\n"
+            "  std::string GetUniqueName(std::string prefix);\n};\n#endif\n",
+            span=(6, 15, 6, 28),
+            message="declaration of private unique-name helper `CodeGenSourceBase::GetUniqueName`; "
+            "remove it with the helper and keep a supply member (`NameSupply name_supply_`)",
+            path="src/target/source/codegen_source_base.h",
+        ),
+        # A free function in a namespace (te_compiler_cache.h).
+        Invalid(
+            "namespace tvm {\nnamespace relay {\n"
+            "std::string GetUniqueName(std::string name, "
+            "std::unordered_map<std::string, int>* name_map);\n}\n}\n",
+            span=(3, 13, 3, 26),
+            path="src/relay/backend/te_compiler_cache.h",
+        ),
+        # A printer's, returning a Doc, and IRModuleNode's, in 0.26 terms.
+        Invalid(
+            "class TVMScriptPrinter {\n  Doc GetUniqueName(std::string prefix);\n};\n",
+            path="src/printer/tvmscript_printer.cc",
+        ),
+        Invalid(
+            "class IRModuleNode {\n public:\n"
+            "  TVM_DLL String GetUniqueName(const String& name);\n};\n",
+            config={"tvm-version": "0.26"},
+            message="declaration of private unique-name helper `IRModuleNode::GetUniqueName`; "
+            "remove it with the helper and keep a supply member (`UniqueNameSupply names_`)",
+            path="include/tvm/ir/module.h",
+        ),
+        # A renamed copy, found by its structure, declared in its class.
+        Invalid(
+            "class Extractor {\n  std::string NameFor(std::string name);\n"
+            "  std::unordered_map<std::string, int> names_;\n};\n"
+            "std::string Extractor::NameFor(std::string name) {\n"
+            "  if (names_.find(name) == names_.end()) {\n    names_[name] = 1;\n"
+            "    return name;\n  }\n  names_[name] = names_[name] + 1;\n"
+            "  return name + std::to_string(names_[name]);\n}\n",
+            span=(2, 15, 2, 22),
+        ),
+        Invalid(
+            "class Lowerer {\n  std::string Rename(const std::string& name);\n};\n",
+            config={"extra-unique-name-helpers": ["Lowerer::Rename"]},
+        ),
+    ]
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return name_triggers(config), CPP_SHAPE_TRIGGERS
+
+    def run(self) -> None:
+        """Report each class-, namespace- or file-level declaration of a helper."""
+        defined = catalogue(
+            (u.name, judge(u.name, u.facts, self.config))
+            for u in cpp_shape.units(self.parsed, self.config)
+        )
+        names = tuple(re.escape(n) for n in sorted(defined.copies | self.context.helper_names))
+        if not cpp_shape.mentions(self.parsed, name_triggers(self.config) + names):
+            return
+        stack = [self.parsed.root]
+        while stack:
+            node = stack.pop()
+            if node.type == "compound_statement":
+                continue  # a body: `T f(x);` there declares a variable
+            stack.extend(reversed(node.named_children))
+            if node.type in _DECLARATIONS:
+                self._check(node, defined)
+
+    def _check(self, node: Node, defined: Catalogue) -> None:
+        name_node = declared_function(node)
+        if name_node is None:
+            return
+        text = "".join(self.text(name_node).split())
+        name = text.rsplit("::", 1)[-1]
+        wanted = (
+            is_known_name(name, self.config)
+            or name in defined.copies
+            or name in self.context.helper_names
+        )
+        if not wanted or (name in defined.thin and name not in defined.copies):
+            return
+        owner = _class_name(self, node)
+        qualified = f"{owner}::{name}" if owner and "::" not in text else text
+        self.report(name_node, declaration_message(self.config, qualified))
+
+
+def _class_name(rule: CppRule, node: Node) -> str | None:
+    parent = node.parent
+    if parent is not None and parent.type == "field_declaration_list" and parent.parent:
+        name = parent.parent.child_by_field_name("name")
+        if name is not None:
+            return rule.text(name)
+    return None

@@ -1,0 +1,313 @@
+"""GV203: a call of a private unique-name helper."""
+
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+import tree_sitter
+
+from lintgv.config import Config
+from lintgv.model import Language, Severity
+from lintgv.parsing.cpp import compile_query
+from lintgv.parsing.python import ParsedPython
+from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
+from lintgv.rules._unique_names import cpp_facts, cpp_shape, python_shape
+from lintgv.rules._unique_names.names import (
+    CPP_SHAPE_TRIGGERS,
+    PYTHON_SHAPE_TRIGGERS,
+    Catalogue,
+    Verdict,
+    call_message,
+    catalogue,
+    is_distinctive,
+    is_known_name,
+    judge,
+    name_triggers,
+)
+
+Node = tree_sitter.Node
+META = RuleMeta(
+    code="GV203",
+    name="unique-name-helper-call",
+    severity=Severity.WARNING,
+    message="call of a private unique-name helper; ask a NameSupply instead "
+    "(`name_supply_->FreshName(name)`, Python `supply.fresh_name(name)`)",
+)
+
+_DOC = """A private unique-name helper is called: each call site is its own piece of code.
+
+    ## Why it matters
+    Every call of a copy (GV201) hands out a name that no `NameSupply` knows about, so a
+    later `FreshName` can return the same name. A call whose result is thrown away
+    (`GetUniqueName("extern");`) is really a reservation: the name is taken so nothing
+    else gets it. It becomes `ReserveName`, not `FreshName`, and the message says so.
+
+    Calls are reported for known helper names (`GetUniqueName`, `_GetUniqueName`,
+    `get_unique_name`, `GetUniqueBufferName`, ...; more with
+    `extra-unique-name-helpers`), for helpers this file defines, and for helpers found by
+    their structure in any file of the run (a second pass looks for their names). Not
+    reported: the recursive call inside a helper, calls of a name whose only definition
+    in this file is a thin wrapper around a NameSupply, calls on an object whose name
+    says it is a supply, and, in Python, calls of a known name on some other object
+    (`builder.get_unique_name(x)`: Relax's `BlockBuilder.get_unique_name` asks its
+    NameSupply) unless this file defines that helper.
+
+    ## Fix
+    None yet. Call the supply that replaces the helper: `name_supply_->FreshName(name)`,
+    or `name_supply_->ReserveName(name)` where the result is dropped (Python
+    `supply.fresh_name(name)`, `supply.reserve_name(name)`). For C++ classes,
+    `lintgv fix --unsafe` rewrites the calls as part of replacing the copy.
+
+    ## Known limits
+    A call is matched by name: a helper found by its structure in one file makes calls
+    of any function with that name in other files count. Structural helpers with short
+    or generic names (under six characters, dunders, operators) are not looked for in
+    other files. In Python, a call of a helper found by its structure in the same file is
+    found by that second pass, so `lintgv check` reports it but a single-file check
+    (the language server) may not.
+
+    ## See also
+    GV201 (the definition), GV202 (its declaration); `NameSupply::FreshName` and
+    `ReserveName` (TVM 0.10 to 0.25), `UniqueNameSupply` (TVM 0.26).
+    """
+
+
+def _eligible(name: str, defined: Catalogue, config: Config, remote: frozenset[str]) -> bool:
+    """Tell whether calls of `name` are calls of a copy, as far as this file can tell."""
+    if name in defined.copies or name in remote:
+        return True
+    return is_known_name(name, config) and name not in defined.thin
+
+
+class UniqueNameHelperCallPython(PythonRule):
+    __doc__ = _DOC
+
+    META = META
+    VALID = [
+        # Relax's BlockBuilder asks its NameSupply.
+        Valid(
+            "def _try_unique_name(name):\n    block_builder = relax.BlockBuilder.current()\n"
+            "    return block_builder.get_unique_name(name)\n"
+        ),
+        Valid(
+            "class Builder:\n    def get_unique_name(self, name):\n"
+            "        return self._supply.fresh_name(name)\n\n"
+            "    def emit(self, name):\n        return self.get_unique_name(name)\n"
+        ),
+        Valid("name = supply.fresh_name('x')\nsupply.reserve_name('main')\n"),
+    ]
+    INVALID = [
+        Invalid(
+            "class Printer:\n    def print_var(self, var):\n"
+            "        return self.get_unique_name(var.name_hint)\n",
+            span=(3, 16, 3, 51),
+            message=call_message(Config(), Language.PYTHON, "get_unique_name", False),
+        ),
+        # The result is dropped: a reservation.
+        Invalid(
+            "class Printer:\n    def reserve_keywords(self):\n"
+            '        self.get_unique_name("def")\n',
+            span=(3, 9, 3, 36),
+            message=call_message(Config(), Language.PYTHON, "get_unique_name", True),
+        ),
+        Invalid("from .utils import get_unique_name\n\nfn = get_unique_name('main')\n"),
+        # Defined here: any receiver counts.
+        Invalid(
+            "class Namer:\n    def get_unique_name(self, prefix):\n"
+            "        return prefix + str(len(self.names))\n\n\n"
+            "def use(namer):\n    return namer.get_unique_name('x')\n",
+            span=(7, 12, 7, 38),
+        ),
+        Invalid(
+            "x = uniquify('main')\n",
+            config={"extra-unique-name-helpers": ["uniquify"], "tvm-version": "0.26"},
+            message="call of private unique-name helper `uniquify`; ask a UniqueNameSupply "
+            "instead (`names.fresh_name(name)`)",
+        ),
+    ]
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        # Names join the function triggers: one alternation fewer to scan every file with.
+        return (), name_triggers(config) + PYTHON_SHAPE_TRIGGERS
+
+    def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
+        super().__init__(context, parsed)
+        self._functions: list[str] = []
+        self._verdicts: list[tuple[str, Verdict | None]] = []
+        self._dropped: set[int] = set()  # id() of calls that are whole statements
+        self._calls: list[_PythonCall] = []
+        self._scan = python_shape.FunctionScan()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._functions.append(node.name.value)
+        self._scan.enter()
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self._scan.see(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._scan.see(node)
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        self._scan.see(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._scan.see(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        name = self._functions.pop()
+        self._verdicts.append((name, self._scan.leave(original_node, self.config)))
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self._dropped.add(id(node.value))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._scan.see(node)
+        name = python_shape.called_name(node)
+        if not name or (self._functions and self._functions[-1] == name):
+            return  # the helper's own recursion is part of its definition
+        self._calls.append(_PythonCall(node, name, _is_own(node.func), id(node) in self._dropped))
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        defined = catalogue(self._verdicts)
+        remote = self.context.helper_names
+        for call in self._calls:
+            if not _eligible(call.name, defined, self.config, remote):
+                continue
+            if not call.own and call.name not in defined.copies and call.name not in remote:
+                continue  # another object's method of that name (see the docstring)
+            message = call_message(self.config, Language.PYTHON, call.name, call.dropped)
+            self.report(call.node, message)
+        self.defined_helpers.update(n for n in defined.structural if is_distinctive(n))
+
+
+def _is_own(func: cst.BaseExpression) -> bool:
+    """Tell whether a callee is a bare name or a method of self/cls."""
+    if isinstance(func, cst.Name):
+        return True
+    return (
+        isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Name)
+        and func.value.value in ("self", "cls")
+    )
+
+
+@dataclass(frozen=True)
+class _PythonCall:
+    node: cst.Call
+    name: str
+    own: bool  # a bare name, or a method of self/cls
+    dropped: bool
+
+
+class UniqueNameHelperCallCpp(CppRule):
+    __doc__ = _DOC
+
+    META = META
+    QUERY = ""  # `run` walks the calls itself
+    VALID = [
+        # The only definition here is a thin wrapper around the builder's NameSupply.
+        Valid(
+            "class BlockBuilderImpl {\n"
+            "  Var Emit(const std::string& hint) { return Var(GetUniqueName(hint)); }\n"
+            "  std::string GetUniqueName(const std::string& prefix) {\n"
+            "    return name_supply_->FreshName(prefix, false, false);\n  }\n};\n"
+        ),
+        # Recursion belongs to the definition.
+        Valid(
+            "std::string _GetUniqueName(const std::string& name) {\n"
+            "  if (!name_map_.count(name)) {\n    name_map_[name] = 1;\n    return name;\n  }\n"
+            "  auto index = name_map_[name];\n  name_map_[name] += 1;\n"
+            "  return _GetUniqueName(name + std::to_string(index));\n}\n"
+        ),
+        Valid('std::string n = name_supply_->FreshName("x");\n'),
+    ]
+    INVALID = [
+        Invalid(
+            "std::string CodeGenC::AllocVarID(const VarNode* v) {\n"
+            "  std::string vid = GetUniqueName(v->name_hint);\n  return vid;\n}\n",
+            span=(2, 21, 2, 48),
+            message=call_message(Config(), Language.CPP, "GetUniqueName", False),
+        ),
+        # The result is dropped: a reservation.
+        Invalid(
+            'void CodeGenC::ReserveKeywords() {\n  GetUniqueName("extern");\n}\n',
+            span=(2, 3, 2, 26),
+            message=call_message(Config(), Language.CPP, "GetUniqueName", True),
+        ),
+        Invalid(
+            'void Reserve() {\n  (void)GetUniqueName("int");\n}\n',
+            message=call_message(Config(), Language.CPP, "GetUniqueName", True),
+        ),
+        # Through an object, and qualified.
+        Invalid('String gv_name = mod->GetUniqueName("main");\n', span=(1, 18, 1, 44)),
+        Invalid("auto n = relay::backend::GetUniqueName(name, &name_map_);\n"),
+        # A renamed copy, found by its structure, and a lambda, called in the same file.
+        Invalid(
+            "std::string Extractor::NameFor(std::string name) {\n"
+            "  if (names_.find(name) == names_.end()) {\n    names_[name] = 1;\n"
+            "    return name;\n  }\n  names_[name] = names_[name] + 1;\n"
+            "  return name + std::to_string(names_[name]);\n}\n"
+            "void Extractor::Visit(const AllocateNode* op) {\n"
+            "  infos_.push_back(BufferInfo(NameFor(op->buffer_var->name_hint)));\n}\n",
+            span=(10, 31, 10, 65),
+            message=call_message(Config(), Language.CPP, "NameFor", False),
+        ),
+        Invalid(
+            "void Rename(std::vector<std::string>* names, std::set<std::string> used) {\n"
+            "  auto fresh = [&](const std::string& hint) {\n    std::string name = hint;\n"
+            "    for (int i = 1; used.count(name); ++i) {\n"
+            '      name = hint + "_" + std::to_string(i);\n    }\n'
+            "    used.insert(name);\n    return name;\n  };\n"
+            "  for (auto& s : *names) s = fresh(s);\n}\n",
+            span=(10, 30, 10, 38),
+        ),
+    ]
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return name_triggers(config), CPP_SHAPE_TRIGGERS
+
+    def run(self) -> None:
+        """Report each call of a helper, outside the helper's own body."""
+        units = cpp_shape.units(self.parsed, self.config)
+        defined = catalogue((u.name, judge(u.name, u.facts, self.config)) for u in units)
+        lambdas = {u.name for u in units if u.is_lambda}  # local: not called from elsewhere
+        self.defined_helpers.update(
+            n for n in defined.structural if is_distinctive(n) and n not in lambdas
+        )
+        names = tuple(re.escape(n) for n in sorted(defined.copies | self.context.helper_names))
+        if not cpp_shape.mentions(self.parsed, name_triggers(self.config) + names):
+            return
+        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        for call in cursor.captures(self.parsed.root).get("call", []):
+            name = cpp_facts.call_name(self.parsed, call)
+            if not name or not _eligible(name, defined, self.config, self.context.helper_names):
+                continue
+            if _owner(units, call) == name:
+                continue  # the helper's own recursion is part of its definition
+            if "supply" in cpp_facts.receiver_of(self.parsed, call).lower():
+                continue
+            self.report(call, call_message(self.config, Language.CPP, name, _is_dropped(call)))
+
+
+def _owner(units: list[cpp_shape.CppUnit], node: Node) -> str:
+    """Return the name of the innermost function or named lambda around `node`."""
+    around = [
+        u
+        for u in units
+        if u.node.start_byte <= node.start_byte and node.end_byte <= u.node.end_byte
+    ]
+    return max(around, key=lambda u: u.node.start_byte).name if around else ""
+
+
+def _is_dropped(call: Node) -> bool:
+    """Tell whether a call's result is thrown away (`F(x);`, `(void)F(x);`)."""
+    node = call
+    while node.parent is not None and node.parent.type in (
+        "parenthesized_expression",
+        "cast_expression",
+    ):
+        node = node.parent
+    return node.parent is not None and node.parent.type == "expression_statement"

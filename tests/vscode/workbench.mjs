@@ -1,0 +1,151 @@
+// What a person does in the VS Code workbench, as playwright steps: open a file, look at the
+// Problems panel, press Ctrl+., run a command, save. Selectors are VS Code 1.100's.
+
+const NBSP = /\u00a0/g;
+
+export class Workbench {
+  /** @param {import('playwright-core').Page} page */
+  constructor(page) {
+    this.page = page;
+  }
+
+  async open(url) {
+    await this.page.goto(url);
+    await this.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await this.page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
+  }
+
+  /** Open a file by name through Quick Open (Ctrl+P), as a person would. */
+  async openFile(name) {
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+    await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
+  }
+
+  /** Run a command from the Command Palette by its title. */
+  async runCommand(title) {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Move the cursor of the active editor to a 1-based line and column (Ctrl+G). */
+  async goTo(line, column) {
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`${line}:${column}`);
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  /** The text of the active editor (all of it: the fixture files fit on screen). */
+  async editorText() {
+    const text = await this.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText();
+    return text.replace(NBSP, ' ');
+  }
+
+  /** Wait until the active editor shows `present` and does not show `absent`; return its text. */
+  async waitForEditorText({ present = '', absent = undefined }, timeout = 30_000) {
+    await this.page.waitForFunction(
+      ([present, absent]) => {
+        const lines = document.querySelector('.editor-instance .monaco-editor .view-lines');
+        const text = (lines?.innerText ?? '').replace(/\u00a0/g, ' ');
+        return text.includes(present) && (absent === null || !text.includes(absent));
+      },
+      [present, absent ?? null],
+      { timeout },
+    );
+    return this.editorText();
+  }
+
+  /** Show the Problems panel (Ctrl+Shift+M). */
+  async showProblems() {
+    await this.page.keyboard.press('Control+Shift+M');
+    await this.page.locator('.markers-panel').waitFor();
+  }
+
+  /** The Problems panel's rows matching `text`, once at least `count` are shown. */
+  async waitForProblems(text, count = 1, timeout = 60_000) {
+    const rows = this.page.locator('.markers-panel .monaco-list-row', { hasText: text });
+    await rows.nth(count - 1).waitFor({ timeout });
+    return rows.allInnerTexts();
+  }
+
+  /** A locator for the Problems panel's rows that contain every one of `texts`. */
+  problemRow(...texts) {
+    let rows = this.page.locator('.markers-panel .monaco-list-row');
+    for (const text of texts) {
+      rows = rows.filter({ hasText: text });
+    }
+    return rows.first();
+  }
+
+  /** Every row of the Problems panel: file rows and marker rows, in order. */
+  async problemRows() {
+    const rows = await this.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+    return rows.map((row) => row.replace(NBSP, ' ').replace(/\s+/g, ' ').trim());
+  }
+
+  /** Press Ctrl+. and wait for the action with `title`; returns every offered title. */
+  async openQuickFixes(title) {
+    await this.page.keyboard.press('Control+.');
+    await this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
+    return this.page.locator('.action-widget .monaco-list-row.action').allInnerTexts();
+  }
+
+  /** Apply the open action widget's entry titled `title`, moving to it with the arrow keys. */
+  async chooseAction(title) {
+    const focused = this.page.locator('.action-widget .monaco-list-row.focused');
+    for (let step = 0; step < 20; step++) {
+      if ((await focused.innerText()).includes(title)) {
+        await this.page.keyboard.press('Enter');
+        await this.page.locator('.action-widget').waitFor({ state: 'hidden' });
+        return;
+      }
+      await this.page.keyboard.press('ArrowDown');
+    }
+    throw new Error(`no action titled ${title}`);
+  }
+
+  /** Wait for a notification toast containing `text` and return it. */
+  async waitForNotification(text, timeout = 60_000) {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text });
+    await toast.first().waitFor({ timeout });
+    return toast;
+  }
+
+  /** The text of every notification toast on screen. */
+  async notificationTexts() {
+    return this.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+  }
+
+  /** Whether the status-bar item showing `text` wears the codicon `icon` (such as `error`). */
+  async statusBarItemHasIcon(text, icon) {
+    const item = this.page.locator('.statusbar-item', { hasText: text }).first();
+    await item.waitFor({ timeout: 30_000 });
+    return (await item.locator(`.codicon-${icon}`).count()) > 0;
+  }
+
+  async statusBarItem(text) {
+    const item = this.page.locator('.statusbar-item', { hasText: text });
+    await item.first().waitFor({ timeout: 30_000 });
+    return (await item.first().innerText()).trim();
+  }
+
+  async screenshot(file) {
+    // Let the last frame paint: Monaco renders on animation frames.
+    await this.page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await this.page.screenshot({ path: file, animations: 'disabled' });
+  }
+}

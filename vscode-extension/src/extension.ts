@@ -1,0 +1,48 @@
+// Entry point: build the controller that runs `lintgv server`, and register the commands.
+
+import * as vscode from 'vscode';
+
+import { Controller } from './controller';
+import { fixFile, fixWorkspace, registerFixOnSave } from './fixes';
+
+let controller: Controller | undefined;
+
+async function withClient(action: (client: NonNullable<Controller['runningClient']>) => Promise<void>): Promise<void> {
+  const client = controller?.runningClient;
+  if (!client) {
+    void vscode.window.showWarningMessage('lintgv: the server is not running; see "lintgv: Show Output".');
+    return;
+  }
+  await action(client);
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('lintgv', { log: true });
+  controller = new Controller(output);
+  context.subscriptions.push(
+    output,
+    controller,
+    registerFixOnSave(controller),
+    vscode.commands.registerCommand('lintgv.restartServer', () => controller?.restart('asked for')),
+    vscode.commands.registerCommand('lintgv.showOutput', () => output.show()),
+    vscode.commands.registerCommand('lintgv.fixCurrentFile', () =>
+      withClient(async (client) => {
+        const uri = vscode.window.activeTextEditor?.document.uri;
+        if (uri) {
+          await fixFile(client, uri);
+        }
+      }),
+    ),
+    vscode.commands.registerCommand('lintgv.fixWorkspace', () =>
+      withClient(async (client) => {
+        const changed = await fixWorkspace(client);
+        void vscode.window.showInformationMessage(`lintgv: fixed ${changed} file${changed === 1 ? '' : 's'}.`);
+      }),
+    ),
+  );
+  await controller.start();
+}
+
+export function deactivate(): Promise<void> | undefined {
+  return controller?.stop();
+}

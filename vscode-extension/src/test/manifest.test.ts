@@ -1,0 +1,60 @@
+// package.json is the other half of settings.ts: what VS Code shows and stores must be what
+// the code reads.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+import { DEFAULT_SETTINGS, RESTART_SETTINGS, SERVER_SETTINGS } from '../settings';
+
+interface Manifest {
+  engines: { vscode: string };
+  activationEvents: string[];
+  devDependencies: Record<string, string>;
+  contributes: { configuration: { properties: Record<string, { default: unknown; scope?: string }> } };
+}
+
+// The tests run from out/test/; package.json is two folders up.
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as Manifest;
+const properties = manifest.contributes.configuration.properties;
+
+function minorOf(range: string): number {
+  const match = /^[~^]?1\.(\d+)\./.exec(range);
+  assert.ok(match?.[1], `not a 1.x version range: ${range}`);
+  return Number(match[1]);
+}
+
+describe('package.json', () => {
+  for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
+    it(`contributes lintgv.${key} with the default the code assumes`, () => {
+      const property = properties[`lintgv.${key}`];
+      assert.ok(property, `lintgv.${key} is not contributed`);
+      assert.deepEqual(property.default, value);
+    });
+  }
+
+  it('contributes every setting that restarts or reaches the server, and lintgv.trace.server', () => {
+    for (const setting of [...RESTART_SETTINGS, ...SERVER_SETTINGS, 'lintgv.trace.server']) {
+      assert.ok(properties[setting], setting);
+    }
+  });
+
+  it('lets each workspace folder set the settings the server reads per document', () => {
+    for (const setting of SERVER_SETTINGS) {
+      assert.equal(properties[setting]?.scope, 'resource', setting);
+    }
+  });
+
+  it('asks for VS Code 1.100 at most, and types no newer than that', () => {
+    const engine = minorOf(manifest.engines.vscode);
+    assert.ok(engine <= 100, manifest.engines.vscode);
+    const types = manifest.devDependencies['@types/vscode'];
+    assert.ok(types);
+    assert.ok(minorOf(types) <= engine, `@types/vscode ${types} is newer than engines.vscode`);
+  });
+
+  it('activates on Python and C++ files', () => {
+    assert.ok(manifest.activationEvents.includes('onLanguage:python'));
+    assert.ok(manifest.activationEvents.includes('onLanguage:cpp'));
+  });
+});
