@@ -1,0 +1,1 @@
+"""lintgv's language server: the core's findings and fixes, over LSP (pygls)."""
