@@ -1,0 +1,90 @@
+"""Checks on the symbols each model's object file exports (as `nm` lists them).
+
+Codes (not rules of `check`; they come from `lintgv validate`):
+GV501 a symbol two models export, GV502 a symbol without its model's prefix,
+GV503 a reserved or invalid identifier, GV504 a name part longer than the limit.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from lintgv.model import Finding, Severity, Span
+from lintgv.runtime.c_names import MAX_NAME_LENGTH, identifier_problem
+
+
+@dataclass(frozen=True)
+class ModelSymbols:
+    """What one model's object file exports, and where its manifest is."""
+
+    manifest: Path
+    model: str  # display name ("default" when absent)
+    prefix: str
+    symbols: tuple[str, ...]
+    lines: tuple[tuple[str, int], ...] = ()  # symbol → manifest line of its function
+
+
+def check_symbols(models: Sequence[ModelSymbols]) -> list[Finding]:
+    """Return a finding for every clash, foreign, reserved or over-long symbol."""
+    findings: list[Finding] = []
+    owner: dict[str, ModelSymbols] = {}
+    for model in models:
+        for symbol in model.symbols:
+            findings += _own_problems(model, symbol)
+            first = owner.setdefault(symbol, model)
+            if first is not model:
+                findings.append(
+                    _finding(
+                        model,
+                        symbol,
+                        "GV501",
+                        "c-symbol-clash",
+                        f"C symbol `{symbol}` is also exported by model `{first.model}` "
+                        f"({first.manifest}); rename the function or one of the models",
+                    )
+                )
+    return findings
+
+
+def _own_problems(model: ModelSymbols, symbol: str) -> list[Finding]:
+    found = []
+    if not symbol.startswith(model.prefix + "_"):
+        found.append(
+            _finding(
+                model,
+                symbol,
+                "GV502",
+                "c-symbol-prefix",
+                f"C symbol `{symbol}` lacks the prefix `{model.prefix}_`; "
+                "export only tvmgen_<model>_ names",
+            )
+        )
+    problem = identifier_problem(symbol)
+    if problem is not None:
+        found.append(
+            _finding(
+                model,
+                symbol,
+                "GV503",
+                "c-reserved-identifier",
+                f"C symbol `{symbol}` is {problem}; sanitise it",
+            )
+        )
+    tail = len(symbol) - len(model.prefix) - 1
+    if symbol.startswith(model.prefix + "_") and tail > MAX_NAME_LENGTH:
+        found.append(
+            _finding(
+                model,
+                symbol,
+                "GV504",
+                "c-symbol-too-long",
+                f"C symbol `{symbol}` has a {tail}-character name part; "
+                f"cut it to {MAX_NAME_LENGTH} and keep it unique",
+            )
+        )
+    return found
+
+
+def _finding(model: ModelSymbols, symbol: str, code: str, rule: str, message: str) -> Finding:
+    line = dict(model.lines).get(symbol, 1)
+    return Finding(code, rule, model.manifest, Span(line, 0, line, 0), message, Severity.ERROR)
