@@ -6,16 +6,13 @@ Exit codes are bit flags: 0 clean, 1 findings remain, 2 something could not be c
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from lintgv import __version__
 from lintgv.errors import LintgvError
-from lintgv.report import json as json_report
-from lintgv.report import text as text_report
-from lintgv.report.location import display_path
-from lintgv.runner import RunResult, run
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -76,14 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    check = commands.add_parser("check", help="report findings; the CI gate")
-    check.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
-    check.add_argument("--format", choices=["text", "json"], default="text", help="output format")
-    check.add_argument("--statistics", action="store_true", help="print a count per code instead")
-    check.add_argument("--no-source", action="store_true", help="text format: omit source lines")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
-    _add_selection(check)
-    check.set_defaults(func=command_check)
+    from lintgv.cli_check import add_check_commands
+
+    add_check_commands(commands, _add_selection)
 
     from lintgv.cli_fix import add_fix_command
 
@@ -91,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="list every rule")
     rules.set_defaults(func=command_rules)
+
+    explain = commands.add_parser("explain", help="print a rule's documentation")
+    explain.add_argument("code", metavar="CODE", help="a code (GV101) or rule name")
+    explain.set_defaults(func=command_explain)
 
     server = commands.add_parser("server", help="run the language server (stdio by default)")
     server.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
@@ -106,60 +102,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read_lines(result: RunResult) -> dict[str, list[str]]:
-    sources: dict[str, list[str]] = {}
-    for file_result in result.results:
-        if not file_result.findings:
-            continue
-        path = file_result.path
-        try:
-            text = path.read_text(encoding="utf-8-sig", errors="replace")
-        except OSError:
-            continue
-        sources[display_path(path)] = text.splitlines()
-    return sources
-
-
 def exit_code(findings: int, errors: int) -> int:
     """Return the exit code for a run with these counts (bit flags)."""
     return (EXIT_FINDINGS if findings else 0) | (EXIT_ERROR if errors else 0)
 
 
-def command_check(args: argparse.Namespace) -> int:
-    result = run(
-        args.paths,
-        overrides_from(args),
-        config_file=args.config,
-        use_cache=not args.no_cache,
-        cache_dir=args.cache_dir,
-        jobs=args.jobs,
-    )
-    findings = [f for r in result.results for f in r.findings]
-    errors = list(result.all_errors)
-    if args.format == "json":
-        print(json_report.render(findings, errors))
-    elif args.statistics:
-        print(text_report.statistics(findings))
-    else:
-        body = text_report.render(
-            findings, errors, _read_lines(result), show_source=not args.no_source
-        )
-        if body:
-            print(body)
-        print(text_report.summary(findings, errors, len(result.results)))
-    code = exit_code(len(findings), len(errors))
-    return code & ~EXIT_FINDINGS if args.exit_zero else code
-
-
 def command_rules(args: argparse.Namespace) -> int:
+    """Print one line per rule code."""
+    from lintgv.docs import languages_of, summary_of
     from lintgv.registry import rule_codes
 
     for code, rules in rule_codes().items():
         meta = rules[0].META
-        languages = ", ".join(str(r.LANGUAGE) for r in rules if r.LANGUAGE) or "python, cpp"
         default = "" if meta.default_enabled else "  (off by default)"
-        print(f"{code}  {meta.name:<32} {languages:<12} fix: {meta.fix}{default}")
+        print(f"{code}  {meta.name:<32} {languages_of(rules):<12} fix: {meta.fix:<7}{default}")
+        print(f"       {summary_of(rules[0])}")
     return EXIT_CLEAN
+
+
+def command_explain(args: argparse.Namespace) -> int:
+    """Print the documentation page of one rule."""
+    from lintgv.docs import render
+    from lintgv.registry import rule_codes
+
+    wanted = args.code.strip()
+    for code, rules in rule_codes().items():
+        if wanted.upper() == code or wanted == rules[0].META.name:
+            print(render(rules[0]), end="")
+            return EXIT_CLEAN
+    known = ", ".join(rule_codes())
+    print(f"lintgv: error: no rule {wanted!r}; known codes: {known}", file=sys.stderr)
+    return EXIT_ERROR
 
 
 def command_server(args: argparse.Namespace) -> int:
@@ -184,6 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except LintgvError as exc:
         print(f"lintgv: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # The reader left early (`lintgv check | head`); the report did not get through.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("lintgv: interrupted", file=sys.stderr)

@@ -40,10 +40,15 @@ def render(
     return "\n".join(out)
 
 
-def summary(findings: Sequence[Finding], errors: Sequence[FileError], files: int) -> str:
-    """Return the closing line of a text report."""
+def summary(
+    findings: Sequence[Finding], errors: Sequence[FileError], files: int, *, known: int = 0
+) -> str:
+    """Return the closing line of a text report; `known`: findings a baseline hid."""
     fixable = sum(1 for f in findings if f.fix is not None and f.fix.applicability == "safe")
-    parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} files"]
+    noun = "file" if files == 1 else "files"
+    parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} {noun}"]
+    if known:
+        parts.append(f"{known} more known from the baseline")
     if fixable:
         parts.append(f"{fixable} fixable with `lintgv fix`")
     if errors:

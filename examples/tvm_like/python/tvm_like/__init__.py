@@ -1,0 +1,1 @@
+"""An example package in the style of a TVM-based compiler."""

@@ -1,0 +1,1 @@
+"""Relay-level passes of the example package."""

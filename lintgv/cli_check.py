@@ -1,0 +1,192 @@
+"""`lintgv check` and `lintgv baseline`: their arguments, filters and output."""
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from lintgv.model import FileError, Finding
+from lintgv.runner import RunResult, run
+
+FORMATS = ("text", "json", "sarif", "github")
+DEFAULT_BASELINE = Path("lintgv-baseline.json")
+Sources = dict[Path, list[str]]
+
+
+class UsageError(Exception):
+    """Options that cannot go together; the message says which."""
+
+
+def add_check_commands(
+    commands: "argparse._SubParsersAction[argparse.ArgumentParser]",
+    add_selection: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """Add the `check` and `baseline` subcommands to `commands`."""
+    check = commands.add_parser(
+        "check",
+        help="report findings; the CI gate",
+        description="Report findings. Exit status: 0 clean, 1 findings, 2 something could "
+        "not be checked (bad usage, config, file); 3 both.",
+    )
+    check.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    check.add_argument(
+        "--statistics", action="store_true", help="text format: a count per code, not each finding"
+    )
+    check.add_argument("--no-source", action="store_true", help="text format: omit source lines")
+    check.add_argument(
+        "--output-file", "-o", type=Path, metavar="FILE", help="write the report here, not stdout"
+    )
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
+    check.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="report only findings this baseline (from `lintgv baseline`) does not have",
+    )
+    check.add_argument(
+        "--diff-base",
+        metavar="REF",
+        help="report only findings on lines changed since this git ref (e.g. origin/main)",
+    )
+    add_selection(check)
+    check.set_defaults(func=command_check)
+
+    baseline = commands.add_parser(
+        "baseline",
+        help="write today's findings to a baseline file for `check --baseline`",
+        description="Write every finding to FILE, so that `lintgv check --baseline FILE` "
+        "fails only on new ones.",
+    )
+    baseline.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    baseline.add_argument(
+        "--output",
+        "-o",
+        type=Path,
+        default=DEFAULT_BASELINE,
+        metavar="FILE",
+        help=f"the baseline file to write (default: {DEFAULT_BASELINE})",
+    )
+    add_selection(baseline)
+    baseline.set_defaults(func=command_baseline)
+
+
+def _run(args: argparse.Namespace) -> RunResult:
+    from lintgv.cli import overrides_from
+
+    return run(
+        args.paths,
+        overrides_from(args),
+        config_file=args.config,
+        use_cache=not args.no_cache,
+        cache_dir=args.cache_dir,
+        jobs=args.jobs,
+    )
+
+
+def read_sources(findings: Sequence[Finding]) -> Sources:
+    """Return the lines of every file that has a finding (files that vanished are left out)."""
+    sources: Sources = {}
+    for path in {f.path for f in findings}:
+        try:
+            sources[path] = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()
+        except OSError:
+            continue
+    return sources
+
+
+@dataclass(frozen=True)
+class Outcome:
+    findings: list[Finding]
+    errors: list[FileError]
+    files: int
+    sources: Sources
+    known: int = 0  # findings hidden because the baseline has them
+
+
+def _filtered(args: argparse.Namespace) -> Outcome:
+    from lintgv import baseline, diff_base
+
+    changed = None
+    if args.diff_base:
+        # The repository is the one around the first path checked.
+        first = args.paths[0] if args.paths else Path(".")
+        changed = diff_base.changed_lines(args.diff_base, first if first.is_dir() else first.parent)
+    entries = baseline.load(args.baseline) if args.baseline else None
+    result = _run(args)
+    findings = [f for r in result.results for f in r.findings]
+    errors = list(result.all_errors)
+    if changed is not None:
+        findings = diff_base.keep_changed(findings, changed)
+        errors = diff_base.keep_changed_errors(errors, changed)
+    sources = read_sources(findings)
+    known = 0
+    if entries is not None:
+        comparison = baseline.compare(findings, sources, entries, args.baseline.parent)
+        findings, known = list(comparison.new), comparison.known
+    return Outcome(findings, errors, len(result.results), sources, known)
+
+
+def _report(args: argparse.Namespace, outcome: Outcome) -> str:
+    from lintgv.report import github, sarif, text
+    from lintgv.report import json as json_report
+    from lintgv.report.location import display_path
+
+    findings, errors = outcome.findings, outcome.errors
+    if args.format == "json":
+        return json_report.render(findings, errors)
+    if args.format == "sarif":
+        return sarif.render(findings, errors, outcome.sources)
+    if args.format == "github":
+        return github.render(findings, errors)
+    summary = text.summary(findings, errors, outcome.files, known=outcome.known)
+    if args.statistics:
+        body = text.statistics(findings)
+    else:
+        shown = {display_path(path): lines for path, lines in outcome.sources.items()}
+        body = text.render(findings, errors, shown, show_source=not args.no_source)
+    return f"{body}\n{summary}" if body else summary
+
+
+def _check_usage(args: argparse.Namespace) -> None:
+    if args.statistics and args.format != "text":
+        raise UsageError(f"--statistics goes with --format text, not {args.format}")
+
+
+def command_check(args: argparse.Namespace) -> int:
+    """Run `lintgv check` and return its exit code."""
+    from lintgv.cli import EXIT_ERROR, EXIT_FINDINGS, exit_code
+
+    try:
+        _check_usage(args)
+    except UsageError as exc:
+        print(f"lintgv: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    outcome = _filtered(args)
+    report = _report(args, outcome)
+    if args.output_file is not None:
+        args.output_file.write_text(report + "\n" if report else "", encoding="utf-8")
+    elif report:
+        print(report)
+    code = exit_code(len(outcome.findings), len(outcome.errors))
+    return code & ~EXIT_FINDINGS if args.exit_zero else code
+
+
+def command_baseline(args: argparse.Namespace) -> int:
+    """Run `lintgv baseline` and return its exit code."""
+    from lintgv import baseline
+    from lintgv.cli import EXIT_CLEAN, EXIT_ERROR
+    from lintgv.report import text
+
+    result = _run(args)
+    findings = [f for r in result.results for f in r.findings]
+    errors = list(result.all_errors)
+    args.output.write_text(
+        baseline.dump(findings, read_sources(findings), args.output), encoding="utf-8"
+    )
+    if errors:
+        print(text.render([], errors, {}), file=sys.stderr)
+    plural = "s" if len(findings) != 1 else ""
+    print(f"Wrote {len(findings)} finding{plural} to {args.output}.")
+    return EXIT_ERROR if errors else EXIT_CLEAN

@@ -1,0 +1,142 @@
+"""Findings as SARIF 2.1.0, for code-scanning services (GitHub, Azure DevOps, IDEs).
+
+Columns are code points (`columnKind: unicodeCodePoints`), as everywhere in lintgv.
+Paths inside the current folder are relative to `%SRCROOT%`, the current folder.
+"""
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from lintgv import __version__
+from lintgv.baseline import fingerprints
+from lintgv.docs import render as render_page
+from lintgv.docs import summary_of
+from lintgv.model import Edit, FileError, Finding, Severity, Span
+from lintgv.registry import rule_codes
+from lintgv.report.location import display_path
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _artifact(path: Path) -> dict[str, str]:
+    shown = display_path(path)
+    if Path(shown).is_absolute():
+        return {"uri": path.absolute().as_uri()}
+    return {"uri": quote(shown), "uriBaseId": SRCROOT}
+
+
+def _region(span: Span) -> dict[str, int]:
+    return {
+        "startLine": span.start_line,
+        "startColumn": span.start_col + 1,
+        "endLine": span.end_line,
+        "endColumn": span.end_col + 1,
+    }
+
+
+def _rules() -> tuple[list[dict[str, object]], dict[str, int]]:
+    descriptors: list[dict[str, object]] = []
+    indexes: dict[str, int] = {}
+    for code, rules in rule_codes().items():
+        meta = rules[0].META
+        indexes[code] = len(descriptors)
+        descriptors.append(
+            {
+                "id": code,
+                "name": meta.name,
+                "shortDescription": {"text": summary_of(rules[0])},
+                "fullDescription": {"text": meta.message},
+                "help": {"text": meta.message, "markdown": render_page(rules[0])},
+                "defaultConfiguration": {
+                    "level": _LEVELS[meta.severity],
+                    "enabled": meta.default_enabled,
+                },
+                "properties": {"fix": str(meta.fix)},
+            }
+        )
+    return descriptors, indexes
+
+
+def _replacement(edit: Edit) -> dict[str, object]:
+    return {"deletedRegion": _region(edit.span), "insertedContent": {"text": edit.text}}
+
+
+def _result(finding: Finding, index: int, lines: Sequence[str] | None) -> dict[str, object]:
+    result: dict[str, object] = {
+        "ruleId": finding.code,
+        "ruleIndex": index,
+        "level": _LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": _artifact(finding.path),
+                    "region": _region(finding.span),
+                }
+            }
+        ],
+    }
+    if lines is not None:
+        # The same fingerprint as a baseline's: stable while the flagged code is unchanged.
+        result["partialFingerprints"] = {"lintgvContext/v1": fingerprints(finding, lines)[1]}
+    if finding.fix is not None:
+        change = {
+            "artifactLocation": _artifact(finding.path),
+            "replacements": [_replacement(e) for e in finding.fix.edits],
+        }
+        result["fixes"] = [
+            {"description": {"text": finding.fix.title}, "artifactChanges": [change]}
+        ]
+        result["properties"] = {"applicability": str(finding.fix.applicability)}
+    return result
+
+
+def _notification(error: FileError) -> dict[str, object]:
+    location: dict[str, object] = {"artifactLocation": _artifact(error.path)}
+    if error.line is not None:
+        region = {"startLine": error.line}
+        if error.column is not None:
+            region["startColumn"] = error.column
+        location["region"] = region
+    notification: dict[str, object] = {
+        "level": "error",
+        "message": {"text": error.message},
+        "locations": [{"physicalLocation": location}],
+    }
+    if error.code is not None:
+        notification["associatedRule"] = {"id": error.code}
+    return notification
+
+
+def render(
+    findings: Sequence[Finding],
+    errors: Sequence[FileError],
+    sources: Mapping[Path, Sequence[str]],
+) -> str:
+    """Return the SARIF log; `sources` maps a finding's path to its lines, when known."""
+    descriptors, indexes = _rules()
+    run: dict[str, object] = {
+        "tool": {
+            "driver": {
+                "name": "lintgv",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": descriptors,
+            }
+        },
+        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "invocations": [
+            {
+                "executionSuccessful": not errors,
+                "toolExecutionNotifications": [_notification(e) for e in errors],
+            }
+        ],
+        "results": [_result(f, indexes[f.code], sources.get(f.path)) for f in findings],
+    }
+    document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(document, indent=2, ensure_ascii=False)
