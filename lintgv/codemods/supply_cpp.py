@@ -94,6 +94,14 @@ def _names_existing(text: str) -> bool:
     return _SYMBOL.search(text) is not None or _NAME_HINT.match(text) is not None
 
 
+def _unwrapped(text: str) -> str:
+    """Return an expression without the conversions that keep a name as it is."""
+    text = cpp_scope.normalized(text)
+    while (inner := _SAME_NAME.match(text)) is not None:
+        text = inner.group(1)
+    return text
+
+
 def _point(line: int, column: int) -> Span:
     return Span(line, column, line, column)
 
@@ -274,6 +282,8 @@ class SupplyPlanner:
                 return True
         assert scope.body is not None
         wanted = cpp_scope.normalized(text)
+        if self._is_given_as_symbol(scope, wanted):
+            return True
         stack = [scope.body]
         while stack:
             node = stack.pop()
@@ -287,6 +297,26 @@ class SupplyPlanner:
                     and first
                     and cpp_scope.normalized(self.parsed.text(first[0])) == wanted
                 ):
+                    return True
+            stack.extend(node.named_children)
+        return False
+
+    def _is_given_as_symbol(self, scope: cpp_scope.Scope, wanted: str) -> bool:
+        """Tell whether the function also sets `wanted` (or the variable it was copied
+        from) as a `kGlobalSymbol`: then the global must keep exactly that name."""
+        names = {wanted}
+        binding = scope.find(wanted)
+        if binding is not None and binding.initializer is not None:
+            names.add(_unwrapped(self.parsed.text(binding.initializer)))
+        assert scope.body is not None
+        stack = [scope.body]
+        while stack:
+            node = stack.pop()
+            if node.type == "call_expression":
+                arguments = node.child_by_field_name("arguments")
+                texts = [self.parsed.text(a) for a in _arguments(arguments)] if arguments else []
+                keys = [i for i, t in enumerate(texts) if _SYMBOL.search(t)]
+                if keys and any(_unwrapped(t) in names for t in texts[keys[0] + 1 :]):
                     return True
             stack.extend(node.named_children)
         return False

@@ -171,7 +171,11 @@ class SupplyPlanner:
             if bound is not None and bound.value is not None and _names_existing(code(bound.value)):
                 return True
         facts = self.facts(site.owner)
-        return facts.lookups.get(text, 0) > 0 or facts.constructions.get(text, 0) > 1
+        return (
+            facts.lookups.get(text, 0) > 0
+            or facts.constructions.get(text, 0) > 1
+            or text in facts.symbols
+        )
 
     def _added_to(self, site: _Site, visible: list[scope.PyBinding]) -> cst.BaseExpression | None:
         """Return the module the new global is registered in (`mod[gv] = f`), if usable."""
@@ -328,6 +332,9 @@ class _OwnerFacts(cst.CSTVisitor):
         self.registered: dict[object, list[cst.BaseExpression]] = {}
         self.lookups: dict[str, int] = {}
         self.constructions: dict[str, int] = {}
+        # Names also given as a function's global_symbol (`f.with_attr("global_symbol", n)`):
+        # the global must keep exactly that name, so it is not a fresh one.
+        self.symbols: set[str] = set()
 
     def _register(self, node: cst.BaseExpression, module: cst.BaseExpression) -> None:
         key: object = node.value if isinstance(node, cst.Name) else id(node)
@@ -352,6 +359,10 @@ class _OwnerFacts(cst.CSTVisitor):
         name = func.attr.value if isinstance(func, cst.Attribute) else ""
         if isinstance(func, cst.Name):
             name = func.value
+        if name == "with_attr" and len(node.args) == 2:
+            key = node.args[0].value
+            if isinstance(key, cst.SimpleString) and key.evaluated_value == "global_symbol":
+                self.symbols.add(self.code(node.args[1].value))
         if isinstance(func, cst.Attribute) and name in _REGISTER_METHODS:
             self._register(node.args[0].value, func.value)
         elif name in _LOOKUPS or name == "GlobalVar":

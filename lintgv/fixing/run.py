@@ -24,7 +24,8 @@ from lintgv.fixing.files import (
     write_atomically,
 )
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
-from lintgv.fixing.settle import MAX_ROUNDS, Rejected, settle
+from lintgv.fixing import MAX_ROUNDS
+from lintgv.fixing.settle import Rejected, settle
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.reading import read_source
 from lintgv.registry import rule_codes, select

@@ -1,13 +1,19 @@
 """A fix run as text: unified diffs, and a summary of what changed and what was left."""
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from lintgv.codemods import NO_FIX_MARKER
 from lintgv.fixing.run import FileFix, FixRun
 from lintgv.model import Applicability, Finding
 from lintgv.report.location import display_path
+
+# The helper a GV2xx message names: "... helper `CodeGenC::GetUniqueName`; ..."
+_HELPER = re.compile(r"helper `([^`]+)`")
 
 
 def render_diff(fixes: Sequence[FileFix]) -> str:
@@ -42,10 +48,18 @@ def is_fixed(fix: FileFix, write: bool) -> bool:
     return fix.changed and (fix.written or not write)
 
 
-def reason_left(finding: Finding, fix: FileFix | None, unsafe: bool) -> str:
-    """Return why a finding is still there after the run."""
+def reason_left(
+    finding: Finding,
+    fix: FileFix | None,
+    unsafe: bool,
+    copies: Sequence["CopyLeft"] = (),
+) -> str:
+    """Return why a finding is still there after the run; `copies` are the unique-name
+    copies left alone, whose reasons explain their GV2xx findings."""
     if finding.fix is None:
         _, _, why = finding.message.partition(NO_FIX_MARKER)
+        if not why and finding.code.startswith("GV2"):
+            why = _copy_reason(finding, copies)
         return f"no automatic fix: {why}" if why else "no automatic fix"
     applicability = finding.fix.applicability
     if applicability == Applicability.DISPLAY:
@@ -85,7 +99,8 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
     else:
         lines.append(f"{verb} nothing.")
     lines.extend(_group_lines(run))
-    left = Counter((f.code, reason_left(f, fix, unsafe)) for f, fix in _left(run))
+    copies = _copies_left(run)
+    left = Counter((f.code, reason_left(f, fix, unsafe, copies)) for f, fix in _left(run))
     if left:
         remain = "would remain" if not run.write else "remain"
         lines.append(f"{_plural(sum(left.values()), 'finding')} {remain}:")
@@ -99,6 +114,43 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
         )
         lines.extend(f"  {display_path(e.path)}: {e.message}" for e in errors)
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class CopyLeft:
+    helper: str  # as planned: `CodeGenC::GetUniqueName`
+    paths: tuple[Path, ...]
+    reason: str
+
+
+def _short(helper: str) -> str:
+    return helper.replace("::", ".").rsplit(".", 1)[-1]
+
+
+def _copies_left(run: FixRun) -> list[CopyLeft]:
+    left = [CopyLeft(s.helper, (s.path,), s.reason) for s in run.groups_left]
+    left += [CopyLeft(g.helper, g.paths, g.reason) for g in run.groups if not g.done and g.reason]
+    return left
+
+
+def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:
+    """Return why the copy a GV2xx finding names was left: the copy of that name (in the
+    same file, for an unqualified name), else the reason all copies of that name share."""
+    named = _HELPER.search(finding.message)
+    helper = named.group(1) if named else ""
+    exact = [c for c in copies if c.helper == helper]
+    similar = [c for c in copies if _short(c.helper) == _short(helper)]
+    here = [c for c in similar if finding.path in c.paths]
+    # A call names the helper unqualified (`GetUniqueName`), which a free function of
+    # that name shares with every method copy: the copy in the same file comes first.
+    qualified = helper != _short(helper)
+    for candidates in (exact, here, similar) if qualified else (here, similar):
+        reasons = {c.reason for c in candidates}
+        if len(reasons) == 1:
+            return reasons.pop()
+    if similar:
+        return "see the unique-name copies left as they are, below"
+    return "no NameSupply rewrite is planned for this copy"
 
 
 def _group_lines(run: FixRun) -> list[str]:

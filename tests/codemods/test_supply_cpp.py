@@ -147,3 +147,39 @@ def test_tvm_0_26_uses_a_unique_name_supply_in_scope() -> None:
     assert fixed(code, "0.26").endswith(
         "  auto g = GlobalVar(names->ReserveName(op->name_hint, false));\n}\n"
     )
+
+
+def test_a_name_also_set_as_the_global_symbol_keeps_its_name() -> None:
+    # The function added under this global carries the same name as its kGlobalSymbol, so
+    # a fresh (possibly renamed) global would no longer match its symbol.
+    code = (
+        "void Split(IRModule* device_mod, PrimFunc f, std::string kernel_symbol) {\n"
+        "  f = WithAttr(std::move(f), tvm::attr::kGlobalSymbol,\n"
+        "               runtime::String(kernel_symbol));\n"
+        "  (*device_mod)->Add(GlobalVar(kernel_symbol), f);\n}\n"
+    )
+    assert (
+        "(*device_mod)->Add(global_var_supply->UniqueGlobalFor(kernel_symbol, false), f);"
+        in fixed(code)
+    )
+
+
+def test_a_copy_of_the_global_symbol_keeps_its_name_too() -> None:
+    code = (
+        "void Lift(IRModule module, Function func, String name) {\n"
+        "  func = WithAttr(std::move(func), tvm::attr::kGlobalSymbol, name);\n"
+        "  std::string fname = name;\n"
+        "  GlobalVar glob_func(fname);\n"
+        "  module->Add(glob_func, func);\n}\n"
+    )
+    assert "GlobalVar glob_func = global_var_supply->UniqueGlobalFor(fname, false);" in fixed(code)
+
+
+def test_a_name_unrelated_to_the_global_symbol_is_fresh() -> None:
+    code = (
+        "void Lift(IRModule module, Function func, String name, String other) {\n"
+        "  func = WithAttr(std::move(func), tvm::attr::kGlobalSymbol, other);\n"
+        "  GlobalVar glob_func(name);\n"
+        "  module->Add(glob_func, func);\n}\n"
+    )
+    assert "global_var_supply->FreshGlobal(name, false);" in fixed(code)

@@ -132,3 +132,12 @@ def test_a_file_with_a_trailing_line_without_newline_is_fixed() -> None:
 def test_a_module_level_site_is_fixed_in_a_whole_parse() -> None:
     code = HEAD + 'mod = tvm.IRModule()\nmain = relay.GlobalVar("main")\nmod[main] = 1\n'
     assert 'main = GlobalVarSupply(mod).fresh_global("main", False)' in fixed(code)
+
+
+def test_a_name_also_set_as_the_global_symbol_keeps_its_name() -> None:
+    code = HEAD + (
+        "\n\ndef lift(mod: tvm.IRModule, func, name):\n"
+        '    func = func.with_attr("global_symbol", name)\n'
+        "    gv = relay.GlobalVar(name)\n    mod[gv] = func\n"
+    )
+    assert "gv = GlobalVarSupply(mod).unique_global_for(name, False)" in fixed(code)
