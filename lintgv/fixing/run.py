@@ -15,6 +15,7 @@ from pathlib import Path
 from lintgv.codemods.unique_names import HELPER_NAMES, Skipped
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery
+from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.files import (
     ChangedOnDisk,
     StoredText,
@@ -24,7 +25,6 @@ from lintgv.fixing.files import (
     write_atomically,
 )
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
-from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.reading import read_source
