@@ -16,8 +16,10 @@ member as its name → counter table, one change, across every file involved:
 Any other use of the map, or a call through an object of unknown type, stops the change:
 the copy is reported with the reason instead. Free functions that take the map from their
 callers, and copies that return something other than a string, are left to a human.
-The change is unsafe: the copies number collisions their own way (`a1` rather than
-`a_1`), and a reservation keeps a name a copy would have renamed.
+The copy and `NameSupply::FreshName` are first run side by side on a fixed sequence of
+names (lintgv.rewrite_validation): the change is safe when every name matches, unsafe
+otherwise (copies number collisions their own way, `a1` rather than `a_1`) or when the
+copy cannot be run alone, and its title says which names differ or why it did not run.
 """
 
 from collections.abc import Callable, Iterable, Mapping
@@ -40,6 +42,7 @@ from lintgv.codemods.unique_name_copies import (
 )
 from lintgv.fixes import apply_edits
 from lintgv.model import Applicability, Edit
+from lintgv.rewrite_validation import judge_change
 
 __all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes"]
 
@@ -106,7 +109,8 @@ class _Rewrite:
             except ValueError as exc:
                 raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
         title = f"Replace {copy.helper} with a NameSupply member `{supply}`"
-        return Change(copy.helper, texts, Applicability.UNSAFE, sites, title)
+        applicability, evidence = judge_change(copy)
+        return Change(copy.helper, texts, applicability, sites, f"{title} ({evidence})")
 
     def _supply_name(self) -> str:
         body = self.copy.class_node.child_by_field_name("body")

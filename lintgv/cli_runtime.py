@@ -1,0 +1,117 @@
+"""`lintgv emit-c`, `lintgv validate` and `lintgv validate-copies`: arguments and exit codes.
+
+Exit codes as for `check`: 0 clean, 1 findings, 2 something could not be checked.
+"""
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from lintgv.report import json as json_report
+from lintgv.report import text as text_report
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+
+def add_runtime_commands(commands: "argparse._SubParsersAction[Any]") -> None:
+    """Add the runtime subcommands to the `lintgv` parser."""
+    emit = commands.add_parser("emit-c", help="write <model>.c and <model>.h from a manifest")
+    emit.add_argument("manifest", type=Path, metavar="MANIFEST.json")
+    emit.add_argument("-o", "--output", type=Path, required=True, metavar="DIR")
+    _add_version(emit)
+    emit.set_defaults(func=command_emit_c)
+
+    validate = commands.add_parser(
+        "validate", help="emit, compile, check symbols of, link and run several models"
+    )
+    validate.add_argument("manifests", nargs="+", type=Path, metavar="MANIFEST.json")
+    validate.add_argument("--build-dir", type=Path, metavar="DIR", help="keep the build here")
+    validate.add_argument("--cc", default="cc", help="C compiler (default: cc)")
+    validate.add_argument("--nm", default="nm", help="symbol lister (default: nm)")
+    _add_format(validate)
+    _add_version(validate)
+    validate.set_defaults(func=command_validate)
+
+    copies = commands.add_parser(
+        "validate-copies",
+        help="run each unique-name copy beside NameSupply.fresh_name and show where names differ",
+    )
+    copies.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    copies.add_argument("--cxx", default="c++", help="C++ compiler (default: c++)")
+    copies.add_argument("--config", type=Path, metavar="FILE", help="lintgv.toml or pyproject.toml")
+    _add_format(copies)
+    _add_version(copies)
+    copies.set_defaults(func=command_validate_copies)
+
+
+def _add_version(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tvm-version", metavar="X.Y", help='TVM release to model, e.g. "0.16" (default: config)'
+    )
+
+
+def _add_format(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+
+
+def _version(args: argparse.Namespace) -> str:
+    from lintgv.config import DEFAULT_TVM_VERSION
+
+    return str(args.tvm_version or DEFAULT_TVM_VERSION)
+
+
+def command_emit_c(args: argparse.Namespace) -> int:
+    from lintgv.runtime.c_emitter import emit_model, write_model
+    from lintgv.runtime.manifest import load_manifest
+
+    model = emit_model(load_manifest(args.manifest), tvm_version=_version(args))
+    for path in write_model(model, args.output):
+        print(path)
+    return EXIT_CLEAN
+
+
+def command_validate(args: argparse.Namespace) -> int:
+    from lintgv.runtime.c_build import Toolchain, ToolFailed
+    from lintgv.runtime.c_validate import validate_manifests
+
+    with tempfile.TemporaryDirectory(prefix="lintgv-validate-") as scratch:
+        workdir = args.build_dir or Path(scratch)
+        try:
+            result = validate_manifests(
+                args.manifests,
+                workdir,
+                toolchain=Toolchain(args.cc, args.nm),
+                tvm_version=_version(args),
+            )
+        except ToolFailed as exc:
+            print(f"lintgv: error: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+    if args.format == "json":
+        print(json_report.render(result.findings, result.errors))
+    else:
+        body = text_report.render(result.findings, result.errors, {})
+        if body:
+            print(body)
+        if result.ran:
+            print(
+                f"Linked {len(args.manifests)} models; the program printed: {result.output.strip()}"
+            )
+        print(text_report.summary(result.findings, result.errors, len(args.manifests)))
+    return (EXIT_FINDINGS if result.findings else 0) | (EXIT_ERROR if result.errors else 0)
+
+
+def command_validate_copies(args: argparse.Namespace) -> int:
+    from lintgv.rewrite_validation import render_text, validate_tree
+
+    report = validate_tree(
+        args.paths, config_file=args.config, tvm_version=args.tvm_version, cxx=args.cxx
+    )
+    if args.format == "json":
+        print(json_report.render(report.findings, report.errors))
+    else:
+        print(render_text(report))
+    return (EXIT_FINDINGS if report.findings else 0) | (EXIT_ERROR if report.errors else 0)

@@ -1,0 +1,250 @@
+"""Rewrite validation: find the unique-name copies GV201 reports, run each beside
+`NameSupply.fresh_name` on the fixed sequence (lintgv.runtime.copies.sequence), and say
+where the names differ. `lintgv validate-copies` and `lintgv fix` both use it.
+
+This module finds and prepares the copies (it parses C++ with tree-sitter); running them
+is lintgv.runtime.copies' job. Findings: GV511 the names differ, GV512 the copy could not
+be executed.
+"""
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+from lintgv.codemods.unique_name_copies import (
+    Copy,
+    Project,
+    Unit,
+    fields,
+    functions,
+    method_name,
+)
+from lintgv.config import DEFAULT_TVM_VERSION
+from lintgv.model import Applicability, FileError, Finding, Severity, Span
+from lintgv.parsing.cpp import ParsedCpp
+from lintgv.reading import read_source
+from lintgv.runtime.copies.cpp_harness import CppCopy, run_cpp_copy
+from lintgv.runtime.copies.outcome import CopyRun
+from lintgv.runtime.copies.python_harness import run_python_copy
+from lintgv.runtime.copies.sequence import SEQUENCE, supply_names
+
+_STRINGS = re.compile(r"\b(?:std::)?(?:string|String)\b")
+_USED = re.compile(r"\b([A-Za-z_]\w*)\b(?!\s*::)")
+_MACRO = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_CONTAINER = re.compile(r"\b(?:unordered_map|map|Map|unordered_set|set)\s*<")
+
+
+@dataclass(frozen=True)
+class CopyReport:
+    runs: tuple[CopyRun, ...]
+    findings: tuple[Finding, ...]
+    errors: tuple[FileError, ...]
+
+
+def cpp_copy(project: Project, path: Path, line: int) -> CppCopy:
+    """Return the copy whose definition starts at `line` of `path`, ready for the harness."""
+    unit = project.unit(path)
+    if unit is None:
+        return CppCopy(f"line {line}", path, line, "", "", blocked="the file does not parse")
+    function = _function_at(unit.parsed.root, line)
+    if function is None:
+        why = "it is a lambda; its captures come from the enclosing function"
+        return CppCopy(f"line {line}", path, line, "", "", blocked=why)
+    name, owner = method_name(unit.parsed, function)
+    classes = project.classes(owner) if owner else []
+    cls = classes[0] if len(classes) == 1 else None
+    copy = prepared(unit.parsed, function, name, owner, cls, path)
+    if owner and cls is None and copy.blocked is None:
+        why = f"class `{owner}` is defined {len(classes)} times in the checked files"
+        return CppCopy(copy.helper, path, copy.line, name, "", blocked=why)
+    return copy
+
+
+def copy_of_change(copy: Copy) -> CppCopy:
+    """Return the harness form of a copy `lintgv fix` is about to replace."""
+    unit = copy.unit
+    cls = (copy.class_unit, copy.class_node)
+    return prepared(unit.parsed, copy.definition, copy.name, copy.cls, cls, unit.path)
+
+
+def prepared(
+    parsed: ParsedCpp,
+    function: tree_sitter.Node,
+    name: str,
+    owner: str | None,
+    cls: tuple[Unit, tree_sitter.Node] | None,
+    path: Path,
+) -> CppCopy:
+    """Return the harness form of `function`: its text unqualified, the members it uses
+    and the maps it takes from its caller."""
+    helper = f"{owner}::{name}" if owner else name
+    line = function.start_point[0] + 1
+    qualified = re.compile(rf"(?:\w+\s*::\s*)+{re.escape(name)}\s*\(")
+    text = qualified.sub(f"{name}(", parsed.text(function), count=1)
+    arguments, members, blocked = _parameters(parsed, function)
+    body = function.child_by_field_name("body")
+    # Names used as themselves, not as a qualifier (`std::`).
+    used = set(_USED.findall(parsed.text(body))) if body is not None else set()
+    if cls is not None:
+        members += _members(cls, used)
+    support = _free_functions(parsed, used - {name})
+    return CppCopy(
+        helper, path, line, name, text, tuple(members), tuple(arguments), blocked, support
+    )
+
+
+def _free_functions(parsed: ParsedCpp, used: set[str]) -> str:
+    """Return the file's free functions the copy calls (such as a dot-to-underscore helper)."""
+    found = []
+    for function in functions(parsed.root):
+        name, owner = method_name(parsed, function)
+        if owner is None and name in used:
+            found.append(parsed.text(function))
+    return "\n\n".join(found)
+
+
+def _parameters(
+    parsed: ParsedCpp, function: tree_sitter.Node
+) -> tuple[list[str], list[tuple[str, str]], str | None]:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    listed = declarator.child_by_field_name("parameters") if declarator is not None else None
+    params = [
+        p for p in (listed.named_children if listed else []) if p.type.endswith("declaration")
+    ]
+    if not params or not _STRINGS.search(parsed.text(params[0])):
+        return [], [], "its first parameter is not a string name"
+    arguments: list[str] = []
+    members: list[tuple[str, str]] = []
+    for index, param in enumerate(params[1:], start=1):
+        text = " ".join(parsed.text(param).split())
+        if param.type == "optional_parameter_declaration":
+            continue
+        kind = param.child_by_field_name("type")
+        inner = param.child_by_field_name("declarator")
+        if kind is None or inner is None or not _CONTAINER.search(parsed.text(kind)):
+            return [], [], f"it takes `{text}` besides the name"
+        member = f"lintgv_arg{index}"
+        members.append((member, parsed.text(kind)))
+        arguments.append(f"&h->{member}" if inner.type == "pointer_declarator" else f"h->{member}")
+    return arguments, members, None
+
+
+def _members(cls: tuple[Unit, tree_sitter.Node], used: set[str]) -> list[tuple[str, str]]:
+    unit, node = cls
+    parsed = unit.parsed
+    found = []
+    for field in fields(parsed, node):
+        kind = field.child_by_field_name("type")
+        declarator = field.child_by_field_name("declarator")
+        if kind is None or declarator is None or declarator.type != "field_identifier":
+            continue
+        if _MACRO.match(parsed.text(kind)):
+            continue  # `TVM_DLL std::...` read as a field named `std`
+        member = parsed.text(declarator)
+        if member in used:
+            found.append((member, parsed.text(kind)))
+    return found
+
+
+def _function_at(root: tree_sitter.Node, line: int) -> tree_sitter.Node | None:
+    best = None
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.start_point[0] + 1 > line or node.end_point[0] + 1 < line:
+            continue
+        if node.type == "function_definition" and node.start_point[0] + 1 == line:
+            best = node
+        stack.extend(node.named_children)
+    return best
+
+
+@functools.lru_cache(maxsize=256)  # `lintgv fix` plans the same copies round after round
+def run_copy(copy: CppCopy, *, tvm_version: str = DEFAULT_TVM_VERSION, cxx: str = "c++") -> CopyRun:
+    """Run one C++ copy on the sequence beside NameSupply."""
+    return run_cpp_copy(copy, supply_names(tvm_version), cxx=cxx)
+
+
+def judge_change(
+    copy: Copy, *, tvm_version: str = DEFAULT_TVM_VERSION
+) -> tuple[Applicability, str]:
+    """Return how far replacing `copy` by a NameSupply can be trusted, and why."""
+    run = run_copy(copy_of_change(copy), tvm_version=tvm_version)
+    if run.ran and not run.differences:
+        return Applicability.SAFE, run.summary()
+    return Applicability.UNSAFE, run.summary()
+
+
+def validate_tree(
+    paths: Sequence[Path],
+    *,
+    config_file: Path | None = None,
+    tvm_version: str | None = None,
+    cxx: str = "c++",
+) -> CopyReport:
+    """Run every copy GV201 finds under `paths`; return the runs, findings and errors."""
+    from lintgv.runner import run
+
+    overrides: dict[str, object] = {"select": ["GV201"]}
+    if tvm_version:
+        overrides["tvm-version"] = tvm_version
+    result = run(paths, overrides, config_file=config_file, use_cache=False)
+    version = tvm_version or DEFAULT_TVM_VERSION
+    expected = supply_names(version)
+    cpp_paths = [r.path for r in result.results if r.path.suffix not in (".py", ".pyi")]
+    project = Project(cpp_paths, _reader)
+    runs = []
+    for finding in (f for r in result.results for f in r.findings if f.code == "GV201"):
+        line = finding.span.start_line
+        if finding.path.suffix in (".py", ".pyi"):
+            text = _reader(finding.path) or ""
+            runs.append(run_python_copy(finding.path, text, line, expected))
+        else:
+            runs.append(run_cpp_copy(cpp_copy(project, finding.path, line), expected, cxx=cxx))
+    findings = tuple(_finding(r) for r in runs if not r.ran or r.differences)
+    return CopyReport(tuple(runs), findings, tuple(result.all_errors))
+
+
+def _reader(path: Path) -> str | None:
+    loaded = read_source(path, 4 * 1024 * 1024)
+    return None if isinstance(loaded, FileError) else loaded.text
+
+
+def _finding(run: CopyRun) -> Finding:
+    span = Span(run.line, 0, run.line, 0)
+    if run.ran:
+        return Finding(
+            "GV511",
+            "copy-names-differ",
+            run.path,
+            span,
+            f"`{run.helper}` {run.summary()}; a NameSupply rewrite changes these names",
+            Severity.WARNING,
+        )
+    return Finding(
+        "GV512",
+        "copy-not-executable",
+        run.path,
+        span,
+        f"`{run.helper}` {run.summary()}; compare its names with NameSupply by hand",
+        Severity.INFO,
+    )
+
+
+def render_text(report: CopyReport) -> str:
+    """Return one line per copy: where, whether it ran, and how its names differ."""
+    lines = [f"Sequence ({len(SEQUENCE)} names): " + ", ".join(repr(n) for n in SEQUENCE)]
+    for run in report.runs:
+        lines.append(f"{run.path}:{run.line}: {run.helper}: {run.summary(limit=20)}")
+    lines += [f"{e.path}: error: {e.message}" for e in report.errors]
+    lines.append(
+        f"{len(report.runs)} copies; {sum(r.ran for r in report.runs)} ran, "
+        f"{sum(1 for r in report.runs if r.ran and not r.differences)} match NameSupply."
+    )
+    return "\n".join(lines)
