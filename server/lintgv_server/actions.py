@@ -1,0 +1,167 @@
+"""Code actions, hover text and edits of one analysed document: quick fixes looked up in
+the fixes computed for the version, "ignore on this line", and fix-all."""
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.workspace.position_codec import PositionCodec
+
+import lintgv
+from lintgv.docs import render
+from lintgv.fixes import apply_edits
+from lintgv.model import Applicability, Edit, Finding, Language, Span
+from lintgv.registry import rule_codes
+from lintgv.suppress import find_suppressions
+from lintgv_server.analysis import Analysis
+from lintgv_server.convert import to_text_edits, whole_text_edit
+
+FIX_ALL_KIND = "source.fixAll.lintgv"
+_OFFERED = (Applicability.SAFE, Applicability.UNSAFE)
+# Generated rule pages, present in a source checkout (not in an installed wheel).
+_BUNDLED_DOCS = Path(lintgv.__file__).resolve().parent.parent / "docs" / "rules"
+
+
+def docs_href(code: str, template: str) -> str | None:
+    """Return the address of a rule's page: the configured template, else the bundled page."""
+    if template:
+        return template.replace("{code}", code)
+    page = _BUNDLED_DOCS / f"{code}.md"
+    return page.as_uri() if page.is_file() else None
+
+
+@cache
+def rule_page(code: str) -> str | None:
+    """Return the Markdown page of `code`, as `lintgv explain` prints it."""
+    rules = rule_codes().get(code)
+    return render(rules[0]) if rules else None
+
+
+def hover_text(finding: Finding) -> str:
+    """Return the hover of a finding: its message, then the rule's page."""
+    page = rule_page(finding.code)
+    head = f"**lintgv {finding.code}** ({finding.rule}): {finding.message}"
+    return f"{head}\n\n---\n\n{page}" if page else head
+
+
+def wants(only: Sequence[str] | None, kind: str) -> bool:
+    """Tell whether a request limited to the kinds `only` asks for actions of `kind`."""
+    return only is None or any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def workspace_edit(
+    uri: str, version: int | None, edits: list[types.TextEdit], versioned: bool
+) -> types.WorkspaceEdit:
+    """Return an edit of one document; versioned when the client can check versions."""
+    if not versioned:
+        return types.WorkspaceEdit(changes={uri: edits})
+    document = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+    return types.WorkspaceEdit(
+        document_changes=[types.TextDocumentEdit(text_document=document, edits=list(edits))]
+    )
+
+
+def quick_fix(
+    analysis: Analysis,
+    codec: PositionCodec,
+    finding: Finding,
+    fixed: Finding,
+    diagnostic: types.Diagnostic | None,
+    versioned: bool,
+) -> types.CodeAction | None:
+    """Return the quick fix of `finding`, using the fix computed for this version."""
+    fix = fixed.fix
+    if fix is None or fix.applicability not in _OFFERED:
+        return None
+    edits = to_text_edits(analysis.lines, codec, fix.edits, analysis.newline)
+    return types.CodeAction(
+        title=f"{fix.title} ({finding.code})",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic] if diagnostic else None,
+        is_preferred=fix.applicability == Applicability.SAFE,
+        edit=workspace_edit(analysis.uri, analysis.version, edits, versioned),
+    )
+
+
+def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
+    """Return the edit that suppresses `code` on `line`, or None when a comment cannot go
+    there (the line ends inside a string, say): the edit is proved by finding it again."""
+    assert analysis.target is not None
+    language = analysis.target.language
+    text = analysis.text
+    if line - 1 >= len(analysis.lines):
+        return None
+    existing = [s for s in find_suppressions(text, language) if s.line == line and s.codes]
+    if existing:
+        found = existing[0]
+        codes = ", ".join((*found.codes, code))
+        edit = Edit(found.span, f"lintgv: ignore[{codes}]")
+    else:
+        body = analysis.lines[line - 1].rstrip("\r\n")
+        end = len(body)
+        if language == Language.PYTHON:
+            comment = f"  # lintgv: ignore[{code}]"
+        elif body.rstrip().endswith("\\"):  # a macro's line: the comment goes before the `\`
+            end = len(body.rstrip()) - 1
+            comment = f"/* lintgv: ignore[{code}] */ "
+        else:
+            comment = f"  // lintgv: ignore[{code}]"
+        edit = Edit(Span(line, end, line, end), comment)
+    after = apply_edits(text, [edit])
+    proved = any(s.line == line and code in s.codes for s in find_suppressions(after, language))
+    return edit if proved else None
+
+
+def ignore_action(
+    analysis: Analysis,
+    codec: PositionCodec,
+    finding: Finding,
+    diagnostic: types.Diagnostic | None,
+    versioned: bool,
+) -> types.CodeAction | None:
+    """Return "Ignore CODE on this line": a suppression comment on the finding's line,
+    else on the first line of its statement."""
+    for line in dict.fromkeys((finding.span.start_line, finding.statement_line)):
+        if not line:
+            continue
+        edit = _suppression_edit(analysis, finding.code, line)
+        if edit is not None:
+            edits = to_text_edits(analysis.lines, codec, [edit], analysis.newline)
+            return types.CodeAction(
+                title=f"Ignore {finding.code} on this line",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic] if diagnostic else None,
+                edit=workspace_edit(analysis.uri, analysis.version, edits, versioned),
+            )
+    return None
+
+
+def fix_all_edits(
+    analysis: Analysis, codec: PositionCodec, unsafe: bool
+) -> tuple[list[types.TextEdit], int]:
+    """Return the edits applying every safe (or also unsafe) fix, and how many fixes."""
+    change = analysis.fixed_source(unsafe)
+    if change is None:
+        return [], 0
+    before, after = change
+    edits = whole_text_edit(analysis.lines, codec, before, after)
+    newline = analysis.newline
+    if newline != "\n":
+        edits = [
+            types.TextEdit(range=e.range, new_text=e.new_text.replace("\n", newline)) for e in edits
+        ]
+    settled = analysis.settled(unsafe)
+    return edits, len(settled.applied) if settled else 0
+
+
+def fix_all_action(
+    analysis: Analysis, edit: types.WorkspaceEdit | None, data: object | None
+) -> types.CodeAction:
+    """Return the `source.fixAll.lintgv` action; without `edit`, it is resolved later."""
+    return types.CodeAction(
+        title="Fix all safe lintgv findings",
+        kind=FIX_ALL_KIND,
+        edit=edit,
+        data=data,
+    )

@@ -1,0 +1,117 @@
+"""One document version, checked with the core engine, and its fixes computed once.
+
+Everything here runs on the server's single lint thread; an Analysis is never changed
+after it is made, except for its memoised fixes, which are filled under a lock.
+"""
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lintgv.config import Config
+from lintgv.engine import check
+from lintgv.fixing.files import stored_text
+from lintgv.fixing.settle import Settled, settle
+from lintgv.model import FileResult, Finding, Language, SourceFile, Span
+
+
+@dataclass(frozen=True)
+class Target:
+    """How a document is checked: as which file, in which language, under which config."""
+
+    path: Path
+    language: Language
+    config: Config
+    module_name: str
+
+
+def lines_of(text: str) -> tuple[str, ...]:
+    """Split `text` into lines as lintgv counts them (at `\\n`), keeping the line ends."""
+    pieces = text.split("\n")
+    lines = [piece + "\n" for piece in pieces[:-1]]
+    if pieces[-1]:
+        lines.append(pieces[-1])
+    return tuple(lines)
+
+
+@dataclass
+class Analysis:
+    """A document version's findings; its fixes are computed on first use only."""
+
+    uri: str
+    version: int | None
+    generation: int  # settings and configs in force; a change makes older ones stale
+    text: str
+    target: Target | None  # None: not checked (disabled, or not Python or C++)
+    result: FileResult = field(default_factory=lambda: FileResult(Path()))
+    helper_names: frozenset[str] = frozenset()
+    config_error: str | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _fix_result: FileResult | None = field(default=None, repr=False)
+    _settled: dict[bool, Settled] = field(default_factory=dict, repr=False)
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return lines_of(self.text)
+
+    @property
+    def newline(self) -> str:
+        """The document's line end, which inserted text must use too."""
+        return "\r\n" if stored_text(self.text, b"").crlf else "\n"
+
+    def _fix_source(self) -> str:
+        return stored_text(self.text, b"").text
+
+    def _check_whole(self, text: str) -> FileResult:
+        assert self.target is not None
+        target = self.target
+        return check(
+            SourceFile(target.path, target.language, text),
+            target.config,
+            module_name=target.module_name,
+            helper_names=self.helper_names,
+            whole=True,
+        )
+
+    def fix_findings(self) -> tuple[Finding, ...]:
+        """Return the findings with the fixes `lintgv fix` would apply (the whole file parsed)."""
+        if self.target is None:
+            return ()
+        with self._lock:
+            if self._fix_result is None:
+                self._fix_result = self._check_whole(self._fix_source())
+            return self._fix_result.findings
+
+    def fix_for(self, finding: Finding) -> Finding | None:
+        """Return the finding of the fix computation at the same site, with its fix."""
+        for candidate in self.fix_findings():
+            if candidate.code == finding.code and candidate.span == finding.span:
+                return candidate if candidate.fix is not None else None
+        return None
+
+    def settled(self, unsafe: bool) -> Settled | None:
+        """Return the file with every applicable fix applied and proved, as `lintgv fix` does."""
+        if self.target is None:
+            return None
+        with self._lock:
+            if unsafe not in self._settled:
+                target = self.target
+                self._settled[unsafe] = settle(
+                    self._fix_source(), target.language, self._check_whole, unsafe=unsafe
+                )
+            return self._settled[unsafe]
+
+    def fixed_source(self, unsafe: bool) -> tuple[str, str] | None:
+        """Return (before, after) with `\\n` line ends when fixing changes the text."""
+        settled = self.settled(unsafe)
+        if settled is None or not settled.applied:
+            return None
+        return self._fix_source(), settled.text
+
+    def findings_at(self, span: Span) -> list[Finding]:
+        """Return the findings whose span touches the lines of `span`."""
+        return [
+            f
+            for f in self.result.findings
+            if f.span.start_line <= span.end_line and f.span.end_line >= span.start_line
+        ]

@@ -1,0 +1,180 @@
+"""The lintgv language server: `build_server()` makes one, `serve()` runs it (what
+`lintgv server` calls). Lifecycle, settings and file-watching handlers live here; the
+others in documents.py, features.py and commands.py."""
+
+import logging
+import os
+import sys
+import threading
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from lintgv.errors import LintgvError
+from lintgv_server import commands, documents, features
+from lintgv_server.protocol import LintgvProtocol
+from lintgv_server.settings import ClientSettings
+from lintgv_server.state import LintgvServer, is_alive
+
+log = logging.getLogger(__name__)
+
+CONFIG_NAMES = ("pyproject.toml", "lintgv.toml")
+# How often the server looks whether the editor that started it still runs.
+PARENT_CHECK_SECONDS = 1.0
+
+
+class Server(LintgvServer):
+    """The server, with pygls' out-of-band error reports turned into log lines."""
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        protocol = self.protocol
+        if isinstance(error, ValueError) and source is JsonRpcException:
+            # A frame whose body is not JSON (or not UTF-8): JSON-RPC's parse error.
+            assert isinstance(protocol, LintgvProtocol)
+            protocol.report_parse_error(error)
+            return
+        if source is not None and source.__name__ == "FeatureRequestError":
+            return  # already answered with an error response
+        self.log_message(f"lintgv server error: {error}", types.MessageType.Error)
+
+
+def _exit_when_gone(pid: int, server: LintgvServer) -> None:
+    """Exit the process once the editor process `pid` has ended."""
+    stop = threading.Event()
+
+    def watch() -> None:
+        while is_alive(pid):
+            if stop.wait(PARENT_CHECK_SECONDS):
+                return
+        log.warning("the editor (process %d) has ended; the server exits", pid)
+        _exit(server, 0)
+
+    threading.Thread(target=watch, name="lintgv-parent-watch", daemon=True).start()
+
+
+def _exit(server: LintgvServer, code: int) -> None:
+    """End the process now: nothing is left to save, and pygls' reader thread would
+    otherwise keep it waiting on a stdin that may never close."""
+    server.lint_thread.shutdown(wait=False, cancel_futures=True)
+    logging.shutdown()
+    sys.stdout.flush()
+    os._exit(code)
+
+
+def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: LintgvServer, params: types.InitializeParams) -> None:
+        if params.initialization_options is not None:
+            ls.apply_client_settings(params.initialization_options)
+        if ls.settings.diagnostic_mode == "pull":
+            features.register_pull(ls)
+        pid = parent_pid or params.process_id
+        if pid:
+            _exit_when_gone(pid, ls)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: LintgvServer, params: types.InitializedParams) -> None:
+        await _watch_config_files(ls)
+        await ls.fetch_folder_settings()
+        documents.relint_open(ls)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: LintgvServer, params: None) -> None:
+        for handle in ls.pending.values():
+            handle.cancel()
+        ls.pending.clear()
+        ls.lint_thread.shutdown(wait=False, cancel_futures=True)
+
+    @server.feature(types.EXIT)
+    def exit_(ls: LintgvServer, params: None) -> None:
+        _exit(ls, 0 if ls.protocol._shutdown else 1)
+
+
+async def _watch_config_files(ls: LintgvServer) -> None:
+    """Ask the client to report changes of config files, when it can register watchers."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]
+    )
+    registration = types.Registration(
+        id="lintgv-config-files",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=options,
+    )
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(registrations=[registration])
+        )
+    except Exception:  # config changes then need a restart or a settings change
+        log.debug("client/registerCapability failed", exc_info=True)
+
+
+def _register_workspace(server: LintgvServer) -> None:
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(
+        ls: LintgvServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        if params.settings:
+            ls.apply_client_settings(params.settings)
+        await ls.fetch_folder_settings()
+        documents.relint_open(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(
+        ls: LintgvServer, params: types.DidChangeWatchedFilesParams
+    ) -> None:
+        changed = [c.uri for c in params.changes if c.uri.rsplit("/", 1)[-1] in CONFIG_NAMES]
+        if changed:
+            ls.log_message(f"configuration changed ({', '.join(changed)}); checking again")
+            ls.invalidate()
+            documents.relint_open(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def did_change_folders(
+        ls: LintgvServer, params: types.DidChangeWorkspaceFoldersParams
+    ) -> None:
+        for removed in params.event.removed:
+            ls.folder_settings.pop(features.path_of(removed.uri), None)
+        await ls.fetch_folder_settings()
+        documents.relint_open(ls)
+
+
+def build_server(
+    settings: ClientSettings | None = None, parent_pid: int | None = None
+) -> LintgvServer:
+    """Return a new server with every handler registered."""
+    server = Server(settings)
+    _register_lifecycle(server, parent_pid)
+    _register_workspace(server)
+    documents.register(server)
+    features.register(server)
+    commands.register(server)
+    return server
+
+
+def _address(tcp: str) -> tuple[str, int]:
+    host, _, port = tcp.rpartition(":")
+    if not host or not port.isdigit():
+        raise LintgvError(f"--tcp expects HOST:PORT, such as 127.0.0.1:2087, not {tcp!r}")
+    return host, int(port)
+
+
+def serve(tcp: str | None = None, client_process_id: int | None = None) -> int:
+    """Run the server over stdio, or on a TCP address; return the exit code.
+
+    Raises LintgvError for a malformed TCP address."""
+    if not logging.getLogger().isEnabledFor(logging.DEBUG):
+        # pygls logs every message at INFO; that is for debugging only.
+        logging.getLogger("pygls").setLevel(logging.WARNING)
+    server = build_server(parent_pid=client_process_id)
+    if tcp is None:
+        server.start_io()
+    else:
+        host, port = _address(tcp)
+        server.start_tcp(host, port)
+    server.lint_thread.shutdown(wait=False, cancel_futures=True)
+    return 0

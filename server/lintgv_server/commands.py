@@ -1,0 +1,198 @@
+"""Commands (`lintgv.fixFile`, `lintgv.checkWorkspace`) and the pulled workspace
+diagnostics: long work with `$/progress`, cancelled by `$/cancelRequest` or by the
+progress' own cancel button."""
+
+import logging
+import uuid
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from lintgv.model import FileError
+from lintgv.reading import read_source
+from lintgv_server import actions
+from lintgv_server.convert import error_diagnostic, to_diagnostic
+from lintgv_server.documents import diagnostics_of, publish
+from lintgv_server.features import _versioned, path_of, result_id
+from lintgv_server.scan import ScanCache, Scanned, scan
+from lintgv_server.state import LintgvServer
+
+log = logging.getLogger(__name__)
+
+FIX_FILE = "lintgv.fixFile"
+CHECK_WORKSPACE = "lintgv.checkWorkspace"
+
+_scan_cache = ScanCache()
+
+
+class Progress:
+    """`$/progress` for one piece of work: the client's token, else one the server makes."""
+
+    def __init__(self, ls: LintgvServer, token: types.ProgressToken | None) -> None:
+        self.ls = ls
+        self.token = token
+        self.request: Future[Any] | None = ls.protocol._request_futures.get(
+            ls.protocol.msg_id or ""
+        )
+
+    async def begin(self, title: str) -> None:
+        window = self.ls.client_capabilities.window
+        if self.token is None and window is not None and window.work_done_progress:
+            token = f"lintgv-{uuid.uuid4()}"
+            try:
+                await self.ls.work_done_progress.create_async(token)
+                self.token = token
+            except Exception:  # the client refused: work on without progress
+                log.debug("window/workDoneProgress/create failed", exc_info=True)
+        if self.token is not None:
+            self.ls.work_done_progress.begin(
+                self.token,
+                types.WorkDoneProgressBegin(title=title, cancellable=True, percentage=0),
+            )
+
+    def report(self, message: str, percentage: int) -> None:
+        if self.token is not None:
+            value = types.WorkDoneProgressReport(message=message, percentage=percentage)
+            self.ls.work_done_progress.report(self.token, value)
+
+    def is_cancelled(self) -> bool:
+        """Tell whether the client cancelled the request or the progress."""
+        if self.request is not None and self.request.cancelled():
+            return True
+        future = self.ls.work_done_progress.tokens.get(self.token) if self.token else None
+        return future is not None and future.cancelled()
+
+    def end(self, message: str) -> None:
+        if self.token is not None:
+            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+            self.ls.work_done_progress.tokens.pop(self.token, None)
+
+
+async def _scan_with_progress(
+    ls: LintgvServer, token: types.ProgressToken | None, title: str
+) -> dict[Path, Scanned] | None:
+    progress = Progress(ls, token)
+    await progress.begin(title)
+    results = None
+    try:
+        results = await scan(ls, _scan_cache, progress.report, progress.is_cancelled)
+    finally:
+        progress.end("cancelled" if results is None else f"{len(results)} files checked")
+    return results
+
+
+def _scanned_diagnostics(ls: LintgvServer, scanned: Scanned) -> list[types.Diagnostic]:
+    codec = ls.workspace.position_codec
+    template = ls.settings.docs_url
+    found = [
+        to_diagnostic(scanned.lines, codec, f, actions.docs_href(f.code, template))
+        for f in scanned.result.findings
+    ]
+    return found + [
+        error_diagnostic(scanned.lines, codec, e) for e in scanned.result.errors if e.code is None
+    ]
+
+
+async def check_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict[str, int]:
+    """Check every file of the workspace and push the diagnostics of the files not open."""
+    results = await _scan_with_progress(
+        ls, params.work_done_token, "lintgv: checking the workspace"
+    )
+    if results is None:
+        return {"files": 0, "findings": 0, "cancelled": 1}
+    open_uris = ls.open_uris()
+    findings = 0
+    shown: set[str] = set()
+    for path, scanned in results.items():
+        uri = path.as_uri()
+        findings += len(scanned.result.findings)
+        if uri in open_uris:
+            continue
+        diagnostics = _scanned_diagnostics(ls, scanned)
+        if (diagnostics or uri in ls.scanned_uris) and ls.settings.diagnostic_mode == "push":
+            publish(ls, uri, None, diagnostics)
+        if diagnostics:
+            shown.add(uri)
+    ls.scanned_uris = shown
+    return {"files": len(results), "findings": findings, "cancelled": 0}
+
+
+def _uri_argument(params: types.ExecuteCommandParams) -> tuple[str, bool]:
+    arguments = params.arguments or []
+    first = arguments[0] if arguments else None
+    if isinstance(first, dict):
+        first = first.get("uri")
+    if not isinstance(first, str):
+        raise JsonRpcInvalidParams(f"{FIX_FILE} needs a document URI as its first argument")
+    options = arguments[1] if len(arguments) > 1 and isinstance(arguments[1], dict) else {}
+    return first, bool(options.get("unsafe", False))
+
+
+async def fix_file(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict[str, Any]:
+    """Apply every safe fix (also unsafe ones with `{"unsafe": true}`) to one file, through
+    workspace/applyEdit; fixes are proved as `lintgv fix` proves them."""
+    uri, unsafe = _uri_argument(params)
+    document = ls.current_document(uri)
+    if document is not None:
+        analysis = await ls.analyse(document)
+    else:
+        loaded = read_source(Path(path_of(uri)), 1 << 30)
+        if isinstance(loaded, FileError):
+            raise JsonRpcInvalidParams(f"{FIX_FILE}: {uri}: {loaded.message}")
+        text = loaded.text
+        analysis = await ls.run_on_lint_thread(lambda: ls.analyse_now(uri, None, text))
+    codec = ls.workspace.position_codec
+    edits, count = await ls.run_on_lint_thread(
+        lambda: actions.fix_all_edits(analysis, codec, unsafe)
+    )
+    if not edits:
+        return {"applied": False, "fixes": 0}
+    edit = actions.workspace_edit(uri, analysis.version, edits, _versioned(ls))
+    answer = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=edit, label="lintgv: fix file")
+    )
+    return {"applied": bool(answer.applied), "fixes": count if answer.applied else 0}
+
+
+async def workspace_diagnostic(
+    ls: LintgvServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
+    """Answer a pull for the whole workspace: every file with findings, open ones live."""
+    results = await _scan_with_progress(ls, params.work_done_token, "lintgv: workspace diagnostics")
+    items: list[types.WorkspaceDocumentDiagnosticReport] = []
+    open_uris = ls.open_uris()
+    previous = {p.uri: p.value for p in params.previous_result_ids}
+    for path, scanned in (results or {}).items():
+        uri = path.as_uri()
+        if uri in open_uris:
+            continue
+        diagnostics = _scanned_diagnostics(ls, scanned)
+        if diagnostics or uri in previous:
+            items.append(
+                types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=uri, items=diagnostics, version=None, result_id=f"scan:{len(diagnostics)}"
+                )
+            )
+    for uri in sorted(open_uris):
+        document = ls.current_document(uri)
+        if document is None:
+            continue
+        analysis = await ls.analyse(document)
+        items.append(
+            types.WorkspaceFullDocumentDiagnosticReport(
+                uri=uri,
+                items=diagnostics_of(ls, analysis),
+                version=analysis.version,
+                result_id=result_id(ls, analysis),
+            )
+        )
+    return types.WorkspaceDiagnosticReport(items=items)
+
+
+def register(server: LintgvServer) -> None:
+    """Register the commands."""
+    server.command(FIX_FILE)(fix_file)
+    server.command(CHECK_WORKSPACE)(check_workspace)

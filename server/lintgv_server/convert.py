@@ -1,0 +1,137 @@
+"""Pure conversions between lintgv's values and LSP's: spans to ranges in the client's
+position encoding, findings to diagnostics, fixes to edits. No state, no I/O."""
+
+from collections.abc import Iterable, Sequence
+
+from lsprotocol import types
+from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
+
+from lintgv.model import Edit, FileError, Finding, Severity, Span
+
+SOURCE = "lintgv"
+PARSE_ERROR_CODE = "parse-error"
+CONFIG_ERROR_CODE = "config-error"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+# Codes whose findings mark code that can go (an unused suppression) or an API a newer
+# TVM release removed; editors fade or strike them through.
+_UNNECESSARY = frozenset({"GV902"})
+_DEPRECATED_FAMILY = "GV4"
+
+
+def to_position(
+    lines: Sequence[str], codec: PositionCodec, line: int, column: int
+) -> types.Position:
+    """Return the client position of a 1-based `line` and code-point `column`."""
+    if line - 1 >= len(lines):
+        return types.Position(line=len(lines), character=0)
+    return codec.position_to_client_units(lines, ServerTextPosition(line - 1, column))
+
+
+def to_range(lines: Sequence[str], codec: PositionCodec, span: Span) -> types.Range:
+    """Return the client range of `span`."""
+    return types.Range(
+        start=to_position(lines, codec, span.start_line, span.start_col),
+        end=to_position(lines, codec, span.end_line, span.end_col),
+    )
+
+
+def to_span(lines: Sequence[str], codec: PositionCodec, where: types.Range) -> Span:
+    """Return the lintgv span of a client range."""
+    # The codec may adjust the positions it is given, so it gets copies.
+    start = types.Position(line=where.start.line, character=where.start.character)
+    end = types.Position(line=where.end.line, character=where.end.character)
+    server: ServerTextRange = codec.range_from_client_units(
+        lines, types.Range(start=start, end=end)
+    )
+    return Span(
+        server.start.line + 1, server.start.character, server.end.line + 1, server.end.character
+    )
+
+
+def _tags(code: str) -> list[types.DiagnosticTag] | None:
+    if code in _UNNECESSARY:
+        return [types.DiagnosticTag.Unnecessary]
+    if code.startswith(_DEPRECATED_FAMILY):
+        return [types.DiagnosticTag.Deprecated]
+    return None
+
+
+def to_diagnostic(
+    lines: Sequence[str], codec: PositionCodec, finding: Finding, docs_href: str | None
+) -> types.Diagnostic:
+    """Return the diagnostic of one finding."""
+    return types.Diagnostic(
+        range=to_range(lines, codec, finding.span),
+        message=finding.message,
+        severity=_SEVERITY[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=docs_href) if docs_href else None,
+        source=SOURCE,
+        tags=_tags(finding.code),
+    )
+
+
+def error_diagnostic(
+    lines: Sequence[str], codec: PositionCodec, error: FileError, code: str = PARSE_ERROR_CODE
+) -> types.Diagnostic:
+    """Return the one diagnostic of a document that could not be checked."""
+    line = error.line or 1
+    column = max((error.column or 1) - 1, 0) if error.line else 0
+    start = to_position(lines, codec, line, column)
+    end_line = lines[line - 1].rstrip("\r\n") if line - 1 < len(lines) else ""
+    end = to_position(lines, codec, line, len(end_line)) if error.line else start
+    return types.Diagnostic(
+        range=types.Range(start=start, end=end),
+        message=f"lintgv could not check this file: {error.message}",
+        severity=types.DiagnosticSeverity.Error,
+        code=code,
+        source=SOURCE,
+    )
+
+
+def to_text_edits(
+    lines: Sequence[str], codec: PositionCodec, edits: Iterable[Edit], newline: str
+) -> list[types.TextEdit]:
+    """Return the client edits of lintgv edits, their new text in the document's newline."""
+    return [
+        types.TextEdit(
+            range=to_range(lines, codec, edit.span),
+            new_text=edit.text.replace("\n", newline) if newline != "\n" else edit.text,
+        )
+        for edit in edits
+    ]
+
+
+def whole_text_edit(
+    lines: Sequence[str], codec: PositionCodec, before: str, after: str
+) -> list[types.TextEdit]:
+    """Return one edit turning `before` into `after`: the changed middle only, so that
+    the editor keeps the cursor and folds outside it. Both texts use the same newlines."""
+    if before == after:
+        return []
+    prefix = 0
+    limit = min(len(before), len(after))
+    while prefix < limit and before[prefix] == after[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < limit - prefix
+        and before[len(before) - 1 - suffix] == after[len(after) - 1 - suffix]
+    ):
+        suffix += 1
+    span = Span(*_line_col(before, prefix), *_line_col(before, len(before) - suffix))
+    return [
+        types.TextEdit(
+            range=to_range(lines, codec, span), new_text=after[prefix : len(after) - suffix]
+        )
+    ]
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1)

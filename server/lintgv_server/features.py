@@ -1,0 +1,190 @@
+"""Requests about one document: hover, code actions (and their resolution), and pulled
+diagnostics."""
+
+import logging
+from collections.abc import Sequence
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
+
+from lintgv.model import Finding, Span
+from lintgv_server import actions
+from lintgv_server.analysis import Analysis
+from lintgv_server.convert import SOURCE, to_range, to_span
+from lintgv_server.documents import diagnostics_of
+from lintgv_server.state import LintgvServer
+
+log = logging.getLogger(__name__)
+
+FIX_ALL_DATA = "lintgv.fixAll"
+
+
+def _versioned(ls: LintgvServer) -> bool:
+    workspace = ls.client_capabilities.workspace
+    edit = workspace.workspace_edit if workspace is not None else None
+    return bool(edit and edit.document_changes)
+
+
+def _resolves_edits(ls: LintgvServer) -> bool:
+    document = ls.client_capabilities.text_document
+    action = document.code_action if document is not None else None
+    support = action.resolve_support if action is not None else None
+    return bool(support and "edit" in support.properties)
+
+
+def _document(ls: LintgvServer, uri: str) -> TextDocument:
+    document = ls.current_document(uri)
+    if document is None:
+        # Not open: pygls reads it from disk.
+        return ls.workspace.get_text_document(uri)
+    return document
+
+
+def _covers(span: Span, line: int, column: int) -> bool:
+    after_start = (line, column) >= (span.start_line, span.start_col)
+    return after_start and (line, column) <= (span.end_line, span.end_col)
+
+
+def _matching(
+    diagnostics: Sequence[types.Diagnostic], finding: Finding, rng: types.Range
+) -> types.Diagnostic | None:
+    return next(
+        (
+            d
+            for d in diagnostics
+            if d.source == SOURCE and d.code == finding.code and d.range == rng
+        ),
+        None,
+    )
+
+
+async def code_actions(
+    ls: LintgvServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    """Return quick fixes and ignore actions for the findings on the requested lines, and
+    the fix-all action when it is asked for."""
+    document = _document(ls, params.text_document.uri)
+    analysis = await ls.analyse(document)
+    if analysis.target is None:
+        return None
+    codec = ls.workspace.position_codec
+    only = params.context.only
+    versioned = _versioned(ls)
+    result: list[types.CodeAction] = []
+    if actions.wants(only, types.CodeActionKind.QuickFix):
+        span = to_span(analysis.lines, codec, params.range)
+        findings = analysis.findings_at(span)
+        fixed = await ls.run_on_lint_thread(lambda: [analysis.fix_for(f) for f in findings])
+        ignores = []
+        for finding, with_fix in zip(findings, fixed, strict=True):
+            rng = to_range(analysis.lines, codec, finding.span)
+            diagnostic = _matching(params.context.diagnostics, finding, rng)
+            if with_fix is not None:
+                action = actions.quick_fix(
+                    analysis, codec, finding, with_fix, diagnostic, versioned
+                )
+                if action is not None:
+                    result.append(action)
+            ignores.append(actions.ignore_action(analysis, codec, finding, diagnostic, versioned))
+        result += [a for a in ignores if a is not None]
+    automatic = params.context.trigger_kind == types.CodeActionTriggerKind.Automatic
+    if actions.wants(only, actions.FIX_ALL_KIND) and (only is not None or not automatic):
+        result += await _fix_all(ls, analysis, versioned)
+    return result
+
+
+async def _fix_all(ls: LintgvServer, analysis: Analysis, versioned: bool) -> list[types.CodeAction]:
+    data = {"kind": FIX_ALL_DATA, "uri": analysis.uri, "version": analysis.version}
+    if _resolves_edits(ls):
+        return [actions.fix_all_action(analysis, None, data)]
+    codec = ls.workspace.position_codec
+    edits, _ = await ls.run_on_lint_thread(lambda: actions.fix_all_edits(analysis, codec, False))
+    if not edits:
+        return []
+    edit = actions.workspace_edit(analysis.uri, analysis.version, edits, versioned)
+    return [actions.fix_all_action(analysis, edit, None)]
+
+
+async def resolve(ls: LintgvServer, action: types.CodeAction) -> types.CodeAction:
+    """Fill in the edit of a fix-all action listed without one."""
+    data = action.data if isinstance(action.data, dict) else {}
+    if data.get("kind") != FIX_ALL_DATA or action.edit is not None:
+        return action
+    uri = str(data.get("uri"))
+    analysis = await ls.analyse(_document(ls, uri))
+    codec = ls.workspace.position_codec
+    edits, _ = await ls.run_on_lint_thread(lambda: actions.fix_all_edits(analysis, codec, False))
+    action.edit = actions.workspace_edit(uri, analysis.version, edits, _versioned(ls))
+    return action
+
+
+async def hover(ls: LintgvServer, params: types.HoverParams) -> types.Hover | None:
+    """Return the rule's explanation for a finding under the cursor."""
+    document = ls.current_document(params.text_document.uri)
+    if document is None:
+        return None
+    analysis = await ls.analyse(document)
+    codec = ls.workspace.position_codec
+    where = types.Range(start=params.position, end=params.position)
+    point = to_span(analysis.lines, codec, where)
+    found = [
+        f for f in analysis.result.findings if _covers(f.span, point.start_line, point.start_col)
+    ]
+    if not found:
+        return None
+    text = "\n\n".join(actions.hover_text(f) for f in found)
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+        range=to_range(analysis.lines, codec, found[0].span),
+    )
+
+
+def result_id(ls: LintgvServer, analysis: Analysis) -> str:
+    """Return an id that changes whenever the diagnostics of a document may change."""
+    return f"{ls.generation}:{analysis.version}:{hash(analysis.text) & 0xFFFFFFFF:x}"
+
+
+async def document_diagnostic(
+    ls: LintgvServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
+    """Answer a pull for one document's diagnostics."""
+    analysis = await ls.analyse(_document(ls, params.text_document.uri))
+    ls.log_crashes(analysis)
+    ident = result_id(ls, analysis)
+    if params.previous_result_id == ident:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=ident)
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=diagnostics_of(ls, analysis), result_id=ident
+    )
+
+
+def path_of(uri: str) -> str:
+    """Return the file system path of a `file:` URI (the URI itself otherwise)."""
+    return to_fs_path(uri) or uri
+
+
+def register(server: LintgvServer) -> None:
+    """Register hover and code actions (pulled diagnostics are registered per client)."""
+    server.feature(types.TEXT_DOCUMENT_HOVER)(hover)
+    server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND],
+            resolve_provider=True,
+        ),
+    )(code_actions)
+    server.feature(types.CODE_ACTION_RESOLVE)(resolve)
+
+
+def register_pull(server: LintgvServer) -> None:
+    """Register pulled diagnostics, for clients that asked for them instead of pushes."""
+    from lintgv_server.commands import workspace_diagnostic
+
+    server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier="lintgv", inter_file_dependencies=True, workspace_diagnostics=True
+        ),
+    )(document_diagnostic)
+    server.feature(types.WORKSPACE_DIAGNOSTIC)(workspace_diagnostic)

@@ -1,0 +1,103 @@
+"""pygls' protocol, made to answer every malformed message with a JSON-RPC error.
+
+pygls drops a request whose params do not fit the method's type, a message without
+`jsonrpc`, a batch, and any request after `shutdown`, without an answer; a client
+waiting for the answer would hang. Here each gets the error the JSON-RPC and LSP
+specifications name. Commands also receive their whole params (for `workDoneToken`).
+"""
+
+import logging
+from collections.abc import Generator
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcParseError,
+)
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCNotification, RPCRequest, RPCResponse
+from pygls.protocol.language_server import lsp_method
+
+log = logging.getLogger(__name__)
+
+
+class _Answered:
+    """A message that was already answered with an error while it was being read."""
+
+
+ANSWERED = _Answered()
+
+
+def _request_id(data: object) -> int | str | None:
+    if isinstance(data, dict):
+        value = data.get("id")
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return value
+    return None
+
+
+class LintgvProtocol(LanguageServerProtocol):
+    def send_error(self, msg_id: int | str | None, error: JsonRpcException) -> None:
+        """Send an error response (an `id` of null when the request's id is unknown)."""
+        self._send_data(
+            {
+                "jsonrpc": "2.0",
+                "id": msg_id,
+                "error": {"code": error.code, "message": error.message},
+            }
+        )
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            method = data.get("method")
+            if "method" not in data or "id" not in data:
+                raise
+            cause = exc.__cause__ or exc
+            message = f"invalid params for {method}: {type(cause).__name__}"
+            log.warning("%s", message, exc_info=True)
+            self.send_error(_request_id(data), JsonRpcInvalidParams(message))
+            return ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is ANSWERED:
+            return
+        if not isinstance(message, RPCRequest | RPCNotification | RPCResponse) and not hasattr(
+            message, "error"
+        ):
+            self._reject(message)
+            return
+        is_request = isinstance(message, RPCRequest)
+        if self._shutdown and is_request and message.method != types.EXIT:
+            error = JsonRpcInvalidRequest(f"{message.method}: the server is shutting down")
+            self.send_error(message.id, error)
+            return
+        super().handle_message(message)
+
+    def _reject(self, message: object) -> None:
+        """Answer a message that is not a JSON-RPC 2.0 request, response or notification."""
+        log.warning("not a JSON-RPC 2.0 message: %.200r", message)
+        if isinstance(message, dict) and "method" in message and "id" not in message:
+            return  # a notification cannot be answered
+        what = "a batch" if isinstance(message, list) else "not a JSON-RPC 2.0 message"
+        error = JsonRpcInvalidRequest(f"Invalid Request: {what}")
+        self.send_error(_request_id(message), error)
+
+    def report_parse_error(self, error: Exception) -> None:
+        """Answer a frame whose body is not JSON, as JSON-RPC asks: an error with id null."""
+        self.send_error(None, JsonRpcParseError(f"Parse error: {error}"))
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(
+        self, params: types.ExecuteCommandParams
+    ) -> Generator[Any, Any, Any]:
+        """Run a command; its handler gets the whole params, `workDoneToken` included."""
+        handler = self.fm.commands.get(params.command)
+        if handler is None:
+            raise JsonRpcInvalidParams(f"unknown command {params.command!r}")
+        result = yield handler, (params,), None
+        return result

@@ -1,0 +1,155 @@
+"""A scan of every workspace folder, file by file on the lint thread, so that it can
+report progress and stop between two files when cancelled.
+
+It walks with the core's Discovery and checks with the core's engine, in the two passes
+`lintgv check` makes (the second finds calls of unique-name helpers defined elsewhere).
+Results are kept in memory per file state: a second scan re-checks only what changed.
+"""
+
+import functools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+
+from lintgv.cache import stat_key
+from lintgv.discovery import Discovery
+from lintgv.engine import check
+from lintgv.errors import ConfigError
+from lintgv.model import FileError, FileResult, SourceFile
+from lintgv.reading import read_source
+from lintgv_server.analysis import Target, lines_of
+from lintgv_server.state import LintgvServer
+
+log = logging.getLogger(__name__)
+
+Report = Callable[[str, int], None]  # message, percentage
+IsCancelled = Callable[[], bool]
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """One file of a scan: its result and the text it was checked in (for positions)."""
+
+    path: Path
+    result: FileResult
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Key:
+    stat: tuple[int, int, int] | None
+    fingerprint: str
+    helpers: frozenset[str]
+
+
+class ScanCache:
+    """Results of earlier scans, reused while a file's state and settings stay the same."""
+
+    def __init__(self) -> None:
+        self.entries: dict[Path, tuple[_Key, Scanned]] = {}
+
+    def get(self, path: Path, key: _Key) -> Scanned | None:
+        entry = self.entries.get(path)
+        return entry[1] if entry is not None and entry[0] == key and key.stat else None
+
+    def put(self, key: _Key, scanned: Scanned) -> None:
+        self.entries[scanned.path] = (key, scanned)
+
+
+def _targets(ls: LintgvServer, errors: list[str]) -> list[Target]:
+    """Return every file of the workspace folders that lintgv checks."""
+    found: dict[Path, Target] = {}
+    for folder in ls.folders():
+        walk_errors: list[tuple[Path, str]] = []
+        for candidate in Discovery({}).discover([folder], walk_errors):
+            try:
+                target = ls.target_for(candidate.path)
+            except ConfigError as exc:
+                errors.append(str(exc))
+                continue
+            if target is not None:
+                found.setdefault(candidate.path, target)
+        errors.extend(f"{path}: {why}" for path, why in walk_errors)
+    return sorted(found.values(), key=lambda t: t.path.as_posix())
+
+
+def _check_file(
+    ls: LintgvServer, target: Target, helpers: frozenset[str], cache: ScanCache
+) -> Scanned:
+    """Check one file, from the editor's buffer when it is open, else from disk."""
+    document = ls.current_document(target.path.as_uri())
+    key = _Key(
+        None if document is not None else stat_key(target.path),
+        target.config.fingerprint,
+        helpers,
+    )
+    known = cache.get(target.path, key)
+    if known is not None:
+        return known
+    if document is not None:
+        text = document.source
+    else:
+        loaded = read_source(target.path, target.config.max_file_size)
+        if isinstance(loaded, FileError):
+            return Scanned(target.path, FileResult(target.path, errors=(loaded,)), ())
+        text = loaded.text
+    if helpers and not any(name in text for name in helpers):
+        return Scanned(target.path, FileResult(target.path), ())
+    result = check(
+        SourceFile(target.path, target.language, text),
+        target.config,
+        module_name=target.module_name,
+        helper_names=helpers,
+    )
+    scanned = Scanned(target.path, result, lines_of(text) if result.findings else ())
+    cache.put(key, scanned)
+    return scanned
+
+
+async def scan(
+    ls: LintgvServer,
+    cache: ScanCache,
+    report: Report,
+    is_cancelled: IsCancelled,
+) -> dict[Path, Scanned] | None:
+    """Check every file of the workspace; return None when cancelled."""
+    errors: list[str] = []
+    targets = await ls.run_on_lint_thread(lambda: _targets(ls, errors))
+    for error in errors:
+        ls.log_message(error, types.MessageType.Warning)
+    results: dict[Path, Scanned] = {}
+    done = await _pass(ls, targets, frozenset(), cache, results, report, is_cancelled)
+    if not done:
+        return None
+    helpers = frozenset(n for s in results.values() for n in s.result.defined_helpers)
+    if helpers:
+        second: dict[Path, Scanned] = {}
+        if not await _pass(ls, targets, helpers, cache, second, report, is_cancelled):
+            return None
+        results.update({p: s for p, s in second.items() if s.result.findings})
+    ls.helper_names = helpers
+    return results
+
+
+async def _pass(
+    ls: LintgvServer,
+    targets: list[Target],
+    helpers: frozenset[str],
+    cache: ScanCache,
+    results: dict[Path, Scanned],
+    report: Report,
+    is_cancelled: IsCancelled,
+) -> bool:
+    step = max(1, len(targets) // 50)
+    stage = "helper calls" if helpers else "checking"
+    for index, target in enumerate(targets):
+        if is_cancelled():
+            return False
+        work = functools.partial(_check_file, ls, target, helpers, cache)
+        results[target.path] = await ls.run_on_lint_thread(work)
+        if index % step == 0:
+            report(f"{stage} {index + 1}/{len(targets)} files", 100 * index // len(targets))
+    return True

@@ -1,0 +1,242 @@
+"""The server's state: settings per workspace folder, configs, open documents' analyses,
+and the one thread that runs the engine. Handlers live in app.py; this module owns what
+they share, and every change to it happens on the event loop's thread."""
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
+
+from lintgv import __version__
+from lintgv.config import Config
+from lintgv.discovery import Discovery
+from lintgv.engine import check
+from lintgv.errors import ConfigError
+from lintgv.model import Language, SourceFile
+from lintgv_server.analysis import Analysis, Target
+from lintgv_server.protocol import LintgvProtocol
+from lintgv_server.settings import ClientSettings, layered, parse_settings
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+CONFIGURATION_SECTION = "lintgv"
+
+
+class LintgvServer(LanguageServer):
+    """A pygls server holding lintgv's state."""
+
+    def __init__(self, settings: ClientSettings | None = None) -> None:
+        super().__init__(
+            "lintgv",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=LintgvProtocol,
+        )
+        self.settings = settings or ClientSettings()
+        # Per workspace folder (a folder URI's path), from workspace/configuration.
+        self.folder_settings: dict[str, ClientSettings] = {}
+        self.discovery = Discovery({})
+        self.generation = 0
+        self.analyses: dict[str, Analysis] = {}
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.published: dict[str, int | None] = {}  # uri → version last pushed
+        self.helper_names: frozenset[str] = frozenset()
+        self.scanned_uris: set[str] = set()  # closed files the last scan reported on
+        self.reported: set[tuple[str, int | None, str]] = set()  # logged crashes
+        # The engine runs on one thread: analyses never race, and the event loop stays free.
+        self.lint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lintgv")
+
+    # --- settings and configs -------------------------------------------------------
+
+    def folders(self) -> list[Path]:
+        """Return the workspace folders (or the root) as paths, longest first."""
+        workspace = self.protocol._workspace
+        if workspace is None:
+            return []
+        uris = [f.uri for f in workspace.folders.values()] or [workspace.root_uri or ""]
+        paths = [Path(p) for p in (to_fs_path(u) for u in uris if u) if p]
+        return sorted(paths, key=lambda p: len(p.parts), reverse=True)
+
+    def folder_of(self, path: Path) -> Path | None:
+        """Return the workspace folder holding `path`."""
+        return next((f for f in self.folders() if path.is_relative_to(f)), None)
+
+    def settings_for(self, path: Path) -> ClientSettings:
+        """Return the client settings that govern `path` (its folder's, else the global)."""
+        folder = self.folder_of(path)
+        if folder is not None and str(folder) in self.folder_settings:
+            return self.folder_settings[str(folder)]
+        return self.settings
+
+    def invalidate(self) -> None:
+        """Forget every config and analysis: settings or config files changed."""
+        self.discovery = Discovery({})
+        self.generation += 1
+
+    def config_for(self, path: Path) -> Config:
+        """Return the config of the file at `path`: its config file, then client settings.
+
+        Raises ConfigError for a bad config file or setting."""
+        config = self.discovery.config_for(path.parent)
+        if config.source is None:
+            # No config file: globs are relative to the workspace folder, not our cwd.
+            folder = self.folder_of(path)
+            config = replace(config, root=folder) if folder is not None else config
+        return layered(config, self.settings_for(path))
+
+    def target_for(self, path: Path) -> Target | None:
+        """Return how to check the file at `path`, or None when lintgv does not check it."""
+        config = self.config_for(path)
+        language = self.discovery.language_of(path.name, config)
+        if language is None or not self.settings_for(path).enable:
+            return None
+        module = self.discovery.module_name(str(path)) if language == Language.PYTHON else ""
+        return Target(path, language, config, module)
+
+    def apply_client_settings(self, raw: object) -> None:
+        """Take new global settings; report bad values and keep the earlier ones."""
+        parsed = parse_settings(raw, self.settings)
+        self.settings = parsed.settings
+        for problem in parsed.problems:
+            self.show_problem(problem)
+        self.invalidate()
+
+    async def fetch_folder_settings(self) -> None:
+        """Ask the client for each folder's settings (workspace/configuration), if it can."""
+        capabilities = self.client_capabilities.workspace
+        if capabilities is None or not capabilities.configuration:
+            return
+        folders = self.folders()
+        items = [
+            types.ConfigurationItem(scope_uri=f.as_uri(), section=CONFIGURATION_SECTION)
+            for f in folders
+        ]
+        try:
+            answers = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=items)
+            )
+        except Exception:  # a client that cannot answer keeps the global settings
+            log.debug("workspace/configuration failed", exc_info=True)
+            return
+        for folder, answer in zip(folders, answers or [], strict=False):
+            if answer is None:
+                continue
+            parsed = parse_settings(answer, self.settings)
+            self.folder_settings[str(folder)] = parsed.settings
+            for problem in parsed.problems:
+                self.show_problem(problem)
+        self.invalidate()
+
+    # --- analysis -------------------------------------------------------------------
+
+    async def run_on_lint_thread(self, work: Callable[[], T]) -> T:
+        """Run `work` on the engine's thread and return its result."""
+        return await asyncio.get_running_loop().run_in_executor(self.lint_thread, work)
+
+    def analyse_now(self, uri: str, version: int | None, text: str) -> Analysis:
+        """Check one document version (on the lint thread)."""
+        generation = self.generation
+        path_text = to_fs_path(uri)
+        path = Path(path_text) if path_text else Path(uri)
+        try:
+            target = self.target_for(path)
+        except ConfigError as exc:
+            return Analysis(uri, version, generation, text, None, config_error=str(exc))
+        if target is None:
+            return Analysis(uri, version, generation, text, None)
+        result = check(
+            SourceFile(path, target.language, text),
+            target.config,
+            module_name=target.module_name,
+            helper_names=self.helper_names,
+        )
+        return Analysis(uri, version, generation, text, target, result, self.helper_names)
+
+    async def analyse(self, document: TextDocument) -> Analysis:
+        """Return the analysis of the document's current version, made once per version."""
+        known = self.analyses.get(document.uri)
+        if (
+            known is not None
+            and known.version == document.version
+            and known.generation == self.generation
+            and known.text == document.source
+        ):
+            return known
+        version, text = document.version, document.source
+        analysis = await self.run_on_lint_thread(
+            lambda: self.analyse_now(document.uri, version, text)
+        )
+        if document.uri in self.open_uris():
+            self.analyses[document.uri] = analysis
+        return analysis
+
+    def open_uris(self) -> set[str]:
+        workspace = self.protocol._workspace
+        return set(workspace.text_documents) if workspace is not None else set()
+
+    def current_document(self, uri: str) -> TextDocument | None:
+        """Return the open document at `uri`, or None."""
+        workspace = self.protocol._workspace
+        if workspace is None or uri not in workspace.text_documents:
+            return None
+        return workspace.get_text_document(uri)
+
+    # --- messages -------------------------------------------------------------------
+
+    def log_message(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """Write a line to the client's log for this server (window/logMessage)."""
+        log.info("%s", message)
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def show_problem(self, message: str) -> None:
+        """Tell the person about a problem they can fix (a bad setting)."""
+        self.log_message(message, types.MessageType.Warning)
+        self.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=f"lintgv: {message}")
+        )
+
+    def log_crashes(self, analysis: Analysis) -> None:
+        """Log each crashed rule of `analysis` once per document version."""
+        for error in analysis.result.errors:
+            if error.code is None:
+                continue
+            key = (analysis.uri, analysis.version, error.code)
+            if key not in self.reported:
+                self.reported.add(key)
+                self.log_message(
+                    f"rule {error.code} crashed on {analysis.uri} "
+                    f"(version {analysis.version}): {error.message}; "
+                    "the other rules' findings are still shown",
+                    types.MessageType.Error,
+                )
+
+    def forget(self, uri: str) -> None:
+        """Drop what is known about a closed document."""
+        handle = self.pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        self.analyses.pop(uri, None)
+        self.published.pop(uri, None)
+        self.reported = {k for k in self.reported if k[0] != uri}
+
+
+def is_alive(pid: int) -> bool:
+    """Tell whether the process `pid` still exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, under another user
+    return True

@@ -1,0 +1,138 @@
+"""Pushed diagnostics: on open, change, save and close; never for a stale version;
+positions in UTF-16 and with CRLF line ends; one diagnostic for a file that does not parse."""
+
+from pathlib import Path
+
+from lsprotocol import types
+from server_client import (
+    PYTHON_SITE,
+    Start,
+    cpp_file,
+    engine_findings,
+    python_file,
+    summary,
+    write_project,
+)
+
+
+async def test_open_python_and_cpp_files_get_the_findings_of_lintgv_check(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    for path in (python_file(root), cpp_file(root)):
+        uri = client.open(path)
+        diagnostics = await client.diagnostics_for(uri, 1)
+        assert summary(diagnostics) == engine_findings(path)
+        first = diagnostics[0]
+        assert (first.source, first.code) == ("lintgv", "GV101")
+        assert first.severity == types.DiagnosticSeverity.Warning
+        assert first.code_description is not None
+        assert first.code_description.href.endswith("GV101.md")
+
+
+async def test_an_incremental_change_is_checked_and_only_the_newest_version_published(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    path = python_file(root)
+    client = await start(root)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, 1)
+    texts = {1: PYTHON_SITE}
+    # Three edits in a row: a second site appears, then the first one goes away.
+    lines = PYTHON_SITE.split("\n")
+    edits = [
+        (types.Position(9, 0), types.Position(9, 0), "other = tvm.ir.GlobalVar('g')\n"),
+        (types.Position(6, 9), types.Position(6, 31), "supply.fresh_global(name)"),
+        (types.Position(0, 0), types.Position(0, 0), "# edited\n"),
+    ]
+    text = PYTHON_SITE
+    for version, (begin, end, new) in enumerate(edits, 2):
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(
+                        range=types.Range(start=begin, end=end), text=new
+                    )
+                ],
+            )
+        )
+        lines = text.split("\n")
+        offset = sum(len(x) + 1 for x in lines[: begin.line])
+        text = text[: offset + begin.character] + new + text[offset + end.character :]
+        texts[version] = text
+    final = await client.diagnostics_for(uri, 4)
+    path.write_text(texts[4])
+    assert summary(final) == engine_findings(path)
+    assert [d.range.start.line for d in final] == [10]
+    versions = [p.version for p in client.published if p.uri == uri]
+    assert versions == sorted(versions), "an older version was published after a newer one"
+    for params in client.published:
+        path.write_text(texts[params.version or 1])
+        assert summary(list(params.diagnostics)) == engine_findings(path)
+
+
+async def test_closing_a_document_clears_its_diagnostics_and_saving_checks_again(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    uri = client.open(cpp_file(root))
+    assert await client.diagnostics_for(uri, 1)
+    before = len(client.published)
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    await client.until(lambda: len(client.published) > before)
+    assert client.published[-1].diagnostics
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    await client.until(
+        lambda: client.published[-1].uri == uri and not client.published[-1].diagnostics
+    )
+
+
+async def test_columns_are_counted_in_utf16_code_units(tmp_path: Path, start: Start) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    # "😀" is one code point, two UTF-16 code units; "é" is one of each.
+    text = 'import tvm\nnames = ["é😀"]; gv = tvm.ir.GlobalVar("😀")\n'
+    uri = client.open(python_file(root), text)
+    (diagnostic,) = await client.diagnostics_for(uri, 1)
+    line = text.split("\n")[1]
+    start_units = len(line[: line.index("tvm.ir")].encode("utf-16-le")) // 2
+    end_units = len(line.encode("utf-16-le")) // 2
+    assert diagnostic.range == types.Range(
+        start=types.Position(1, start_units), end=types.Position(1, end_units)
+    )
+
+
+async def test_crlf_documents_get_the_same_positions(tmp_path: Path, start: Start) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    uri_lf = client.open(cpp_file(root))
+    crlf_path = cpp_file(root).with_name("lower_crlf.cc")
+    crlf_path.write_bytes(cpp_file(root).read_bytes().replace(b"\n", b"\r\n"))
+    uri_crlf = client.open(crlf_path)
+    lf = await client.diagnostics_for(uri_lf, 1)
+    crlf = await client.diagnostics_for(uri_crlf, 1)
+    assert [d.range for d in crlf] == [d.range for d in lf]
+    assert summary(crlf) == engine_findings(crlf_path)
+
+
+async def test_a_file_that_does_not_parse_gets_one_clear_diagnostic(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    uri = client.open(python_file(root), "import tvm\ngv = tvm.ir.GlobalVar('f'\n")
+    (diagnostic,) = await client.diagnostics_for(uri, 1)
+    assert diagnostic.code == "parse-error"
+    assert diagnostic.severity == types.DiagnosticSeverity.Error
+    assert diagnostic.message.startswith("lintgv could not check this file:")
+    client.replace_all(uri, 2, "import tvm\ngv = tvm.ir.GlobalVar('f')\n")
+    (fixed,) = await client.diagnostics_for(uri, 2)
+    assert fixed.code == "GV101"
