@@ -1,0 +1,180 @@
+"""Code actions, hover and lintgv.fixFile: the fixes `lintgv fix` makes, offered in the
+editor, and the rule's explanation on hover."""
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from server_client import (
+    Client,
+    Start,
+    apply_text_edits,
+    cpp_file,
+    edits_of,
+    python_file,
+    write_project,
+)
+
+from lintgv.model import Language
+from lintgv.registry import rule_codes
+from lintgv.rules._base import Invalid
+
+
+def _fixable_examples() -> list[tuple[str, Language, Invalid]]:
+    found = []
+    for code, rules in rule_codes().items():
+        for rule in rules:
+            for example in rule.INVALID:
+                if example.fixed is not None and not example.config and not example.path:
+                    assert rule.LANGUAGE is not None
+                    found.append((code, rule.LANGUAGE, example))
+                    break
+    return found
+
+
+async def _actions(
+    client: Client, uri: str, where: types.Range, diagnostics: list[types.Diagnostic]
+) -> list[types.CodeAction]:
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=where,
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+@pytest.mark.parametrize(
+    ("code", "language", "example"),
+    [pytest.param(*e, id=f"{e[0]}-{e[1]}") for e in _fixable_examples()],
+)
+async def test_the_quick_fix_of_a_rule_example_gives_its_fixed_text(
+    tmp_path: Path, start: Start, code: str, language: Language, example: Invalid
+) -> None:
+    (tmp_path / "lintgv.toml").write_text("")
+    path = tmp_path / ("example.py" if language == Language.PYTHON else "example.cc")
+    path.write_text(example.code)
+    client = await start(tmp_path)
+    uri = client.open(path)
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == code]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    fixes = [a for a in actions if a.kind == "quickfix" and not a.title.startswith("Ignore")]
+    assert fixes, [a.title for a in actions]
+    assert fixes[0].edit is not None
+    assert apply_text_edits(example.code, edits_of(fixes[0].edit, uri)) == example.fixed
+
+
+async def test_ignore_on_this_line_inserts_a_comment_that_silences_the_finding(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    for path in (python_file(root), cpp_file(root)):
+        uri = client.open(path)
+        diagnostics = await client.diagnostics_for(uri, 1)
+        actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+        (ignore,) = [a for a in actions if a.title == "Ignore GV101 on this line"]
+        assert ignore.edit is not None
+        text = apply_text_edits(path.read_text(), edits_of(ignore.edit, uri))
+        marker = "# lintgv: ignore[GV101]" if path.suffix == ".py" else "// lintgv: ignore[GV101]"
+        assert marker in text.split("\n")[diagnostics[0].range.start.line]
+        client.replace_all(uri, 2, text)
+        assert await client.diagnostics_for(uri, 2) == []
+
+
+async def test_a_second_code_joins_an_existing_ignore_comment(tmp_path: Path, start: Start) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    text = "import tvm\ngv = tvm.ir.GlobalVar('f')  # lintgv: ignore[GV201]\n"
+    uri = client.open(python_file(root), text)
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV101"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (ignore,) = [a for a in actions if a.title == "Ignore GV101 on this line"]
+    assert ignore.edit is not None
+    fixed = apply_text_edits(text, edits_of(ignore.edit, uri))
+    assert fixed.split("\n")[1].endswith("# lintgv: ignore[GV201, GV101]")
+
+
+async def test_quick_fixes_of_a_crlf_document_insert_crlf_lines(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    text = cpp_file(root).read_text().replace("\n", "\r\n")
+    uri = client.open(cpp_file(root), text)
+    diagnostics = await client.diagnostics_for(uri, 1)
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    fix = next(a for a in actions if "FreshGlobal" in a.title or "Global" in a.title)
+    assert fix.edit is not None
+    fixed = apply_text_edits(text, edits_of(fix.edit, uri))
+    assert "FreshGlobal" in fixed
+    assert fixed.count("\n") == fixed.count("\r\n")
+
+
+async def test_fix_all_offers_only_safe_fixes_and_resolves_its_edit(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    uri = client.open(python_file(root))
+    await client.diagnostics_for(uri, 1)
+    everything = types.Range(start=types.Position(0, 0), end=types.Position(10, 0))
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=everything,
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.lintgv"]),
+        )
+    )
+    (action,) = [a for a in result or [] if isinstance(a, types.CodeAction)]
+    assert action.kind == "source.fixAll.lintgv"
+    resolved = await client.code_action_resolve_async(action)
+    # GV101's fix is unsafe (it may change generated names): fix-all leaves it alone.
+    assert resolved.edit is not None
+    assert edits_of(resolved.edit, uri) == []
+
+
+async def test_fix_file_applies_the_unsafe_fixes_when_asked(tmp_path: Path, start: Start) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    path = cpp_file(root)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, 1)
+    safe = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="lintgv.fixFile", arguments=[uri])
+    )
+    assert safe == {"applied": False, "fixes": 0}
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="lintgv.fixFile", arguments=[uri, {"unsafe": True}])
+    )
+    assert answer == {"applied": True, "fixes": 1}
+    (edit,) = client.applied
+    fixed = apply_text_edits(path.read_text(), edits_of(edit, uri))
+    assert "GlobalVar gv = global_var_supply->FreshGlobal(name, false);" in fixed
+    assert "#include <tvm/ir/global_var_supply.h>" in fixed
+
+
+async def test_hover_on_a_finding_explains_the_rule(tmp_path: Path, start: Start) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    uri = client.open(python_file(root))
+    (diagnostic,) = await client.diagnostics_for(uri, 1)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=diagnostic.range.start,
+        )
+    )
+    assert hover is not None
+    assert isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert "GV101" in hover.contents.value
+    assert "Why it matters" in hover.contents.value
+    assert hover.range == diagnostic.range
+    nothing = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 0)
+        )
+    )
+    assert nothing is None
