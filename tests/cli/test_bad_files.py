@@ -1,0 +1,88 @@
+"""Files that cannot be checked get a precise entry in `errors`, and the run goes on."""
+
+import json
+
+GOOD = "import tvm\ngv = tvm.ir.GlobalVar('main')\n"
+
+
+def _run_json(lintgv, root, *extra: str) -> tuple[int, dict]:
+    result = lintgv("check", "--no-cache", "--format", "json", *extra, ".", cwd=root)
+    return result.returncode, json.loads(result.stdout)
+
+
+def _error_of(document: dict, path: str) -> dict:
+    [error] = [e for e in document["errors"] if e["path"] == path]
+    return error
+
+
+def test_file_that_is_not_utf8_is_named_with_the_byte(lintgv, project) -> None:
+    root = project({"good.py": GOOD, "latin1.py": b"x = 1\nname = '\xe9t\xe9'\n"})
+    code, document = _run_json(lintgv, root)
+    assert code == 3
+    error = _error_of(document, "latin1.py")
+    assert error["message"] == "not valid UTF-8 (byte 0xe9 at offset 14); not checked"
+    assert (error["line"], error["column"]) == (2, 9)
+    assert [f["path"] for f in document["findings"]] == ["good.py"]
+
+
+def test_binary_file_with_a_source_suffix_is_named(lintgv, project) -> None:
+    root = project({"good.py": GOOD, "blob.cc": b"GlobalVar\x00\x01\x02"})
+    code, document = _run_json(lintgv, root)
+    assert code == 3
+    assert _error_of(document, "blob.cc")["message"] == "binary file (NUL byte); not checked"
+    assert len(document["findings"]) == 1
+
+
+def test_file_over_max_file_size_is_named_with_its_size(lintgv, project) -> None:
+    root = project(
+        {"good.py": GOOD, "huge.cc": "// padding\n" * 200, "lintgv.toml": "max-file-size = 1000\n"}
+    )
+    code, document = _run_json(lintgv, root)
+    assert code == 3
+    message = _error_of(document, "huge.cc")["message"]
+    assert message == (
+        "file is 2,200 bytes, over max-file-size (1,000); raise `max-file-size` to check it"
+    )
+
+
+def test_unparsable_python_is_named_with_line_and_column(lintgv, project) -> None:
+    root = project({"good.py": GOOD, "broken.py": "import tvm\ngv = tvm.ir.GlobalVar('f'\n"})
+    code, document = _run_json(lintgv, root)
+    assert code == 3
+    error = _error_of(document, "broken.py")
+    assert error["line"] >= 2
+    assert "pars" in error["message"].lower() or "syntax" in error["message"].lower()
+    assert [f["path"] for f in document["findings"]] == ["good.py"]
+
+
+def test_cpp_with_a_local_syntax_error_is_still_checked(lintgv, project) -> None:
+    # tree-sitter recovers from errors, so a macro-heavy file still gets its findings.
+    code = (
+        "TVM_DECLARE_THING(a b c;\n"
+        "void F(IRModule mod) {\n"
+        '  GlobalVar gv("f");\n'
+        "  mod->Add(gv, f);\n"
+        "}\n"
+    )
+    root = project({"odd.cc": code})
+    code_, document = _run_json(lintgv, root)
+    assert (code_, document["errors"]) == (1, [])
+    assert [f["line"] for f in document["findings"]] == [3]
+
+
+def test_cpp_that_is_mostly_syntax_errors_is_named(lintgv, project) -> None:
+    root = project({"good.py": GOOD, "odd.cc": 'void F( {\n  GlobalVar gv("f");\n'})
+    code, document = _run_json(lintgv, root)
+    assert code == 3
+    error = _error_of(document, "odd.cc")
+    assert error["message"].startswith("C++ could not be parsed: ")
+    assert (error["line"], error["column"]) == (1, 1)
+
+
+def test_text_format_names_the_bad_file_and_continues(lintgv, project) -> None:
+    root = project({"good.py": GOOD, "latin1.py": b"name = '\xe9'\n"})
+    result = lintgv("check", "--no-cache", ".", cwd=root)
+    assert result.returncode == 3
+    assert "latin1.py:1:9: error: not valid UTF-8" in result.stdout
+    assert "good.py:2:6: GV101" in result.stdout
+    assert result.stdout.endswith("Found 1 finding in 2 files; 1 could not be checked.\n")

@@ -1,0 +1,59 @@
+"""A broken configuration is an error naming the file, the key and the value (exit 2).
+
+A bad config file stops the checking of the folders it governs; it is reported like a
+file that could not be checked, so the JSON report lists it under `errors`.
+"""
+
+CODE = {"a.py": "x = 1\n"}
+
+
+def _error(lintgv, project, files: dict[str, str], *args: str) -> str:
+    root = project({**CODE, **files})
+    result = lintgv("check", "--no-cache", *args, ".", cwd=root)
+    assert result.returncode == 2
+    return result.stdout + result.stderr
+
+
+def test_unknown_key_names_file_and_key_and_suggests(lintgv, project) -> None:
+    output = _error(lintgv, project, {"lintgv.toml": "tvm_version = '0.16'\n"})
+    assert "lintgv.toml: invalid value for `tvm_version`: '0.16'" in output
+    assert "did you mean `tvm-version`?" in output
+
+
+def test_bad_value_names_file_key_and_value(lintgv, project) -> None:
+    output = _error(lintgv, project, {"lintgv.toml": 'select = ["XY1"]\n'})
+    assert "lintgv.toml: invalid value for `select`: 'XY1'" in output
+    assert "expected a code or prefix such as GV101 or GV1" in output
+
+
+def test_wrong_type_in_pyproject_names_the_key(lintgv, project) -> None:
+    output = _error(lintgv, project, {"pyproject.toml": "[tool.lintgv]\nrespect-gitignore = 1\n"})
+    assert "pyproject.toml: invalid value for `respect-gitignore`: 1 (expected true or false)" in (
+        output
+    )
+
+
+def test_invalid_toml_is_named(lintgv, project) -> None:
+    output = _error(lintgv, project, {"lintgv.toml": "select = [\n"})
+    assert "lintgv.toml: invalid value for `(file)`: 'lintgv.toml' (not valid TOML" in output
+
+
+def test_bad_tvm_version_names_the_value(lintgv, project) -> None:
+    output = _error(lintgv, project, {"lintgv.toml": 'tvm-version = "1.0"\n'})
+    assert "invalid value for `tvm-version`: '1.0'" in output
+
+
+def test_bad_per_file_ignore_names_the_nested_key(lintgv, project) -> None:
+    toml = '[per-file-ignores]\n"tests/*" = ["G101"]\n'
+    output = _error(lintgv, project, {"lintgv.toml": toml})
+    assert "invalid value for `per-file-ignores.tests/*`: 'G101'" in output
+
+
+def test_bad_command_line_setting_is_named(lintgv, project) -> None:
+    output = _error(lintgv, project, {}, "--select", "nope")
+    assert "invalid value for `select`: 'nope'" in output
+
+
+def test_explicit_config_file_that_is_missing_is_named(lintgv, project) -> None:
+    output = _error(lintgv, project, {}, "--config", "absent.toml")
+    assert "absent.toml" in output
