@@ -52,7 +52,7 @@ def cpp_copy(project: Project, path: Path, line: int) -> CppCopy:
         return CppCopy(f"line {line}", path, line, "", "", blocked="the file does not parse")
     function = _function_at(unit.parsed.root, line)
     if function is None:
-        why = "it is a lambda; its captures come from the enclosing function"
+        why = "no function definition starts there (a lambda's captures come from its function)"
         return CppCopy(f"line {line}", path, line, "", "", blocked=why)
     name, owner = method_name(unit.parsed, function)
     classes = project.classes(owner) if owner else []

@@ -27,7 +27,13 @@ class Blocked(Exception):
 
 
 def run_python_copy(
-    path: Path, text: str, line: int, expected: tuple[str, ...], *, python: str = sys.executable
+    path: Path,
+    text: str,
+    line: int,
+    expected: tuple[str, ...],
+    *,
+    python: str = sys.executable,
+    seconds: float = SECONDS,
 ) -> CopyRun:
     """Run the copy defined at `line` of `text` on the sequence beside NameSupply."""
     helper = f"line {line}"
@@ -46,12 +52,12 @@ def run_python_copy(
                 cwd=scratch,
                 capture_output=True,
                 text=True,
-                timeout=SECONDS,
+                timeout=seconds,
                 env={},
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            why = f"it did not finish within {SECONDS} s"
+            why = f"it did not finish within {seconds} s"
             return CopyRun(helper, path, line, "python", expected, reason=why)
     if done.returncode != 0:
         why = f"the harness failed: {done.stderr.strip().splitlines()[-1:]}"
