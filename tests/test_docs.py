@@ -1,0 +1,76 @@
+"""Rule pages: lintgv.docs.render and scripts/gen_rule_docs.py."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from lintgv.docs import index, pages, render
+from lintgv.registry import rule_codes
+
+ROOT = Path(__file__).parent.parent
+SCRIPT = ROOT / "scripts" / "gen_rule_docs.py"
+
+
+def test_page_has_title_metadata_summary_and_sections() -> None:
+    page = render(rule_codes()["GV901"][0])
+    lines = page.splitlines()
+    assert lines[0] == "# GV901 · bare-suppression"
+    assert lines[2].startswith("**Languages:** Python, C++ · **Severity:** warning · **Fix:** none")
+    assert lines[4] == "A suppression comment names no code."
+    assert "## Why it matters" in lines
+    assert "### Reported" in lines and "### Not reported" in lines
+
+
+def test_page_shows_the_first_invalid_example_with_its_fix() -> None:
+    rules = rule_codes()["GV101"]
+    page = render(rules[0])
+    for rule in rules:
+        example = next(e for e in rule.INVALID if e.fixed is not None)
+        if example is rule.INVALID[0]:
+            assert example.code.rstrip() in page
+            assert example.fixed is not None and example.fixed.rstrip() in page
+    assert "After `lintgv fix --unsafe`" in page
+
+
+def test_every_language_of_a_code_is_on_its_page() -> None:
+    page = render(rule_codes()["GV101"][0])
+    assert "## C++" in page and "## Python" in page
+    assert "```cpp" in page and "```python" in page
+
+
+def test_any_implementation_renders_the_same_page() -> None:
+    for rules in rule_codes().values():
+        assert len({render(rule) for rule in rules}) == 1
+
+
+def test_index_links_every_code() -> None:
+    text = index()
+    for code in rule_codes():
+        assert f"[{code}]({code}.md)" in text
+
+
+def test_generator_writes_every_page_and_check_then_passes(tmp_path: Path) -> None:
+    out = tmp_path / "rules"
+    subprocess.run(
+        [sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True
+    )
+    assert {p.name for p in out.iterdir()} == set(pages())
+    check = [sys.executable, str(SCRIPT), "--check", "--out", str(out)]
+    assert subprocess.run(check, capture_output=True, check=False).returncode == 0
+
+
+def test_check_fails_on_a_stale_or_extra_page(tmp_path: Path) -> None:
+    out = tmp_path / "rules"
+    subprocess.run(
+        [sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True
+    )
+    (out / "GV101.md").write_text("edited by hand\n", encoding="utf-8")
+    (out / "GV000.md").write_text("a code that is gone\n", encoding="utf-8")
+    check = [sys.executable, str(SCRIPT), "--check", "--out", str(out)]
+    result = subprocess.run(check, capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert "GV101.md" in result.stderr and "GV000.md" in result.stderr
+    subprocess.run(
+        [sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True
+    )
+    assert not (out / "GV000.md").exists()
