@@ -7,6 +7,7 @@ from lintgv.runtime.errors import CheckFailed, ManifestError, UnsupportedVersion
 from lintgv.runtime.global_var_supply import GlobalVarSupply
 from lintgv.runtime.ir import GlobalVar, IRModule
 from lintgv.runtime.name_supply import NameSupply, UniqueNameSupply
+from lintgv.runtime.rfc0077 import NamingPolicy, next_name
 
 __all__ = [
     "CheckFailed",
@@ -15,6 +16,8 @@ __all__ = [
     "IRModule",
     "ManifestError",
     "NameSupply",
+    "NamingPolicy",
     "UniqueNameSupply",
     "UnsupportedVersion",
+    "next_name",
 ]

@@ -15,6 +15,7 @@ resets a counter. Behaviour that changed between releases follows `tvm_version`:
 from collections.abc import Iterable
 
 from lintgv.runtime.errors import CheckFailed, UnsupportedVersion
+from lintgv.runtime.rfc0077 import NamingPolicy, next_name
 from lintgv.runtime.versions import (
     ADD_UNDERSCORE_ADDED,
     DEFAULT_TVM_VERSION,
@@ -36,10 +37,17 @@ def _string(value: object, argument: str) -> str:
 class NameSupply:
     """Hands out names that are unique within the supply, as TVM's NameSupply does."""
 
-    def __init__(self, prefix: str = "", *, tvm_version: str = DEFAULT_TVM_VERSION) -> None:
+    def __init__(
+        self,
+        prefix: str = "",
+        *,
+        tvm_version: str = DEFAULT_TVM_VERSION,
+        policy: NamingPolicy = NamingPolicy.TVM,
+    ) -> None:
         self.tvm_version = tvm_version
         self.minor = tvm_minor(tvm_version)
         self.prefix = _string(prefix, "prefix")
+        self.policy = NamingPolicy(policy)
         self._name_map: dict[str, int] = {}
 
     @classmethod
@@ -96,6 +104,10 @@ class NameSupply:
     def _unique(self, name: str, add_underscore: bool) -> str:
         name = name.replace(".", "_")
         names = self._name_map
+        if self.policy is NamingPolicy.RFC0077:
+            chosen = next_name(name, names)
+            names[chosen] = 0
+            return chosen
         if name not in names:
             names[name] = 0
             return name

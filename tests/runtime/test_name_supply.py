@@ -4,7 +4,14 @@ test_unique_name_supply.py at the release tags), rewritten, plus each release's 
 
 import pytest
 
-from lintgv.runtime import CheckFailed, NameSupply, UniqueNameSupply, UnsupportedVersion
+from lintgv.runtime import (
+    CheckFailed,
+    NameSupply,
+    NamingPolicy,
+    UniqueNameSupply,
+    UnsupportedVersion,
+    next_name,
+)
 
 EVERY_LINE = ["0.10", "0.16", "0.24", "0.25", "0.26"]
 
@@ -165,3 +172,22 @@ def test_versions_tvm_never_had_are_rejected(version: str) -> None:
 def test_non_string_names_are_rejected() -> None:
     with pytest.raises(TypeError, match="name must be a str"):
         NameSupply("").fresh_name(None)  # type: ignore[arg-type]  # the check under test
+
+
+def test_rfc0077_example() -> None:
+    assert next_name("func12", {"func12", "func13", "func4"}) == "func14"
+    assert next_name("func", {"func"}) == "func1"
+    assert next_name("free", {"func"}) == "free"
+
+
+def test_rfc0077_policy_is_off_by_default() -> None:
+    assert NameSupply("").policy is NamingPolicy.TVM
+    supply = NameSupply("", policy=NamingPolicy.RFC0077)
+    supply.reserve_name("func12")
+    supply.reserve_name("func13")
+    assert [supply.fresh_name(n) for n in ("func12", "func", "a.b", "a.b")] == [
+        "func14",
+        "func",
+        "a_b",
+        "a_b1",
+    ]
