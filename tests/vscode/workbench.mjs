@@ -3,6 +3,36 @@
 
 const NBSP = /\u00a0/g;
 
+/**
+ * Runs in the page (so it must stand alone): reads the findings of the Problems panel (VS
+ * Code 1.100's markers view), each with the file row above it. Only rows on screen exist;
+ * the fixtures' findings fit. mode 'read' returns them; 'all' tells whether each of `wanted`
+ * matches a finding; 'none' whether none does. A match agrees on every key of the wanted one.
+ */
+function problemsInPage([wanted, mode]) {
+  const text = (row, selector) => row.querySelector(selector)?.textContent?.replace(/\u00a0/g, ' ').trim();
+  const problems = [];
+  let file;
+  for (const row of document.querySelectorAll('.markers-panel .monaco-list-row')) {
+    if (!row.querySelector('.marker-message')) {
+      file = text(row, '.label-name');
+      continue;
+    }
+    problems.push({
+      file,
+      message: text(row, '.marker-message'),
+      source: text(row, '.marker-source'),
+      code: text(row, '.marker-code'),
+      position: text(row, '.marker-line'),
+    });
+  }
+  if (mode === 'read') {
+    return problems;
+  }
+  const found = (want) => problems.some((p) => Object.entries(want).every(([key, value]) => p[key] === value));
+  return mode === 'all' ? wanted.every(found) : !wanted.some(found);
+}
+
 export class Workbench {
   /** @param {import('playwright-core').Page} page */
   constructor(page) {
@@ -21,7 +51,8 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    // The picker first lists recent files, then filters: wait until the file is the one chosen.
+    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor();
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
     await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
@@ -33,7 +64,7 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor();
     await this.page.keyboard.press('Enter');
   }
 
@@ -42,7 +73,8 @@ export class Workbench {
     await this.page.keyboard.press('Control+G');
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
-    await input.fill(`${line}:${column}`);
+    // The Go to Line picker is Quick Open with the `:` prefix; fill() replaces the prefix too.
+    await input.fill(`:${line}:${column}`);
     await this.page.keyboard.press('Enter');
     await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
@@ -73,26 +105,20 @@ export class Workbench {
     await this.page.locator('.markers-panel').waitFor();
   }
 
-  /** The Problems panel's rows matching `text`, once at least `count` are shown. */
-  async waitForProblems(text, count = 1, timeout = 60_000) {
-    const rows = this.page.locator('.markers-panel .monaco-list-row', { hasText: text });
-    await rows.nth(count - 1).waitFor({ timeout });
-    return rows.allInnerTexts();
+  /** The findings of the Problems panel: file, message, source, code and position. */
+  async problems() {
+    return this.page.evaluate(problemsInPage, [[], 'read']);
   }
 
-  /** A locator for the Problems panel's rows that contain every one of `texts`. */
-  problemRow(...texts) {
-    let rows = this.page.locator('.markers-panel .monaco-list-row');
-    for (const text of texts) {
-      rows = rows.filter({ hasText: text });
-    }
-    return rows.first();
+  /** Wait until the Problems panel shows a finding matching each of `wanted`; return all. */
+  async waitForProblems(wanted, timeout = 60_000) {
+    await this.page.waitForFunction(problemsInPage, [wanted, 'all'], { timeout, polling: 100 });
+    return this.problems();
   }
 
-  /** Every row of the Problems panel: file rows and marker rows, in order. */
-  async problemRows() {
-    const rows = await this.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
-    return rows.map((row) => row.replace(NBSP, ' ').replace(/\s+/g, ' ').trim());
+  /** Wait until no finding in the Problems panel matches any of `unwanted`. */
+  async waitForNoProblem(unwanted, timeout = 30_000) {
+    await this.page.waitForFunction(problemsInPage, [unwanted, 'none'], { timeout, polling: 100 });
   }
 
   /** Press Ctrl+. and wait for the action with `title`; returns every offered title. */
@@ -139,6 +165,14 @@ export class Workbench {
     const item = this.page.locator('.statusbar-item', { hasText: text });
     await item.first().waitFor({ timeout: 30_000 });
     return (await item.first().innerText()).trim();
+  }
+
+  /** Save the active editor (Ctrl+S) and wait until its tab `name` is no longer dirty. */
+  async save(name) {
+    const dirty = this.page.locator('.tabs-container .tab.active.dirty', { hasText: name });
+    await dirty.waitFor();
+    await this.page.keyboard.press('Control+S');
+    await dirty.waitFor({ state: 'detached', timeout: 30_000 });
   }
 
   async screenshot(file) {
