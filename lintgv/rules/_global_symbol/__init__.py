@@ -1,0 +1,2 @@
+"""What GV301 and GV302 share: finding global_symbol mutations and telling a first
+setting from an overwrite, in C++ (cpp_scan) and Python (python_scan)."""

@@ -1,0 +1,166 @@
+"""Rule bases for GV301 and GV302: one scan, each code reporting its own kind."""
+
+from dataclasses import replace
+from typing import ClassVar
+
+import libcst as cst
+
+from lintgv.config import Config
+from lintgv.model import Language, Severity
+from lintgv.parsing.python import ParsedPython
+from lintgv.rules._base import CppRule, PythonRule, RuleContext
+from lintgv.rules._global_symbol import python_scan
+from lintgv.rules._global_symbol.cpp_scan import CppScan
+from lintgv.rules._global_symbol.messages import Evidence, Kind, remove_message, set_message
+from lintgv.rules._global_symbol.python_scan import FunctionState, Read
+
+CPP_TRIGGERS = (r'kGlobalSymbol|"global_symbol"',)
+# The whole function is parsed: its earlier lines show whether a symbol existed.
+PYTHON_TRIGGERS = (
+    r"""(?:with_attr|without_attr)\(\s*["']global_symbol|with_attrs\(\s*\{[^}]*["']global_symbol""",
+)
+
+
+def message_for(rule: PythonRule | CppRule, kind: Kind, evidence: Evidence | None) -> str:
+    language = rule.LANGUAGE or Language.PYTHON
+    if kind is Kind.SET:
+        return set_message(rule.config, language, evidence)
+    return remove_message(rule.config, language, evidence)
+
+
+def soften_first_setting(rule: PythonRule | CppRule, kind: Kind, evidence: Evidence | None) -> None:
+    """Report a first setting as info, below an overwrite, unless configured otherwise."""
+    configured = dict(rule.config.severity)
+    if kind is Kind.SET and evidence is None and rule.META.code not in configured:
+        rule.findings[-1] = replace(rule.findings[-1], severity=Severity.INFO)
+
+
+class GlobalSymbolCpp(CppRule):
+    KIND: ClassVar[Kind]
+    QUERY = ""  # `run` uses CppScan
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return CPP_TRIGGERS, ()
+
+    def run(self) -> None:
+        """Report each mutation of this rule's kind."""
+        for mutation in CppScan(self.parsed).mutations():
+            if mutation.kind is self.KIND:
+                self.report(mutation.call, message_for(self, self.KIND, mutation.evidence))
+                soften_first_setting(self, self.KIND, mutation.evidence)
+
+
+class GlobalSymbolPython(PythonRule):
+    KIND: ClassVar[Kind]
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return (), PYTHON_TRIGGERS
+
+    def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
+        super().__init__(context, parsed)
+        self._states = [FunctionState()]
+        self._ifs: list[cst.If] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._states.append(FunctionState())
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._states.pop()
+
+    def visit_If(self, node: cst.If) -> None:
+        self._ifs.append(node)
+
+    def leave_If(self, original_node: cst.If) -> None:
+        self._ifs.pop()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, node.iter)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        for name in python_scan.bound_names(target):
+            self._states[-1].bindings.setdefault(name, []).append(value)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        self._read(node)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self._read(node)
+
+    def _read(self, node: cst.CSTNode) -> None:
+        subject = python_scan.read_subject(node)
+        if subject is None:
+            return
+        test_of = None
+        for branch in reversed(self._ifs):
+            if python_scan.contains(branch.test, node):
+                test_of = branch
+                break
+        negated = test_of is not None and python_scan.is_negated(test_of.test, node)
+        names = set(python_scan.names_in(subject))
+        self._states[-1].reads.append(Read(node, names, test_of, negated))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._read(node)
+        matched = python_scan.classify(node)
+        if matched is None:
+            return
+        kind, target = matched
+        family, traced = self._family(self._states[-1], target)
+        values = [a.value for a in node.args]
+        if kind is Kind.SET and any(python_scan.read_subjects_under(v) & family for v in values):
+            return  # the function's own symbol, carried over unchanged
+        evidence = self._evidence(node, target, family) or traced
+        state = self._states[-1]
+        if kind is Kind.SET:
+            state.sets.append((self._code(target), node))
+        if kind is self.KIND:
+            self.report(node, message_for(self, kind, evidence))
+            soften_first_setting(self, kind, evidence)
+
+    def _code(self, node: cst.CSTNode) -> str:
+        return "".join(self.parsed.module.code_for_node(node).split())
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.span_of(node).start_line
+
+    def _evidence(
+        self, call: cst.Call, target: cst.BaseExpression, family: set[str]
+    ) -> Evidence | None:
+        state = self._states[-1]
+        for read in state.reads:
+            if read.subject & family and not python_scan.guards_absence(read, call):
+                return Evidence("its global_symbol is read first", self._line(read.node))
+        code = self._code(target)
+        for earlier, node in state.sets:
+            if earlier == code:
+                return Evidence("it is set earlier", self._line(node))
+        if python_scan.MODULE_LOOKUP.search(code):
+            return Evidence("the function is taken from the module", self._line(target))
+        return None
+
+    def _family(
+        self, state: FunctionState, target: cst.BaseExpression
+    ) -> tuple[set[str], Evidence | None]:
+        """Follow the target's variables back through their bindings, a few hops; return
+        every variable met and where the function was taken from a module, if it was."""
+        names = python_scan.names_in(target)
+        seen: set[str] = set()
+        found: Evidence | None = None
+        for _ in range(python_scan.MAX_HOPS):
+            following: list[str] = []
+            for name in names:
+                if name in seen:
+                    continue
+                seen.add(name)
+                for value in state.bindings.get(name, ()):
+                    if not found and python_scan.MODULE_LOOKUP.search(self._code(value)):
+                        found = Evidence(f"`{name}` is taken from the module", self._line(value))
+                    following.extend(python_scan.names_in(value))
+            names = following
+        return seen, found

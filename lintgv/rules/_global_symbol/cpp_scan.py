@@ -1,0 +1,368 @@
+"""global_symbol mutations in C++, and what the enclosing function shows of an earlier one.
+
+A mutation is `WithAttr(f, kGlobalSymbol, v)` (and `BaseFuncWithAttr`), `WithoutAttr(f,
+kGlobalSymbol)`, `WithAttrs(f, {{kGlobalSymbol, v}, ...})`, `DictAttrs({{kGlobalSymbol,
+v}})`, and `dict.Set(kGlobalSymbol, v)` / `dict.erase(kGlobalSymbol)` on an attribute map.
+It is an overwrite when the function visibly had a symbol: see `evidence`.
+"""
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter
+
+from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.rules._global_symbol.messages import Evidence, Kind
+
+Node = tree_sitter.Node
+
+KEY_CONSTANTS = frozenset(
+    {
+        "kGlobalSymbol",
+        "attr::kGlobalSymbol",
+        "tvm::attr::kGlobalSymbol",
+        "::tvm::attr::kGlobalSymbol",
+    }
+)
+_KEY_STRING = re.compile(r'^(?:(?:::)?(?:tvm::)?(?:ffi::|runtime::)?String\()?"global_symbol"\)?$')
+# `static constexpr const char* kGlobalSymbol = "other";`: a constant of the file's own.
+_OWN_CONSTANT = re.compile(r'\bkGlobalSymbol\s*(?:=|\{)\s*"(?!global_symbol")')
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_SPACE = re.compile(r"\s+")
+# An expression that takes a function out of an IRModule.
+MODULE_LOOKUP = re.compile(r"(?:->|\.)\s*(?:Lookup|functions\b)|\bLookup\s*\(")
+# A map that starts as a copy of an existing function's attributes.
+EXISTING_ATTRS = re.compile(r"(?:->|\.)\s*attrs\b")
+_SCOPES = ("function_definition",)
+_JUMPS = frozenset({"return_statement", "continue_statement", "break_statement", "throw_statement"})
+_MAX_HOPS = 4
+
+
+@dataclass(frozen=True)
+class CppMutation:
+    kind: Kind
+    call: Node
+    evidence: Evidence | None
+
+
+def _callee_name(parsed: ParsedCpp, func: Node) -> str:
+    """Return the last plain name of a callee: `WithAttr` for `tvm::WithAttr<PrimFunc>`."""
+    text = parsed.text(func)
+    while True:
+        stripped = _TEMPLATE_ARGS.sub("", text)
+        if stripped == text:
+            break
+        text = stripped
+    words = _WORD.findall(text)
+    return words[-1] if words else ""
+
+
+class CppScan:
+    """Finds the global_symbol mutations of one parsed file."""
+
+    def __init__(self, parsed: ParsedCpp) -> None:
+        self.parsed = parsed
+        self.own_constant = _OWN_CONSTANT.search(parsed.data.decode("utf-8", "replace")) is not None
+
+    def text(self, node: Node) -> str:
+        return self.parsed.text(node)
+
+    def is_key(self, node: Node) -> bool:
+        """Tell whether `node` names the global_symbol attribute key."""
+        text = _SPACE.sub("", self.text(node))
+        if text in KEY_CONSTANTS:
+            return not (text == "kGlobalSymbol" and self.own_constant)
+        return _KEY_STRING.match(text) is not None
+
+    def mutations(self) -> list[CppMutation]:
+        """Return every mutation in the file, each with its overwrite evidence."""
+        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        found = []
+        for call in cursor.captures(self.parsed.root).get("call", []):
+            matched = self.classify(call)
+            if matched is None:
+                continue
+            kind, target = matched
+            target = target if target is not None else _assigned_to(call)
+            scope = _scope_of(call)
+            family, traced = self._family(scope, call, target)
+            if kind is Kind.SET and self._keeps_symbol(call, target, family):
+                continue
+            evidence = self._earlier_read(scope, call, target, family) or traced
+            found.append(CppMutation(kind, call, evidence))
+        return found
+
+    def classify(self, call: Node) -> tuple[Kind, Node | None] | None:
+        """Return the kind of mutation `call` is and the function or map it changes."""
+        func = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        if func is None or arguments is None:
+            return None
+        args = arguments.named_children
+        name = _callee_name(self.parsed, func)
+        if func.type == "field_expression" and name in ("Set", "erase"):
+            receiver = func.child_by_field_name("argument")
+            if name == "Set" and len(args) == 2 and self.is_key(args[0]):
+                return Kind.SET, receiver
+            if name == "erase" and len(args) == 1 and self.is_key(args[0]):
+                return Kind.REMOVE, receiver
+            return None
+        if name.endswith("WithAttr") and len(args) >= 3 and self.is_key(args[1]):
+            return Kind.SET, args[0]
+        if (name.endswith("WithoutAttr") or "RemoveFuncAttr" in name) and len(args) >= 2:
+            return (Kind.REMOVE, args[0]) if self.is_key(args[1]) else None
+        if name.endswith("WithAttrs") and len(args) >= 2 and self._sets_key(args[1]):
+            return Kind.SET, args[0]
+        if name == "DictAttrs" and args and self._sets_key(args[0]):
+            return Kind.SET, None
+        return None
+
+    def _sets_key(self, node: Node) -> bool:
+        """Tell whether an initializer list `{{key, value}, ...}` has the symbol's key."""
+        if node.type != "initializer_list":
+            return False
+        return any(
+            pair.type == "initializer_list"
+            and pair.named_child_count == 2
+            and self.is_key(pair.named_children[0])
+            for pair in node.named_children
+        )
+
+    def _line(self, node: Node) -> int:
+        return node.start_point[0] + 1
+
+    def _subject(self, read: Node) -> set[str]:
+        """Return the variables whose symbol a read call looks at."""
+        func = read.child_by_field_name("function")
+        if func is not None and func.type == "field_expression":
+            argument = func.child_by_field_name("argument")
+            if argument is not None:
+                return set(_identifiers(argument, self.parsed))
+        arguments = read.child_by_field_name("arguments")
+        names: set[str] = set()
+        for arg in arguments.named_children if arguments is not None else []:
+            if not self.is_key(arg):
+                names.update(_identifiers(arg, self.parsed))
+        return names
+
+    def _reads(self, node: Node) -> list[Node]:
+        """Return the calls under `node` that read the symbol (take its key, change nothing)."""
+        reads = []
+        for call in [node, *_descendants(node)]:
+            if call.type != "call_expression":
+                continue
+            arguments = call.child_by_field_name("arguments")
+            keyed = arguments is not None and any(self.is_key(a) for a in arguments.named_children)
+            if keyed and self.classify(call) is None:
+                reads.append(call)
+        return reads
+
+    def _keeps_symbol(self, call: Node, target: Node | None, family: set[str]) -> bool:
+        """Tell whether the new value is the same function's own symbol, read back."""
+        arguments = call.child_by_field_name("arguments")
+        values = [a for a in arguments.named_children if a != target] if arguments else []
+        return any(self._subject(r) & family for v in values for r in self._reads(v))
+
+    def _earlier_read(
+        self, scope: Node, call: Node, target: Node | None, family: set[str]
+    ) -> Evidence | None:
+        for other in sorted(self._reads(scope), key=lambda n: n.start_byte):
+            if other.start_byte >= call.start_byte:
+                break
+            if _is_ancestor(other, call) or not self._subject(other) & family:
+                continue
+            if not _guards_absence(other, call):
+                return Evidence("its global_symbol is read first", self._line(other))
+        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        cursor.set_byte_range(scope.start_byte, call.start_byte)
+        for other in cursor.captures(scope).get("call", []):
+            matched = self.classify(other) if other.end_byte <= call.start_byte else None
+            if matched is not None and matched[0] is Kind.SET and self._same(matched[1], target):
+                return Evidence("it is set earlier", self._line(other))
+        return None
+
+    def _same(self, one: Node | None, other: Node | None) -> bool:
+        if one is None or other is None:
+            return False
+        return _SPACE.sub("", self.text(one)) == _SPACE.sub("", self.text(other))
+
+    def _family(
+        self, scope: Node, call: Node, target: Node | None
+    ) -> tuple[set[str], Evidence | None]:
+        """Follow the target's variables back through their bindings, a few hops; return
+        every variable met and what shows the function existed before, if anything."""
+        if target is None:
+            return set(), None
+        if MODULE_LOOKUP.search(self.text(target)):
+            evidence = Evidence("the function is taken from the module", self._line(target))
+            return set(_identifiers(target, self.parsed)), evidence
+        bindings = _bindings(scope, self.parsed)
+        names = _identifiers(target, self.parsed)
+        seen: set[str] = set()
+        found: Evidence | None = None
+        for _ in range(_MAX_HOPS):
+            following: list[str] = []
+            for name in names:
+                if name in seen:
+                    continue
+                seen.add(name)
+                for value in bindings.get(name, ()):
+                    if value.start_byte >= call.start_byte:
+                        continue
+                    found = found or self._origin(name, value)
+                    following.extend(_identifiers(value, self.parsed))
+            names = following
+        return seen, found
+
+    def _origin(self, name: str, value: Node) -> Evidence | None:
+        text = self.text(value)
+        if MODULE_LOOKUP.search(text):
+            return Evidence(f"`{name}` is taken from the module", self._line(value))
+        if EXISTING_ATTRS.search(text):
+            return Evidence(f"`{name}` copies an existing function's attributes", self._line(value))
+        return None
+
+
+def _assigned_to(call: Node) -> Node | None:
+    """Return the variable a call's result is stored in (`x = call`, `T x = call`)."""
+    parent = call.parent
+    if parent is None:
+        return None
+    if parent.type == "init_declarator":
+        return parent.child_by_field_name("declarator")
+    if parent.type == "assignment_expression" and parent.child_by_field_name("right") == call:
+        return parent.child_by_field_name("left")
+    return None
+
+
+def _scope_of(node: Node) -> Node:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _SCOPES:
+            return parent
+        if parent.parent is None:
+            return parent
+        parent = parent.parent
+    return node
+
+
+def _is_ancestor(ancestor: Node, node: Node) -> bool:
+    return ancestor.start_byte <= node.start_byte and node.end_byte <= ancestor.end_byte
+
+
+def _is_negated(read: Node, condition: Node) -> bool:
+    node = read.parent
+    while node is not None and node != condition:
+        if node.type == "unary_expression" and node.child_by_field_name("operator") is not None:
+            operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type == "!":
+                return True
+        node = node.parent
+    return False
+
+
+def _ends_in_jump(node: Node | None) -> bool:
+    if node is None:
+        return False
+    if node.type == "compound_statement":
+        last = node.named_children[-1] if node.named_children else None
+        return last is not None and last.type in _JUMPS
+    return node.type in _JUMPS
+
+
+def _guards_absence(read: Node, call: Node) -> bool:
+    """Tell whether `read` is a test that lets `call` run only when there is no symbol:
+    `if (!f->GetAttr(k)) { set }`, `if (f->GetAttr(k)) {...} else { set }`, or
+    `if (f->GetAttr(k)) return;` before the set."""
+    node = read.parent
+    while node is not None and node.type != "if_statement":
+        if node.type in ("compound_statement", "function_definition", "lambda_expression"):
+            return False
+        node = node.parent
+    if node is None:
+        return False
+    condition = node.child_by_field_name("condition")
+    if condition is None or not _is_ancestor(condition, read):
+        return False
+    negated = _is_negated(read, condition)
+    consequence = node.child_by_field_name("consequence")
+    alternative = node.child_by_field_name("alternative")
+    if consequence is not None and _is_ancestor(consequence, call):
+        return negated
+    if alternative is not None and _is_ancestor(alternative, call):
+        return not negated
+    return not negated and alternative is None and _ends_in_jump(consequence)
+
+
+def _is_callee(node: Node) -> bool:
+    """Tell whether an identifier names a function or template rather than a value."""
+    parent = node.parent
+    while parent is not None and parent.type in ("qualified_identifier", "template_function"):
+        node, parent = parent, parent.parent
+    return (
+        parent is not None
+        and parent.type == "call_expression"
+        and (parent.child_by_field_name("function") == node)
+    )
+
+
+def _identifiers(node: Node, parsed: ParsedCpp) -> list[str]:
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            if (
+                not _is_callee(current)
+                and current.parent is not None
+                and (current.parent.type != "template_function")
+            ):
+                found.append(parsed.text(current))
+        elif current.type != "lambda_expression":
+            stack.extend(current.named_children)
+    return found
+
+
+def _bound_names(declarator: Node, parsed: ParsedCpp) -> list[str]:
+    if declarator.type == "identifier":
+        return [parsed.text(declarator)]
+    return [
+        parsed.text(n)
+        for n in _descendants(declarator)
+        if n.type == "identifier" and n.parent is not None and n.parent.type != "array_declarator"
+    ]
+
+
+def _descendants(node: Node) -> list[Node]:
+    found = []
+    stack = list(node.named_children)
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(current.named_children)
+    return found
+
+
+def _bindings(scope: Node, parsed: ParsedCpp) -> dict[str, list[Node]]:
+    """Return, for each variable of `scope`, the expressions it is bound to."""
+    found: dict[str, list[Node]] = {}
+    for node in _descendants(scope):
+        pairs: list[tuple[Node | None, Node | None]] = []
+        has_value = node.child_by_field_name("value") is not None
+        if node.type == "init_declarator" or (node.type == "declaration" and has_value):
+            pairs.append(
+                (node.child_by_field_name("declarator"), node.child_by_field_name("value"))
+            )
+        elif node.type == "assignment_expression":
+            pairs.append((node.child_by_field_name("left"), node.child_by_field_name("right")))
+        elif node.type == "for_range_loop":
+            pairs.append(
+                (node.child_by_field_name("declarator"), node.child_by_field_name("right"))
+            )
+        for declarator, value in pairs:
+            if declarator is None or value is None:
+                continue
+            for name in _bound_names(declarator, parsed):
+                found.setdefault(name, []).append(value)
+    return found

@@ -1,0 +1,169 @@
+"""global_symbol mutations in Python, and what the enclosing function shows of an earlier
+one: `f.with_attr("global_symbol", v)`, `f.without_attr("global_symbol")` and
+`f.with_attrs({"global_symbol": v, ...})`."""
+
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from lintgv.rules._global_symbol.messages import Kind
+
+KEY = "global_symbol"
+# An expression that takes a function out of an IRModule: `mod[gv]`, `mod.functions`.
+MODULE_LOOKUP = re.compile(r"\b(?:\w+_)?mod(?:ule)?_?\s*\[|\.functions\b|\.functions_items\(")
+READ_METHODS = frozenset({"get", "get_attr", "has_attr"})
+_JUMPS = (cst.Return, cst.Continue, cst.Break, cst.Raise)
+MAX_HOPS = 4
+
+
+def is_key(node: cst.CSTNode) -> bool:
+    """Tell whether `node` is the string literal "global_symbol"."""
+    return isinstance(node, cst.SimpleString) and node.evaluated_value == KEY
+
+
+def classify(node: cst.Call) -> tuple[Kind, cst.BaseExpression] | None:
+    """Return the kind of mutation a call is and the expression it changes."""
+    func = node.func
+    if not isinstance(func, cst.Attribute) or not node.args:
+        return None
+    method, first = func.attr.value, node.args[0].value
+    if method == "with_attr" and len(node.args) >= 2 and is_key(first):
+        return Kind.SET, func.value
+    if method == "without_attr" and is_key(first):
+        return Kind.REMOVE, func.value
+    if method == "with_attrs" and isinstance(first, cst.Dict) and _has_key(first):
+        return Kind.SET, func.value
+    return None
+
+
+def _has_key(node: cst.Dict) -> bool:
+    return any(isinstance(e, cst.DictElement) and is_key(e.key) for e in node.elements)
+
+
+def read_subject(node: cst.CSTNode) -> cst.CSTNode | None:
+    """Return the expression whose symbol `node` reads, when it is a read at all:
+    `x.attrs["global_symbol"]`, `"global_symbol" in x.attrs`, `x.attrs.get("global_symbol")`."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if isinstance(index, cst.Index) and is_key(index.value):
+            return node.value
+    if isinstance(node, cst.Comparison) and is_key(node.left):
+        tests_membership = (isinstance(c.operator, cst.In | cst.NotIn) for c in node.comparisons)
+        return node.comparisons[0].comparator if any(tests_membership) else None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.args:
+        reads = node.func.attr.value in READ_METHODS and is_key(node.args[0].value)
+        return node.func.value if reads else None
+    return None
+
+
+def read_subjects_under(node: cst.CSTNode) -> set[str]:
+    """Return the variables whose symbol is read anywhere under `node`."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        subject = read_subject(current)
+        if subject is not None:
+            found.update(names_in(subject))
+        stack.extend(current.children)
+    return found
+
+
+@dataclass
+class Read:
+    node: cst.CSTNode
+    subject: set[str]
+    test_of: cst.If | None  # the `if` whose test holds this read
+    negated: bool
+
+
+@dataclass
+class FunctionState:
+    """What one function has shown so far, in source order."""
+
+    reads: list[Read] = field(default_factory=list)
+    bindings: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    sets: list[tuple[str, cst.Call]] = field(default_factory=list)
+
+
+def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Tell whether `node` is `tree` or lies inside it."""
+    stack = [tree]
+    while stack:
+        current = stack.pop()
+        if current is node:
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def path_to(tree: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Return the nodes from `tree` down to `node` (empty when it is not inside)."""
+    if tree is node:
+        return [tree]
+    for child in tree.children:
+        below = path_to(child, node)
+        if below:
+            return [tree, *below]
+    return []
+
+
+def is_negated(test: cst.BaseExpression, read: cst.CSTNode) -> bool:
+    """Tell whether `test` holds only when `read` finds no symbol."""
+    for node in path_to(test, read):
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return True
+        if isinstance(node, cst.Comparison) and any(
+            isinstance(t.operator, cst.NotIn | cst.Is) for t in node.comparisons
+        ):
+            return True
+    return False
+
+
+def ends_in_jump(body: cst.BaseSuite) -> bool:
+    if isinstance(body, cst.IndentedBlock):
+        last = body.body[-1] if body.body else None
+        if isinstance(last, cst.SimpleStatementLine):
+            return bool(last.body) and isinstance(last.body[-1], _JUMPS)
+        return False
+    return isinstance(body, cst.SimpleStatementSuite) and isinstance(body.body[-1], _JUMPS)
+
+
+def guards_absence(read: Read, mutation: cst.Call) -> bool:
+    """Tell whether the `if` testing `read` lets `mutation` run only without a symbol."""
+    branch = read.test_of
+    if branch is None:
+        return False
+    if contains(branch.body, mutation):
+        return read.negated
+    if branch.orelse is not None and contains(branch.orelse, mutation):
+        return not read.negated
+    return not read.negated and branch.orelse is None and ends_in_jump(branch.body)
+
+
+def names_in(node: cst.CSTNode) -> list[str]:
+    """Return the plain names used as values in `node` (not called, not attributes)."""
+    found: list[str] = []
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            found.append(current.value)
+        elif isinstance(current, cst.Attribute):
+            stack.append(current.value)
+        elif isinstance(current, cst.Call):
+            stack.extend(a.value for a in current.args)
+            if isinstance(current.func, cst.Attribute):
+                stack.append(current.func.value)
+        elif not isinstance(current, cst.Lambda):
+            stack.extend(current.children)
+    return found
+
+
+def bound_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for e in target.elements for n in bound_names(e.value)]
+    return []
