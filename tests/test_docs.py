@@ -74,3 +74,26 @@ def test_check_fails_on_a_stale_or_extra_page(tmp_path: Path) -> None:
         [sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True
     )
     assert not (out / "GV000.md").exists()
+
+
+def test_every_setting_is_documented() -> None:
+    from lintgv.config import SETTING_KEYS
+
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    missing = [key for key in SETTING_KEYS if f"| `{key}` |" not in text]
+    assert missing == []
+
+
+def test_every_check_and_baseline_option_is_documented() -> None:
+    from lintgv.cli import build_parser
+
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    commands = next(a for a in build_parser()._actions if a.dest == "command")
+    missing = [
+        option
+        for name in ("check", "baseline")
+        for action in commands.choices[name]._actions
+        for option in action.option_strings
+        if option not in ("-h", "--help") and f"`{option}" not in text
+    ]
+    assert missing == []
