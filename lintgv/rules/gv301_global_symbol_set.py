@@ -37,8 +37,11 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     Spellings: C++ `WithAttr(f, tvm::attr::kGlobalSymbol, v)`, `WithAttr(std::move(f),
     "global_symbol", v)`, `BaseFuncWithAttr`, `WithAttrs(f, {{tvm::attr::kGlobalSymbol,
     v}})`, `DictAttrs({{"global_symbol", v}})`, `dict.Set(kGlobalSymbol, v)`, however the
-    call is spread over lines; Python `f.with_attr("global_symbol", v)` and
-    `f.with_attrs({"global_symbol": v})`. Reads, a variable that is merely called
+    call is spread over lines (also with a `Map<String, ObjectRef>{...}` literal);
+    Python `f.with_attr("global_symbol", v)`, `f.with_attr({"global_symbol": v})` and
+    `f.with_attrs({"global_symbol": v})`. An existing symbol copied unchanged
+    (`f.with_attr("global_symbol", g.attrs["global_symbol"])`, `{kGlobalSymbol,
+    dict.at(kGlobalSymbol)}`) is carried over, not changed. Reads, a variable that is merely called
     `global_symbol`, and a constant of another scope that happens to be called
     `kGlobalSymbol` (`Serializer::kGlobalSymbol`, or a file's own `static constexpr
     const char* kGlobalSymbol = "other"`) are not reported.
@@ -52,7 +55,9 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
 
     ## Known limits
     The first-setting/overwrite call looks at one function only. A function that is
-    passed in as a parameter and already has a symbol is reported as a first setting;
+    passed in as a parameter and already has a symbol, or whose symbol a helper function
+    read (`auto gs = RequiresPackedAPI(func)`), is reported as a first setting; a read
+    counts only when it is of the changed function or a variable it was made from;
     a read stored in a variable and tested later (`auto gs = f->GetAttr(k); if (!gs)
     {...}`) counts as evidence of a symbol even where the test shows there is none. A
     test right around the setting is understood (`if (!f->GetAttr(k)) { set }`, the
@@ -93,6 +98,12 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             '    return func.with_attrs({"tir.noalias": True})\n'
         ),
         Valid('"""Call f.with_attr("global_symbol", "main") to export it."""\n'),
+        # The lowered function keeps the symbol of the one it was lowered from.
+        Valid(
+            "def lower(func, tir_mod):\n"
+            '    prim_func = tir_mod["main"]\n'
+            '    return prim_func.with_attr("global_symbol", func.attrs["global_symbol"])\n'
+        ),
     ]
     INVALID = [
         Invalid(
@@ -114,6 +125,12 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             "    for gvar, func in mod.functions.items():\n"
             '        mod[gvar] = func.with_attrs({"global_symbol": gvar.name_hint})\n',
             message=_overwrite(Language.PYTHON, "`func` is taken from the module", 2),
+        ),
+        # The dictionary form of with_attr.
+        Invalid(
+            "from tvm import te\n\n\ndef build(a, b):\n"
+            '    return te.create_prim_func([a, b]).with_attr({"global_symbol": "add"})\n',
+            message=_first(Language.PYTHON),
         ),
         # Read first.
         Invalid(
@@ -224,6 +241,17 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             span=(3, 10, 4, 93),
             message=_overwrite(Language.CPP, "its global_symbol is read first", 2),
         ),
+        # A map literal of several attributes, in a header's inline function.
+        Invalid(
+            "inline IRModule ToModule(tir::PrimFunc f) {\n"
+            "  f = WithAttrs(f, Map<String, ObjectRef>{\n"
+            '                      {tvm::attr::kGlobalSymbol, String("main")},\n'
+            "                      {tvm::tir::attr::kNoAlias, Bool(1)},\n"
+            "                  });\n"
+            '  return IRModule({{GlobalVar("main"), f}});\n}\n',
+            span=(2, 7, 5, 21),
+            path="src/relay/backend/utils.h",
+        ),
         # A copy of an existing function's attributes.
         Invalid(
             "Function Mangle(Function func, String name) {\n"
@@ -251,7 +279,7 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
         Invalid(
             "PrimFunc Codegen(const Function& func, Stmt body) {\n"
             "  auto gsymbol = func->GetAttr<String>(tvm::attr::kGlobalSymbol);\n"
-            "  ICHECK(gsymbol.defined()) << \"needs a symbol\";\n"
+            '  ICHECK(gsymbol.defined()) << "needs a symbol";\n'
             "  PrimFunc tir_func({}, body, VoidType(), {});\n"
             '  return WithAttr(tir_func, "global_symbol", "__vm__" + gsymbol.value());\n}\n',
             message=_first(Language.CPP),

@@ -17,7 +17,7 @@ from lintgv.rules._global_symbol.python_scan import FunctionState, Read
 CPP_TRIGGERS = (r'kGlobalSymbol|"global_symbol"',)
 # The whole function is parsed: its earlier lines show whether a symbol existed.
 PYTHON_TRIGGERS = (
-    r"""(?:with_attr|without_attr)\(\s*["']global_symbol|with_attrs\(\s*\{[^}]*["']global_symbol""",
+    r"""(?:with_attr|without_attr)\(\s*["']global_symbol|with_attrs?\(\s*\{[^}]*["']global_symbol""",
 )
 
 
@@ -107,14 +107,13 @@ class GlobalSymbolPython(PythonRule):
 
     def visit_Call(self, node: cst.Call) -> None:
         self._read(node)
-        matched = python_scan.classify(node)
-        if matched is None:
+        mutation = python_scan.classify(node)
+        if mutation is None:
             return
-        kind, target = matched
+        kind, target = mutation.kind, mutation.target
+        if mutation.value is not None and python_scan.is_copied_symbol(mutation.value):
+            return  # an existing symbol carried over unchanged
         family, traced = self._family(self._states[-1], target)
-        values = [a.value for a in node.args]
-        if kind is Kind.SET and any(python_scan.read_subjects_under(v) & family for v in values):
-            return  # the function's own symbol, carried over unchanged
         evidence = self._evidence(node, target, family) or traced
         state = self._states[-1]
         if kind is Kind.SET:

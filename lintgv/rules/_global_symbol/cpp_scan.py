@@ -87,7 +87,7 @@ class CppScan:
             target = target if target is not None else _assigned_to(call)
             scope = _scope_of(call)
             family, traced = self._family(scope, call, target)
-            if kind is Kind.SET and self._keeps_symbol(call, target, family):
+            if kind is Kind.SET and self._keeps_symbol(call, target):
                 continue
             evidence = self._earlier_read(scope, call, target, family) or traced
             found.append(CppMutation(kind, call, evidence))
@@ -120,6 +120,8 @@ class CppScan:
 
     def _sets_key(self, node: Node) -> bool:
         """Tell whether an initializer list `{{key, value}, ...}` has the symbol's key."""
+        if node.type == "compound_literal_expression":  # Map<String, ObjectRef>{...}
+            node = node.child_by_field_name("value") or node
         if node.type != "initializer_list":
             return False
         return any(
@@ -158,11 +160,15 @@ class CppScan:
                 reads.append(call)
         return reads
 
-    def _keeps_symbol(self, call: Node, target: Node | None, family: set[str]) -> bool:
-        """Tell whether the new value is the same function's own symbol, read back."""
+    def _keeps_symbol(self, call: Node, target: Node | None) -> bool:
+        """Tell whether the new value is an existing symbol copied unchanged
+        (`dict.at(kGlobalSymbol)`, `f->GetAttr<String>(kGlobalSymbol).value()`)."""
         arguments = call.child_by_field_name("arguments")
         values = [a for a in arguments.named_children if a != target] if arguments else []
-        return any(self._subject(r) & family for v in values for r in self._reads(v))
+        return any(
+            self._reads(v) and not any(n.type == "binary_expression" for n in _descendants(v))
+            for v in values
+        )
 
     def _earlier_read(
         self, scope: Node, call: Node, target: Node | None, family: set[str]

@@ -22,23 +22,42 @@ def is_key(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.SimpleString) and node.evaluated_value == KEY
 
 
-def classify(node: cst.Call) -> tuple[Kind, cst.BaseExpression] | None:
-    """Return the kind of mutation a call is and the expression it changes."""
+@dataclass(frozen=True)
+class PythonMutation:
+    kind: Kind
+    target: cst.BaseExpression  # the function changed
+    value: cst.BaseExpression | None  # the new symbol, for a setting
+
+
+def classify(node: cst.Call) -> PythonMutation | None:
+    """Return the mutation a call is: `with_attr("global_symbol", v)`,
+    `with_attr({"global_symbol": v})`, `with_attrs({...})`, `without_attr("global_symbol")`."""
     func = node.func
     if not isinstance(func, cst.Attribute) or not node.args:
         return None
     method, first = func.attr.value, node.args[0].value
     if method == "with_attr" and len(node.args) >= 2 and is_key(first):
-        return Kind.SET, func.value
+        return PythonMutation(Kind.SET, func.value, node.args[1].value)
     if method == "without_attr" and is_key(first):
-        return Kind.REMOVE, func.value
-    if method == "with_attrs" and isinstance(first, cst.Dict) and _has_key(first):
-        return Kind.SET, func.value
+        return PythonMutation(Kind.REMOVE, func.value, None)
+    if method in ("with_attr", "with_attrs") and isinstance(first, cst.Dict):
+        for element in first.elements:
+            if isinstance(element, cst.DictElement) and is_key(element.key):
+                return PythonMutation(Kind.SET, func.value, element.value)
     return None
 
 
-def _has_key(node: cst.Dict) -> bool:
-    return any(isinstance(e, cst.DictElement) and is_key(e.key) for e in node.elements)
+def is_copied_symbol(value: cst.BaseExpression) -> bool:
+    """Tell whether a new symbol is an existing one read back unchanged."""
+    stack: list[cst.CSTNode] = [value]
+    has_read = False
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.BinaryOperation | cst.FormattedString):
+            return False
+        has_read = has_read or read_subject(current) is not None
+        stack.extend(current.children)
+    return has_read
 
 
 def read_subject(node: cst.CSTNode) -> cst.CSTNode | None:
@@ -55,19 +74,6 @@ def read_subject(node: cst.CSTNode) -> cst.CSTNode | None:
         reads = node.func.attr.value in READ_METHODS and is_key(node.args[0].value)
         return node.func.value if reads else None
     return None
-
-
-def read_subjects_under(node: cst.CSTNode) -> set[str]:
-    """Return the variables whose symbol is read anywhere under `node`."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        subject = read_subject(current)
-        if subject is not None:
-            found.update(names_in(subject))
-        stack.extend(current.children)
-    return found
 
 
 @dataclass
