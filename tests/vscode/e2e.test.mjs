@@ -84,9 +84,12 @@ const shot = (name) => path.join(OUT_DIR, `${name}.png`);
 
 /** A test body that leaves a screenshot of the workbench behind when it fails. */
 function withFailureShot(name, body) {
-  return async () => {
+  return async (t) => {
+    const start = Date.now();
+    // Each step's time since the test began, in the test's output.
+    const mark = (step) => t.diagnostic(`${step}: ${Date.now() - start} ms`);
     try {
-      await body();
+      await body(mark);
     } catch (error) {
       await (current ?? workbench)?.screenshot(shot(`FAILED-${name}`)).catch(() => undefined);
       throw error;
@@ -203,22 +206,32 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
 
   it(
     'names a wrong lintgv.path in one error notification, with a button to the setting',
-    withFailureShot('bad-path', async () => {
+    withFailureShot('bad-path', async (mark) => {
       const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
       const window = new Workbench(page);
       current = window;
       try {
         await window.open(codeServer.urlFor(path.join(ws, 'bad-path')));
+        mark('window open');
         await window.openFile('example.py');
+        mark('file open');
         const toast = await window.waitForNotification('could not start the lintgv server');
+        mark('notification shown');
         const text = await toast.first().innerText();
         assert.ok(text.includes(`Tried lintgv.path (${missingLintgv}): not found`), text);
         assert.deepEqual(await window.notificationTexts(), [text], 'one notification in all');
         assert.ok(await window.statusBarItemHasIcon('lintgv', 'error'), 'the status bar shows the failure');
         await window.screenshot(shot('error'));
         await toast.first().getByRole('button', { name: 'Open Settings' }).click();
-        const setting = page.locator('.settings-editor .setting-item-contents', { hasText: 'Lintgv: Path' });
-        await setting.first().waitFor();
+        // The Settings editor opens on the Workspace tab, where the wrong value is.
+        await page.locator('.settings-editor .settings-tabs-widget .action-label.checked', { hasText: 'Workspace' }).waitFor();
+        await page.waitForFunction(
+          (value) =>
+            [...document.querySelectorAll('.settings-editor .setting-item-contents input')].some(
+              (input) => input.value === value,
+            ),
+          missingLintgv,
+        );
         await window.screenshot(shot('error-settings'));
       } finally {
         current = undefined;
@@ -229,14 +242,17 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
 
   it(
     'reports a server that dies at start once, and starts it again only when asked',
-    withFailureShot('crash', async () => {
+    withFailureShot('crash', async (mark) => {
       const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
       const window = new Workbench(page);
       current = window;
       try {
         await window.open(codeServer.urlFor(path.join(ws, 'crashing-server')));
+        mark('window open');
         await window.openFile('example.cc');
+        mark('file open');
         const toast = await window.waitForNotification('stopped while starting');
+        mark('notification shown');
         assert.deepEqual(
           await window.notificationTexts(),
           [await toast.first().innerText()],

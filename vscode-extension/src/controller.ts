@@ -19,7 +19,7 @@ import {
   serverCandidates,
   settingToFix,
 } from './serverCommand';
-import { changeEffect, readSettings } from './settings';
+import { changeEffect, readSettings, settingsEditorCommand } from './settings';
 import { ServerState, statusView } from './status';
 
 /** Restarts allowed after crashes within 3 minutes. */
@@ -193,11 +193,18 @@ export class Controller implements vscode.Disposable {
     const showOutput = 'Show Output';
     void vscode.window.showErrorMessage(message, openSettings, showOutput).then((choice) => {
       if (choice === openSettings) {
-        void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+        this.openSetting(setting);
       } else if (choice === showOutput) {
         this.output.show();
       }
     });
+  }
+
+  /** Open the Settings editor on `setting`, on the tab where its value is set. */
+  private openSetting(setting: 'lintgv.path' | 'lintgv.interpreter'): void {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const origins = vscode.workspace.getConfiguration('lintgv', folder).inspect(setting.slice('lintgv.'.length));
+    void vscode.commands.executeCommand(settingsEditorCommand(origins), { query: setting });
   }
 
   private createClient(candidate: ServerCandidate): LintgvClient {

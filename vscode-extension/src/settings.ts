@@ -135,3 +135,21 @@ export function changeEffect(affects: (setting: string) => boolean): 'restart' |
   }
   return SERVER_SETTINGS.some(affects) ? 'notify' : 'none';
 }
+
+/** Where a setting has a value: the parts of VS Code's `inspect` result this needs. */
+export interface SettingOrigins {
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+/**
+ * The command that opens the Settings editor on the tab where a setting's value comes from:
+ * the workspace tab (a single folder's `.vscode/settings.json` or the `.code-workspace`
+ * file) when the workspace sets it, else the user tab.
+ */
+export function settingsEditorCommand(
+  origins: SettingOrigins | undefined,
+): 'workbench.action.openWorkspaceSettings' | 'workbench.action.openSettings' {
+  const inWorkspace = origins?.workspaceValue !== undefined || origins?.workspaceFolderValue !== undefined;
+  return inWorkspace ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings';
+}

@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { changeEffect, ClientSettings, DEFAULT_SETTINGS, readSettings, toServerSettings } from '../settings';
+import {
+  changeEffect,
+  ClientSettings,
+  DEFAULT_SETTINGS,
+  readSettings,
+  settingsEditorCommand,
+  toServerSettings,
+} from '../settings';
 
 function reader(values: Partial<Record<keyof ClientSettings, unknown>>) {
   return (key: keyof ClientSettings): unknown => values[key];
@@ -112,5 +119,17 @@ describe('changeEffect', () => {
 
   it("does nothing for other extensions' settings", () => {
     assert.equal(changeEffect(only('python.defaultInterpreterPath')), 'none');
+  });
+});
+
+describe('settingsEditorCommand', () => {
+  it('opens the workspace tab when the workspace or a folder sets the value', () => {
+    assert.equal(settingsEditorCommand({ workspaceValue: '/x' }), 'workbench.action.openWorkspaceSettings');
+    assert.equal(settingsEditorCommand({ workspaceFolderValue: '/x' }), 'workbench.action.openWorkspaceSettings');
+  });
+
+  it('opens the user tab otherwise', () => {
+    assert.equal(settingsEditorCommand({}), 'workbench.action.openSettings');
+    assert.equal(settingsEditorCommand(undefined), 'workbench.action.openSettings');
   });
 });
