@@ -4,7 +4,6 @@ progress' own cancel button."""
 
 import logging
 import uuid
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from lintgv_server import actions
 from lintgv_server.convert import error_diagnostic, to_diagnostic
 from lintgv_server.documents import diagnostics_of, publish
 from lintgv_server.features import _versioned, path_of, result_id
+from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan import ScanCache, Scanned, scan
 from lintgv_server.state import LintgvServer
 
@@ -34,9 +34,7 @@ class Progress:
     def __init__(self, ls: LintgvServer, token: types.ProgressToken | None) -> None:
         self.ls = ls
         self.token = token
-        self.request: Future[Any] | None = ls.protocol._request_futures.get(
-            ls.protocol.msg_id or ""
-        )
+        self.request = ls.protocol.msg_id
 
     async def begin(self, title: str) -> None:
         window = self.ls.client_capabilities.window
@@ -60,7 +58,8 @@ class Progress:
 
     def is_cancelled(self) -> bool:
         """Tell whether the client cancelled the request or the progress."""
-        if self.request is not None and self.request.cancelled():
+        protocol = self.ls.protocol
+        if isinstance(protocol, LintgvProtocol) and protocol.is_cancelled(self.request):
             return True
         future = self.ls.work_done_progress.tokens.get(self.token) if self.token else None
         return future is not None and future.cancelled()

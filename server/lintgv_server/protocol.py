@@ -29,6 +29,7 @@ class _Answered:
 
 
 ANSWERED = _Answered()
+_CANCELLED_KEPT = 1000
 
 
 def _request_id(data: object) -> int | str | None:
@@ -40,6 +41,23 @@ def _request_id(data: object) -> int | str | None:
 
 
 class LintgvProtocol(LanguageServerProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Requests the client cancelled: long handlers look here between steps, since
+        # pygls can only cancel a handler that has not started yet.
+        # Kept in arrival order and bounded: ids are not reused, so old ones can go.
+        self.cancelled: dict[int | str, None] = {}
+
+    def _handle_cancel_notification(self, msg_id: int | str) -> None:
+        self.cancelled[msg_id] = None
+        if len(self.cancelled) > _CANCELLED_KEPT:
+            del self.cancelled[next(iter(self.cancelled))]
+        super()._handle_cancel_notification(msg_id)
+
+    def is_cancelled(self, msg_id: int | str | None) -> bool:
+        """Tell whether the client cancelled the request `msg_id`."""
+        return msg_id is not None and msg_id in self.cancelled
+
     def send_error(self, msg_id: int | str | None, error: JsonRpcException) -> None:
         """Send an error response (an `id` of null when the request's id is unknown)."""
         self._send_data(

@@ -70,6 +70,7 @@ class Client(LanguageClient):
         super().__init__(converter_factory=default_converter)
         self.published: list[types.PublishDiagnosticsParams] = []
         self.applied: list[types.WorkspaceEdit] = []
+        self.initialized_with: types.InitializeResult | None = None
         self._changed: asyncio.Event | None = None
 
     @property
@@ -139,22 +140,28 @@ _EMPTY = types.Diagnostic(
 )
 
 
+def _waking(handler: Callable[[Client, Any], Any]) -> Callable[[Client, Any], Any]:
+    def wrapped(ls: Client, params: Any) -> Any:
+        result = handler(ls, params)
+        ls.changed.set()
+        return result
+
+    return wrapped
+
+
 def _make_client() -> Client:
     client = Client()
     features = dict(DEFAULT_CLIENT_FEATURES)
     default_publish = features.pop(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    default_log = features.pop(types.WINDOW_LOG_MESSAGE)
+    # Every other notification the tests wait on wakes the waiters up too.
+    for method in (types.WINDOW_LOG_MESSAGE, types.WINDOW_SHOW_MESSAGE, types.PROGRESS):
+        features[method] = _waking(features[method])
     register_lsp_features(client, features)
 
     @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def publish(ls: Client, params: types.PublishDiagnosticsParams) -> None:
         default_publish(ls, params)
         ls.published.append(params)
-        ls.changed.set()
-
-    @client.feature(types.WINDOW_LOG_MESSAGE)
-    def log_message(ls: Client, params: types.LogMessageParams) -> None:
-        default_log(ls, params)
         ls.changed.set()
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)
@@ -191,7 +198,7 @@ async def start() -> AsyncIterator[Start]:
         running.append(client)
         for scope, value in (configuration or {}).items():
             client.set_configuration(value, section="lintgv", scope_uri=scope)
-        await client.initialize_session(
+        client.initialized_with = await client.initialize_session(
             types.InitializeParams(
                 capabilities=client_capabilities(editor),
                 root_uri=root.as_uri() if root else None,
