@@ -37,7 +37,7 @@ class BaselineError(LintgvError):
 @dataclass(frozen=True)
 class Entry:
     code: str
-    path: str  # POSIX, relative to the baseline file's folder
+    path: str  # POSIX, relative to the baseline file's folder (see _relative)
     line: str
     context: str
 
@@ -76,11 +76,18 @@ def fingerprints(finding: Finding, lines: Sequence[str]) -> tuple[str, str]:
 
 
 def _relative(path: Path, folder: Path) -> str:
+    """Return `path` relative to `folder`, else to the current folder, else absolute.
+
+    A baseline kept outside the tree it describes (say, in /tmp) thus still works for a
+    copy of that tree checked from the copy's root.
+    """
     absolute = path.resolve()
-    try:
-        return absolute.relative_to(folder.resolve()).as_posix()
-    except ValueError:
-        return absolute.as_posix()
+    for anchor in (folder, Path.cwd()):
+        try:
+            return absolute.relative_to(anchor.resolve()).as_posix()
+        except ValueError:
+            continue
+    return absolute.as_posix()
 
 
 def entries_for(

@@ -122,3 +122,17 @@ def test_a_file_that_is_not_a_baseline_is_a_clear_error(lintgv, project) -> None
     assert 'baseline.json: not a usable baseline (expected {"lintgv_baseline": 1, ...})' in (
         result.stderr
     )
+
+
+def test_baseline_kept_outside_the_tree_works_for_a_copy(lintgv, project, tmp_path: Path) -> None:
+    root = project({"src/a.py": SOURCE})
+    elsewhere = tmp_path / "elsewhere" / "baseline.json"
+    elsewhere.parent.mkdir()
+    lintgv("baseline", "--no-cache", ".", "-o", elsewhere, cwd=root)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "src").mkdir()
+    shifted = "# moved down\n" + SOURCE
+    (copy / "src" / "a.py").write_text(shifted, encoding="utf-8")
+    result = lintgv("check", "--no-cache", "--baseline", elsewhere, ".", cwd=copy)
+    assert result.returncode == 0, result.stdout
