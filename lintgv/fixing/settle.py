@@ -18,6 +18,7 @@ from lintgv.fixes import apply_edits, is_applicable, line_starts, offset_of
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.model import Applicability, Edit, FileResult, Finding, Language
 from lintgv.parsing.cpp import parse_cpp
+from lintgv.parsing.python import parse_module
 
 _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1}
 
@@ -102,9 +103,11 @@ def syntax_problem(text: str, language: Language, errors_before: int) -> str | N
     """Return why `text` fails the parse proof, or None when it passes."""
     if language == Language.PYTHON:
         try:
-            cst.parse_module(text)
+            parse_module(text)
         except cst.ParserSyntaxError as exc:
             return f"the result does not parse (line {exc.raw_line}: {exc.message})"
+        except ParseError as exc:
+            return f"the result does not parse: {exc}"
         except RecursionError:
             return "the result nests too deeply to parse"
         return None

@@ -6,6 +6,7 @@ statements) around a trigger are kept, together with the imports that name resol
 needs. Every other line is blanked, so line and column numbers stay those of the file.
 """
 
+import ast
 import re
 from bisect import bisect_right
 from collections.abc import Mapping
@@ -384,6 +385,26 @@ class ParsedPython:
         return self.line_map[min(line, len(self.line_map)) - 1]
 
 
+# CPython's words for nesting it refuses; libcst's native parser has no such limit and
+# overflows its stack (killing the process) somewhere past a thousand levels.
+_TOO_DEEP = ("too many nested", "too many levels", "too complex")
+
+
+def parse_module(text: str) -> cst.Module:
+    """Parse `text` with libcst once CPython's parser, which fails cleanly, has ruled out
+    nesting deep enough to crash libcst; raise ParseError for such nesting."""
+    try:
+        ast.parse(text)
+    except (MemoryError, RecursionError) as exc:
+        raise ParseError("Python nesting too deep to parse") from exc
+    except SyntaxError as exc:
+        if any(words in str(exc.msg) for words in _TOO_DEEP):
+            raise ParseError(f"Python syntax error: {exc.msg}", exc.lineno) from exc
+    except ValueError:
+        pass  # NUL bytes: libcst reports them
+    return cst.parse_module(text)
+
+
 def parse_python(
     text: str, module_name: str = "", selection: Selection | None = None
 ) -> ParsedPython:
@@ -391,14 +412,14 @@ def parse_python(
     if selection is not None:
         try:
             partial, line_map = compact(text, selection)
-            module = cst.parse_module(partial)
+            module = parse_module(partial)
             return ParsedPython(
                 MetadataWrapper(module, unsafe_skip_copy=True), module_name, line_map
             )
-        except cst.ParserSyntaxError:
+        except (cst.ParserSyntaxError, ParseError):
             pass  # the line scan misjudged a block: the whole file settles it
     try:
-        module = cst.parse_module(text)
+        module = parse_module(text)
     except cst.ParserSyntaxError as exc:
         raise ParseError(
             f"Python syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1
