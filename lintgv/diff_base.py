@@ -4,6 +4,7 @@ Lines count as changed when `git diff REF` adds or rewrites them in the working 
 and every line of a file git does not track yet (unless git ignores it) counts as new.
 """
 
+import os
 import re
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,7 +40,15 @@ class ChangedLines:
 
 def _git(args: Sequence[str], cwd: Path) -> str:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=False,
+            # Looking must not write: no opportunistic refresh of the user's index.
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
     except FileNotFoundError as exc:
         raise DiffBaseError("--diff-base needs git, which is not on PATH") from exc
     if done.returncode != 0:
