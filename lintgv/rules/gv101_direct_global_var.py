@@ -10,7 +10,7 @@ from lintgv.codemods.python_scope import parent_map
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.config import Config
 from lintgv.model import Applicability, Severity
-from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 
@@ -63,7 +63,8 @@ class DirectGlobalVarPython(PythonRule):
     `relay.GlobalVar`, `from tvm.ir import GlobalVar as GV`, relative imports inside the
     tvm package); a local class that happens to be called `GlobalVar` is not reported.
     From `tvm-version = "0.26"` on, `GlobalVar(names.fresh_name(...))` is the sanctioned
-    idiom and is not reported.
+    idiom and is not reported, nor is `GlobalVar(x)` for a variable `x` assigned from a
+    supply's `fresh_name` or passed to its `reserve_name` earlier in the function.
 
     ## Fix
     Unsafe (`lintgv fix --unsafe`): the call becomes `supply.fresh_global(name, False)`,
@@ -94,6 +95,12 @@ class DirectGlobalVarPython(PythonRule):
         Valid('"""Use GlobalVar("main") here."""\n# GlobalVar("f")\ns = "GlobalVar(\'f\')"\n'),
         Valid(
             "from tvm.ir import GlobalVar\ngv = GlobalVar(names.fresh_name('main'))\n",
+            config={"tvm-version": "0.26"},
+        ),
+        Valid(
+            "from tvm.ir import GlobalVar\n\n\ndef bind(mod, func, names, name):\n"
+            "    names.reserve_name(name, False)\n    mod[GlobalVar(name)] = func\n"
+            "    fresh = names.fresh_name('lifted', False)\n    mod[GlobalVar(fresh)] = func\n",
             config={"tvm-version": "0.26"},
         ),
     ]
@@ -222,6 +229,11 @@ class DirectGlobalVarPython(PythonRule):
     def visit_Call(self, node: cst.Call) -> None:
         if self._class_depth or not node.args:
             return
+        if _is_supply_call(node) and isinstance(node.args[0].value, cst.Name):
+            # `names.reserve_name(x)`: from 0.26 on, GlobalVar(x) is sanctioned after it.
+            method = cst.ensure_type(node.func, cst.Attribute).attr.value
+            if method in ("reserve_name", "ReserveName"):
+                self._supplied_names[-1].add(node.args[0].value.value)
         names = self.qualified_names(node.func)
         extra = set(self.config.extra_constructors)
         if not any(PYTHON_CONSTRUCTOR.match(n) or n in extra for n in names):
@@ -304,7 +316,9 @@ class DirectGlobalVarCpp(CppRule):
     (`GlobalVar gv;`, `GlobalVar()`), types (`Map<GlobalVar, BaseFunc>`), declarations
     of functions returning a GlobalVar, and the constructor's own definition and FFI
     registration are not reported. From `tvm-version = "0.26"` on,
-    `GlobalVar(names->FreshName(...))` is the sanctioned idiom and is not reported.
+    `GlobalVar(names->FreshName(...))` is the sanctioned idiom and is not reported, nor
+    is `GlobalVar(x)` for a variable `x` stored from a supply's `FreshName` or passed to
+    its `ReserveName` earlier in the function.
 
     ## Fix
     Unsafe (`lintgv fix --unsafe`): the construction becomes
@@ -364,6 +378,16 @@ class DirectGlobalVarCpp(CppRule):
             "  return GlobalVar(name, type);\n});\n"
         ),
         Valid('GlobalVar gv(names->FreshName("main", false));\n', config={"tvm-version": "0.26"}),
+        # From 0.26 on, a name stored from a supply or reserved in one before.
+        Valid(
+            "void Add(IRModule mod, Function f, UniqueNameSupply names) {\n"
+            '  String name = names->FreshName("lifted", false);\n'
+            "  GlobalVar gvar(name);\n  mod->Add(gvar, f);\n}\n"
+            "void Bind(IRModule mod, Function f, UniqueNameSupply names, String name) {\n"
+            "  names->ReserveName(name, false);\n"
+            "  mod->Add(GlobalVar(name), f);\n}\n",
+            config={"tvm-version": "0.26"},
+        ),
     ]
     INVALID = [
         Invalid(
@@ -557,11 +581,48 @@ class DirectGlobalVarCpp(CppRule):
         return False
 
     def _is_supplied(self, args: tree_sitter.Node) -> bool:
+        """Tell whether, from 0.26 on, the name comes from a supply: `GlobalVar(names->
+        FreshName(x))`, or a variable assigned from one or reserved in one before."""
         if self.config.tvm_minor < UNIQUE_NAME_SUPPLY_RELEASE or not args.named_children:
             return False
         first = args.named_children[0]
-        if first.type != "call_expression":
+        if first.type == "call_expression":
+            return self._supply_method(first) is not None
+        name = self.text(first).strip()
+        if not re.fullmatch(r"\w+", name):
             return False
-        func = first.child_by_field_name("function")
+        scope = first.parent
+        while scope is not None and scope.type != "function_definition":
+            scope = scope.parent
+        if scope is None:
+            return False
+        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        cursor.set_byte_range(scope.start_byte, first.start_byte)
+        for call in cursor.captures(scope).get("call", []):
+            if call.end_byte <= first.start_byte and self._supplies(call, name):
+                return True
+        return False
+
+    def _supply_method(self, call: tree_sitter.Node) -> str | None:
+        func = call.child_by_field_name("function")
         field = func.child_by_field_name("field") if func is not None else None
-        return field is not None and self.text(field) in SUPPLY_METHODS
+        method = self.text(field) if field is not None else None
+        return method if method in SUPPLY_METHODS else None
+
+    def _supplies(self, call: tree_sitter.Node, name: str) -> bool:
+        """Tell whether `call` reserves `name`, or is stored in it (`name = s->FreshName()`)."""
+        method = self._supply_method(call)
+        if method is None:
+            return False
+        arguments = call.child_by_field_name("arguments")
+        named = arguments.named_children if arguments is not None else []
+        if method in ("ReserveName", "reserve_name") and named and self.text(named[0]) == name:
+            return True
+        parent = call.parent
+        if parent is not None and parent.type == "init_declarator":
+            declarator = parent.child_by_field_name("declarator")
+            return declarator is not None and self.text(declarator) == name
+        if parent is not None and parent.type == "assignment_expression":
+            left = parent.child_by_field_name("left")
+            return left is not None and self.text(left) == name
+        return False
