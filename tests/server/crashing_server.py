@@ -1,0 +1,17 @@
+"""`lintgv server` with a GV101 whose C++ check always crashes: the crash test runs it."""
+
+import sys
+
+from lintgv_server.app import serve
+
+from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp
+
+
+def _crash(self: DirectGlobalVarCpp) -> None:
+    raise RuntimeError("injected crash")
+
+
+DirectGlobalVarCpp.run = _crash  # type: ignore[method-assign]
+
+if __name__ == "__main__":
+    sys.exit(serve())
