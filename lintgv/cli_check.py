@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.errors import LintgvError
 from lintgv.model import FileError, Finding
 from lintgv.runner import RunResult, run
 
@@ -16,6 +17,18 @@ Sources = dict[Path, list[str]]
 
 class UsageError(Exception):
     """Options that cannot go together; the message says which."""
+
+
+class OutputError(LintgvError):
+    """The report or baseline file cannot be written."""
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write `text` to `path`, or raise OutputError naming the file and the reason."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from exc
 
 
 def add_check_commands(
@@ -166,7 +179,7 @@ def command_check(args: argparse.Namespace) -> int:
     outcome = _filtered(args)
     report = _report(args, outcome)
     if args.output_file is not None:
-        args.output_file.write_text(report + "\n" if report else "", encoding="utf-8")
+        write_output(args.output_file, report + "\n" if report else "")
     elif report:
         print(report)
     code = exit_code(len(outcome.findings), len(outcome.errors))
@@ -182,9 +195,7 @@ def command_baseline(args: argparse.Namespace) -> int:
     result = _run(args)
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
-    args.output.write_text(
-        baseline.dump(findings, read_sources(findings), args.output), encoding="utf-8"
-    )
+    write_output(args.output, baseline.dump(findings, read_sources(findings), args.output))
     if errors:
         print(text.render([], errors, {}), file=sys.stderr)
     plural = "s" if len(findings) != 1 else ""

@@ -51,3 +51,15 @@ def test_every_format_gives_the_same_exit_status(lintgv, project) -> None:
     root = project({"bad.py": FINDING, "broken.py": UNPARSABLE})
     for fmt in ("text", "json", "sarif", "github"):
         assert lintgv("check", "--no-cache", "--format", fmt, ".", cwd=root).returncode == 3, fmt
+
+
+def test_an_output_file_that_cannot_be_written_is_a_clear_error(lintgv, project) -> None:
+    root = project({"bad.py": FINDING})
+    result = lintgv("check", "--no-cache", "-o", "no/such/folder/report.txt", ".", cwd=root)
+    assert result.returncode == 2
+    assert "no/such/folder/report.txt: cannot be written (No such file or directory)" in (
+        result.stderr
+    )
+    result = lintgv("baseline", "--no-cache", "-o", "no/such/folder/b.json", ".", cwd=root)
+    assert result.returncode == 2
+    assert "no/such/folder/b.json: cannot be written" in result.stderr
