@@ -377,6 +377,13 @@ class DirectGlobalVarCpp(CppRule):
             'TVM_REGISTER_GLOBAL("ir.GlobalVar").set_body_typed([](String name, Type type) {\n'
             "  return GlobalVar(name, type);\n});\n"
         ),
+        # The supply's own implementation (default `supply-paths`).
+        Valid(
+            "GlobalVar GlobalVarSupplyNode::FreshGlobal(String name, bool add_prefix) {\n"
+            "  GlobalVar var = GlobalVar(name_supply_->FreshName(name, add_prefix));\n"
+            "  name_to_var_map_.Set(var->name_hint, var);\n  return var;\n}\n",
+            path="src/ir/global_var_supply.cc",
+        ),
         Valid('GlobalVar gv(names->FreshName("main", false));\n', config={"tvm-version": "0.26"}),
         # From 0.26 on, a name stored from a supply or reserved in one before.
         Valid(
