@@ -1,0 +1,102 @@
+"""Real editors as clients: headless Neovim 0.7 and Emacs 28 + eglot open a C++ and a
+Python file of a small project, receive lintgv's diagnostics, apply the quick fix, and
+save; the saved text must be what the fix computes.
+
+CI installs both editors (scripts/test-all); there a missing editor fails the test.
+Only on a developer machine without them (no CI variable set) are they skipped."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from server_client import cpp_file, python_file, write_project
+
+from lintgv.config import config_for
+from lintgv.engine import check
+from lintgv.fixes import apply_fixes
+from lintgv.model import Language, SourceFile
+
+EDITORS = Path(__file__).with_name("editors")
+TIMEOUT = 180
+
+
+def _editor(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        message = f"{name} is not installed (Debian packages: neovim, emacs-nox, elpa-eglot)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def _expected(path: Path) -> str:
+    """Return the file with the fix of its first finding applied, as the server offers it."""
+    text = path.read_text()
+    language = Language.PYTHON if path.suffix == ".py" else Language.CPP
+    result = check(SourceFile(path, language, text), config_for(path), whole=True)
+    first = [f for f in result.findings if f.fix is not None][:1]
+    return apply_fixes(text, first, unsafe=True).text
+
+
+def _environment(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "NVIM_LOG_FILE": str(home / "nvim.log"),
+        "LINTGV_PYTHON": sys.executable,
+        "LINTGV_REPORT": str(tmp_path / "report.txt"),
+    }
+
+
+def _run(command: list[str], cwd: Path, tmp_path: Path) -> str:
+    done = subprocess.run(
+        command,
+        cwd=cwd,
+        env=_environment(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    report_file = tmp_path / "report.txt"
+    report = report_file.read_text() if report_file.exists() else ""
+    assert done.returncode == 0, f"{report}\n{done.stdout}\n{done.stderr}"
+    assert "RESULT PASS" in report, report
+    return report
+
+
+@pytest.mark.parametrize("which", ["cpp", "python"])
+def test_neovim_receives_diagnostics_and_applies_a_quick_fix(tmp_path: Path, which: str) -> None:
+    nvim = _editor("nvim")
+    root = write_project(tmp_path / "project")
+    path = cpp_file(root) if which == "cpp" else python_file(root)
+    expected = _expected(path)
+    command = [nvim, "--headless", "-u", str(EDITORS / "nvim_check.lua"), str(path)]
+    report = _run(command, root, tmp_path)
+    assert "source=lintgv code=GV101" in report
+    assert path.read_text() == expected
+
+
+@pytest.mark.parametrize("which", ["cpp", "python"])
+def test_emacs_eglot_receives_diagnostics_and_applies_a_quick_fix(
+    tmp_path: Path, which: str
+) -> None:
+    emacs = _editor("emacs")
+    root = write_project(tmp_path / "project")
+    path = cpp_file(root) if which == "cpp" else python_file(root)
+    expected = _expected(path)
+    command = [emacs, "--batch", "-l", str(EDITORS / "eglot_check.el"), "--", str(path)]
+    report = _run(command, root, tmp_path)
+    assert "GV101" in report
+    assert path.read_text() == expected
