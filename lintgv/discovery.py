@@ -5,6 +5,7 @@ run does little else), so it works on plain strings and `os.scandir` entries, an
 remembers each folder's config.
 """
 
+import errno
 import logging
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -17,6 +18,16 @@ from lintgv.model import Language
 from lintgv.paths import Matcher, matcher
 
 log = logging.getLogger(__name__)
+
+
+def _broken_link(path: str) -> str:
+    """Return why a symbolic link leads to no file: a loop of links, or nothing."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop; not followed"
+    return "symbolic link to nothing"
 
 
 @dataclass(frozen=True)
@@ -101,7 +112,7 @@ class Discovery:
         seen: set[str] = set()
         for given in paths:
             if not given.exists():
-                why = "symbolic link to nothing" if given.is_symlink() else "no such file or folder"
+                why = _broken_link(str(given)) if given.is_symlink() else "no such file or folder"
                 errors.append((given, why))
             elif given.is_dir():
                 yield from self._walk(given, errors, seen)
@@ -166,7 +177,7 @@ class Discovery:
                     continue
                 if entry.is_symlink():
                     if not os.path.exists(full):
-                        errors.append((Path(full), "symbolic link to nothing"))
+                        errors.append((Path(full), _broken_link(full)))
                         continue
                     full = os.path.realpath(full)
                 if full not in seen:

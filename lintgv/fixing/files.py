@@ -65,6 +65,10 @@ def write_atomically(path: Path, data: bytes, expected_digest: str) -> None:
     `expected_digest`. Raise ChangedOnDisk or OSError; the file is never half-written."""
     target = Path(os.path.realpath(path))  # a symlink stays a symlink
     status = target.stat()
+    if not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        # Checked by mode, not by access(): root may write anything, but a file with no
+        # write bit was marked read-only on purpose.
+        raise PermissionError("the file is read-only; not overwritten")
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".lintgv-tmp"
     )

@@ -102,8 +102,9 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
     copies = _copies_left(run)
     left = Counter((f.code, reason_left(f, fix, unsafe, copies)) for f, fix in _left(run))
     if left:
-        remain = "would remain" if not run.write else "remain"
-        lines.append(f"{_plural(sum(left.values()), 'finding')} {remain}:")
+        count = sum(left.values())
+        remain = "would remain" if not run.write else ("remains" if count == 1 else "remain")
+        lines.append(f"{_plural(count, 'finding')} {remain}:")
         for (code, reason), count in sorted(left.items()):
             lines.append(f"  {code} {count:>5}  {reason}")
     lines.extend(_groups_left(run))

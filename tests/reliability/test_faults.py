@@ -1,0 +1,246 @@
+"""Faults around `check` and `fix`: files that cannot be written, change under the run,
+folders that cannot be read, symlink loops, broken caches and Ctrl-C. No file is ever
+left half-written, and the exit status and message say what happened."""
+
+import os
+import pwd
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from lintgv.fixing import run as fix_run
+from lintgv.fixing.run import fix_paths
+from lintgv.fixing.settle import settle as real_settle
+
+LintgvRunner = Callable[..., subprocess.CompletedProcess[str]]
+
+SITE = 'void F(IRModule mod) {\n  GlobalVar gv("f");\n  mod->Add(gv, x);\n}\n'
+FIXED = (
+    "#include <tvm/ir/global_var_supply.h>\n\n"
+    "void F(IRModule mod) {\n  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+    '  GlobalVar gv = global_var_supply->FreshGlobal("f", false);\n  mod->Add(gv, x);\n}\n'
+)
+
+
+def test_the_expected_fix_is_what_fix_writes(tmp_path: Path, lintgv: LintgvRunner) -> None:
+    (tmp_path / "a.cc").write_text(SITE)
+    lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    assert (tmp_path / "a.cc").read_text() == FIXED
+
+
+def test_a_read_only_file_is_reported_and_left_as_it_is(
+    tmp_path: Path, lintgv: LintgvRunner
+) -> None:
+    locked, free = tmp_path / "locked.cc", tmp_path / "free.cc"
+    locked.write_text(SITE)
+    free.write_text(SITE)
+    locked.chmod(0o444)
+    result = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    assert locked.read_text() == SITE
+    assert free.read_text() == FIXED
+    assert "locked.cc: cannot be written: the file is read-only; not overwritten" in result.stdout
+    assert result.returncode == 3  # a finding remains (1), a file was not written (2)
+
+
+def _settle_then(action: Callable[[Path], None]) -> Callable[..., object]:
+    """Return a settle that runs `action` on the file once its fixes are worked out."""
+
+    def settle_and_act(text: str, *args: object, **kwargs: object) -> object:
+        settled = real_settle(text, *args, **kwargs)  # type: ignore[arg-type]  # passed through
+        for path in Path(os.environ["FAULT_ROOT"]).glob("*.cc"):
+            if path.name.startswith("victim"):
+                action(path)
+        return settled
+
+    return settle_and_act
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (lambda p: p.write_text(SITE + "// edited meanwhile\n"), "changed on disk"),
+        (lambda p: p.unlink(), "cannot be written"),
+    ],
+    ids=["changed", "deleted"],
+)
+def test_a_file_changed_or_deleted_between_read_and_write_is_not_overwritten(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    action: Callable[[Path], None],
+    message: str,
+) -> None:
+    victim = tmp_path / "victim.cc"
+    victim.write_text(SITE)
+    monkeypatch.setenv("FAULT_ROOT", str(tmp_path))
+    monkeypatch.setattr(fix_run, "settle", _settle_then(action))
+    result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False, jobs=1)
+    assert [e.path.name for e in result.all_errors] == ["victim.cc"]
+    assert message in result.all_errors[0].message
+    if victim.exists():
+        assert victim.read_text() == SITE + "// edited meanwhile\n"
+    assert [p.name for p in tmp_path.iterdir()] == (["victim.cc"] if victim.exists() else [])
+
+
+# --- folders another user cannot read ---------------------------------------------------
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A folder every user can enter (pytest's own tmp_path is private to its owner)."""
+    with tempfile.TemporaryDirectory(prefix="lintgv-faults-") as name:
+        os.chmod(name, 0o755)
+        yield Path(name)
+
+
+# The interpreter may live where `nobody` cannot read it, so root starts Python, runs the
+# command once on an empty folder (loading every module it needs), then drops to
+# `nobody` and runs it for real.
+_DROP_PRIVILEGES = """
+import encodings.utf_8_sig, os, sys, tempfile
+from lintgv.cli import main
+args = sys.argv[1:]
+if os.getuid() == 0:
+    with tempfile.TemporaryDirectory() as empty:
+        main([*args[:-1], empty])
+    os.setgroups([])
+    os.setgid(int(os.environ["DROP_TO_GID"]))
+    os.setuid(int(os.environ["DROP_TO_UID"]))
+sys.exit(main(args))
+"""
+
+
+def _as_unprivileged(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run lintgv as `nobody` when root (root reads every folder, whatever its mode)."""
+    nobody = pwd.getpwnam("nobody")
+    env = {**os.environ, "DROP_TO_UID": str(nobody.pw_uid), "DROP_TO_GID": str(nobody.pw_gid)}
+    return subprocess.run(
+        [sys.executable, "-c", _DROP_PRIVILEGES, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
+    )
+
+
+def _give_to_runner(path: Path) -> None:
+    if os.getuid() == 0:
+        nobody = pwd.getpwnam("nobody")
+        os.chown(path, nobody.pw_uid, nobody.pw_gid)
+
+
+def test_a_folder_that_cannot_be_read_is_reported_and_the_rest_checked(
+    shared_dir: Path,
+) -> None:
+    closed = shared_dir / "closed"
+    closed.mkdir()
+    (closed / "hidden.cc").write_text(SITE)
+    (shared_dir / "open.cc").write_text(SITE)
+    closed.chmod(0o000)
+    try:
+        result = _as_unprivileged("check", "--no-cache", ".", cwd=shared_dir)
+    finally:
+        closed.chmod(0o755)
+    assert "open.cc:2:3: GV101" in result.stdout
+    assert "closed: error: cannot be read: Permission denied" in result.stdout
+    assert result.returncode == 3
+
+
+def test_fix_in_a_folder_it_cannot_write_reports_and_keeps_the_file(shared_dir: Path) -> None:
+    folder = shared_dir / "frozen"
+    folder.mkdir()
+    target = folder / "a.cc"
+    target.write_text(SITE)
+    _give_to_runner(target)  # the file is writable, only its folder is not
+    folder.chmod(0o555)
+    try:
+        result = _as_unprivileged("fix", "--unsafe", "--no-cache", ".", cwd=shared_dir)
+    finally:
+        folder.chmod(0o755)
+    assert target.read_text() == SITE
+    assert sorted(p.name for p in folder.iterdir()) == ["a.cc"]
+    assert "frozen/a.cc: cannot be written: [Errno 13] Permission denied" in result.stdout
+    assert result.returncode == 3
+
+
+# --- symlinks and caches ------------------------------------------------------------------
+
+
+def test_symlink_loops_are_reported_and_never_followed_forever(
+    tmp_path: Path, lintgv: LintgvRunner
+) -> None:
+    (tmp_path / "a.cc").symlink_to(tmp_path / "b.cc")
+    (tmp_path / "b.cc").symlink_to(tmp_path / "a.cc")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to(tmp_path)
+    (tmp_path / "real.cc").write_text(SITE)
+    for command in ("check", "fix"):
+        result = lintgv(command, "--no-cache", ".", cwd=tmp_path)
+        for name in ("a.cc", "b.cc", "sub/up"):
+            assert re.search(rf"{name}: (error: )?symbolic link loop", result.stdout), command
+        assert result.returncode == 3, command
+    assert (tmp_path / "real.cc").read_text() == SITE  # unsafe fixes need --unsafe
+
+
+def test_a_corrupted_cache_is_ignored_and_rebuilt(tmp_path: Path, lintgv: LintgvRunner) -> None:
+    (tmp_path / "a.cc").write_text(SITE)
+    cold = lintgv("check", ".", cwd=tmp_path)
+    entries = list((tmp_path / ".lintgv_cache").glob("results-*"))
+    assert entries
+    for entry in entries:
+        entry.write_bytes(b"\x80\x04garbage" + os.urandom(64))
+    warm = lintgv("check", ".", cwd=tmp_path)
+    assert (warm.stdout, warm.returncode) == (cold.stdout, cold.returncode)
+    again = lintgv("check", ".", cwd=tmp_path)
+    assert again.stdout == cold.stdout
+    assert "unreadable" not in again.stderr  # the rebuilt cache reads back
+
+
+def test_a_cache_that_cannot_be_written_changes_nothing_but_a_warning(
+    tmp_path: Path, lintgv: LintgvRunner
+) -> None:
+    (tmp_path / "a.cc").write_text(SITE)
+    cold = lintgv("check", "--no-cache", ".", cwd=tmp_path)
+    full = tmp_path / "full"
+    full.write_text("a file where the cache folder should be")  # like ENOSPC: no writes
+    result = lintgv("check", "--cache-dir", "full", ".", cwd=tmp_path)
+    assert (result.stdout, result.returncode) == (cold.stdout, cold.returncode)
+    assert "could not be written" in result.stderr
+
+
+# --- Ctrl-C -------------------------------------------------------------------------------
+
+
+def test_ctrl_c_during_fix_leaves_every_file_whole(tmp_path: Path) -> None:
+    paths = [tmp_path / f"f{i:03}.cc" for i in range(150)]
+    for path in paths:
+        path.write_text(SITE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lintgv", "fix", "--unsafe", "--no-cache", "-j", "1", "."],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    # Interrupt once writing has begun: the first file read back fixed is the signal.
+    deadline_checks = 0
+    while process.poll() is None and not any(p.read_text() == FIXED for p in paths):
+        deadline_checks += 1
+        os.sched_yield()
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=120)
+    contents = {p.read_text() for p in paths}
+    assert contents <= {SITE, FIXED}, "a file was left half-written"
+    assert not list(tmp_path.glob(".*lintgv-tmp")), "a temporary file was left behind"
+    if process.returncode == 130:
+        assert "lintgv: interrupted" in stderr
+    else:  # the run finished before the signal arrived
+        assert process.returncode == 0, stdout + stderr
+        assert contents == {FIXED}
