@@ -91,6 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
     server = commands.add_parser("server", help="run the language server (stdio by default)")
     server.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
     server.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")
+    server.add_argument(
+        "--clientProcessId",
+        dest="client_process_id",
+        type=int,
+        metavar="PID",
+        help="exit when this process (the editor) ends",
+    )
     server.set_defaults(func=command_server)
 
     try:
@@ -144,7 +151,7 @@ def command_server(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
-    return int(serve(tcp=args.tcp))
+    return int(serve(tcp=args.tcp, client_process_id=args.client_process_id))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from raw_rpc import SERVER, TIMEOUT, RawServer, frame, read_message
 from server_client import Start, cpp_file, write_project
 
@@ -71,16 +72,20 @@ def test_exit_without_shutdown_ends_with_code_1(tmp_path: Path) -> None:
     assert server.process.wait(timeout=TIMEOUT) == 1
 
 
-def test_the_server_exits_when_the_editor_process_dies(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["initialize", "--clientProcessId"])
+def test_the_server_exits_when_the_editor_process_dies(tmp_path: Path, how: str) -> None:
     editor = subprocess.Popen(
         [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
     )
-    server = RawServer(cwd=tmp_path)
-    server.initialize(tmp_path, processId=editor.pid)
+    flag = [f"--clientProcessId={editor.pid}"] if how != "initialize" else []
+    server = RawServer([*SERVER, *flag], cwd=tmp_path)
+    server.initialize(tmp_path, processId=editor.pid if how == "initialize" else None)
     editor.kill()
     editor.wait(timeout=TIMEOUT)
     # The server's stdin stays open here: only the editor's death can end it.
     assert server.process.wait(timeout=TIMEOUT) == 0
+    assert editor.stdin is not None
+    editor.stdin.close()
 
 
 def test_the_server_listens_on_tcp(tmp_path: Path) -> None:
