@@ -6,6 +6,7 @@ after it is made, except for its memoised fixes, which are filled under a lock.
 
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from lintgv.config import Config
@@ -50,7 +51,7 @@ class Analysis:
     _fix_result: FileResult | None = field(default=None, repr=False)
     _settled: dict[bool, Settled] = field(default_factory=dict, repr=False)
 
-    @property
+    @cached_property
     def lines(self) -> tuple[str, ...]:
         return lines_of(self.text)
 

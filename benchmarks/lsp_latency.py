@@ -1,0 +1,308 @@
+"""Latency and memory of `lintgv server`, driven over stdio with plain JSON-RPC.
+
+Usage (run by hand; see docs/server.md):
+
+    python benchmarks/lsp_latency.py [--tree TREE] [--scan TREE] [--edits 40] [--json]
+
+For a 5,000-line C++ file and a 3,000-line Python file it opens the file, then sends
+`--edits` incremental `didChange`s one after the other, each adding or removing a
+`GlobalVar` construction, and times each from sending the change to receiving the
+`publishDiagnostics` of that version. The server's debounce is set to 0 through
+`initializationOptions`, so the figures exclude it. The files are generated in TVM's
+style, or, with `--tree`, built from that tree's largest sources (whole files joined until
+the line count is reached; nothing is written into the tree). With `--scan`, a second
+server runs `lintgv.checkWorkspace` over that tree and its resident memory (VmRSS, and
+the peak VmHWM) is read from /proc afterwards. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+SERVER = [sys.executable, "-m", "lintgv", "server"]
+TIMEOUT = 600.0
+
+
+class Connection:
+    """A `lintgv server` process and a reader thread that queues what it sends."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.process = subprocess.Popen(
+            SERVER,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=cwd,
+        )
+        self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                if line == b"\r\n":
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            body = json.loads(stream.read(length))
+            self.inbox.put((time.perf_counter(), body))
+
+    def send(self, message: dict[str, Any]) -> float:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        stdin.flush()
+        return time.perf_counter()
+
+    def wait(self, wanted: Any) -> tuple[float, dict[str, Any]]:
+        while True:
+            when, message = self.inbox.get(timeout=TIMEOUT)
+            if message.get("method") == "workspace/configuration":
+                self.send({"id": message["id"], "result": [None] * len(message["params"]["items"])})
+            elif "id" in message and "method" in message:
+                self.send({"id": message["id"], "result": None})
+            if wanted(message):
+                return when, message
+
+    def start(self, root: Path) -> None:
+        self.send(
+            {
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "processId": os.getpid(),
+                    "rootUri": root.as_uri(),
+                    "capabilities": {"window": {"workDoneProgress": False}},
+                    "initializationOptions": {"debounceMs": 0},
+                },
+            }
+        )
+        self.wait(lambda m: m.get("id") == 1)
+        self.send({"method": "initialized", "params": {}})
+
+    def stop(self) -> None:
+        self.send({"id": "bye", "method": "shutdown"})
+        self.wait(lambda m: m.get("id") == "bye")
+        self.send({"method": "exit"})
+        self.process.wait(timeout=TIMEOUT)
+
+    def memory(self) -> dict[str, int]:
+        """Return VmRSS and VmHWM of the server, in KiB."""
+        found = {}
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                found[name] = int(value.split()[0])
+        return found
+
+
+def _cpp_function(index: int) -> list[str]:
+    return [
+        f"// Lower the {index}th function of a module to a global of its own.",
+        f"IRModule LowerPart{index}(IRModule mod, const BaseFunc& func, const String& name) {{",
+        "  Array<GlobalVar> globals = mod->GetGlobalVars();",
+        "  for (const GlobalVar& existing : globals) {",
+        '    ICHECK(existing->name_hint != name) << "duplicate global " << name;',
+        "  }",
+        f'  GlobalVar gv(name + "_{index}");'
+        if index % 10 == 0
+        else "  GlobalVar gv = mod->GetGlobalVar(name);",
+        "  mod->Add(gv, func);",
+        "  return mod;",
+        "}",
+        "",
+    ]
+
+
+def _python_function(index: int) -> list[str]:
+    site = (
+        "    gv = tvm.ir.GlobalVar(name)"
+        if index % 10 == 0
+        else "    gv = mod.get_global_var(name)"
+    )
+    return [
+        f"def lower_part_{index}(mod, func, name):",
+        f'    """Add `func` to `mod` as the {index}th lowered part."""',
+        "    for existing in mod.get_global_vars():",
+        "        assert existing.name_hint != name, name",
+        site,
+        "    mod[gv] = func",
+        "    return mod",
+        "",
+        "",
+    ]
+
+
+def generate(language: str, lines: int) -> str:
+    """Return a TVM-style source of exactly `lines` lines."""
+    if language == "cpp":
+        head = ["#include <tvm/ir/module.h>", "", "namespace tvm {", "namespace relay {", ""]
+        tail = ["}  // namespace relay", "}  // namespace tvm"]
+        make = _cpp_function
+    else:
+        head = [
+            '"""Lowered parts of a module (generated for a benchmark)."""',
+            "",
+            "import tvm",
+            "",
+            "",
+        ]
+        tail = ["ALL_PARTS = []"]
+        make = _python_function
+    body: list[str] = []
+    index = 0
+    while len(head) + len(body) + len(tail) < lines:
+        body.extend(make(index))
+        index += 1
+    body = body[: lines - len(head) - len(tail)]
+    return "\n".join(head + body + tail) + "\n"
+
+
+def from_tree(tree: Path, suffix: str, lines: int) -> str:
+    """Return the largest sources of `tree` with `suffix`, joined until `lines` lines."""
+    files = sorted(tree.rglob(f"*{suffix}"), key=lambda p: p.stat().st_size, reverse=True)
+    chosen: list[str] = []
+    for path in files:
+        chosen.extend(path.read_text(encoding="utf-8", errors="replace").splitlines())
+        if len(chosen) >= lines:
+            break
+    return "\n".join(chosen) + "\n"
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def measure_latency(text: str, suffix: str, edits: int) -> dict[str, Any]:
+    """Open `text` as a file and time `edits` didChange → publishDiagnostics round trips."""
+    with tempfile.TemporaryDirectory(prefix="lintgv-bench-") as folder:
+        root = Path(folder)
+        path = root / f"bench{suffix}"
+        path.write_text(text)
+        uri = path.as_uri()
+        connection = Connection(root)
+        connection.start(root)
+        language = "python" if suffix == ".py" else "cpp"
+        item = {"uri": uri, "languageId": language, "version": 1, "text": text}
+        opened = connection.send(
+            {"method": "textDocument/didOpen", "params": {"textDocument": item}}
+        )
+        first, _ = connection.wait(lambda m: _published(m, uri, 1))
+        middle = len(text.splitlines()) // 2
+        line = (
+            '  GlobalVar extra("bench");\n'
+            if language == "cpp"
+            else 'extra = tvm.ir.GlobalVar("bench")\n'
+        )
+        timings = []
+        for version in range(2, edits + 2):
+            adding = version % 2 == 0
+            start = {"line": middle, "character": 0}
+            end = start if adding else {"line": middle + 1, "character": 0}
+            change = {"range": {"start": start, "end": end}, "text": line if adding else ""}
+            params = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+            sent = connection.send({"method": "textDocument/didChange", "params": params})
+            received, _ = connection.wait(lambda m, v=version: _published(m, uri, v))
+            timings.append((received - sent) * 1000)
+        connection.stop()
+    return {
+        "lines": len(text.splitlines()),
+        "open_ms": round((first - opened) * 1000, 1),
+        "edits": edits,
+        "p50_ms": round(statistics.median(timings), 1),
+        "p95_ms": round(_percentile(timings, 0.95), 1),
+        "max_ms": round(max(timings), 1),
+    }
+
+
+def _published(message: dict[str, Any], uri: str, version: int) -> bool:
+    if message.get("method") != "textDocument/publishDiagnostics":
+        return False
+    return bool(message["params"]["uri"] == uri and message["params"].get("version") == version)
+
+
+def measure_scan(tree: Path) -> dict[str, Any]:
+    """Run lintgv.checkWorkspace over `tree`; return its time, result and the server's memory."""
+    connection = Connection(tree)
+    connection.start(tree)
+    before = connection.memory()
+    sent = connection.send(
+        {
+            "id": "scan",
+            "method": "workspace/executeCommand",
+            "params": {"command": "lintgv.checkWorkspace"},
+        }
+    )
+    done, answer = connection.wait(lambda m: m.get("id") == "scan")
+    after = connection.memory()
+    connection.stop()
+    return {
+        "tree": str(tree),
+        "seconds": round(done - sent, 1),
+        "result": answer.get("result"),
+        "rss_before_mib": round(before["VmRSS"] / 1024, 1),
+        "rss_after_mib": round(after["VmRSS"] / 1024, 1),
+        "peak_mib": round(after["VmHWM"] / 1024, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", type=Path, help="take the test files from this source tree")
+    parser.add_argument(
+        "--scan", type=Path, help="measure memory after a workspace scan of this tree"
+    )
+    parser.add_argument("--edits", type=int, default=40, help="didChange round trips per file")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    results: dict[str, Any] = {}
+    for name, suffix, lines in (("cpp", ".cc", 5000), ("python", ".py", 3000)):
+        language = "cpp" if suffix == ".cc" else "python"
+        text = from_tree(args.tree, suffix, lines) if args.tree else generate(language, lines)
+        results[name] = measure_latency(text, suffix, args.edits)
+    if args.scan:
+        results["scan"] = measure_scan(args.scan)
+    # The figures depend on how busy the machine was: record it beside them.
+    results["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for name in ("cpp", "python"):
+        r = results[name]
+        print(
+            f"{name:<7} {r['lines']:>6} lines  open {r['open_ms']:>7} ms  "
+            f"didChange→publish p50 {r['p50_ms']:>6} ms  p95 {r['p95_ms']:>6} ms  "
+            f"max {r['max_ms']:>6} ms  ({r['edits']} edits)"
+        )
+    if "scan" in results:
+        s = results["scan"]
+        print(
+            f"scan    {s['tree']}: {s['seconds']} s, {s['result']}; server RSS "
+            f"{s['rss_before_mib']} MiB before, {s['rss_after_mib']} MiB after, "
+            f"peak {s['peak_mib']} MiB"
+        )
+    print(f"load average at the end: {results['load_average']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
