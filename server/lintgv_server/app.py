@@ -66,7 +66,7 @@ def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: LintgvServer, params: types.InitializeParams) -> None:
         if params.initialization_options is not None:
-            ls.apply_client_settings(params.initialization_options)
+            ls.apply_client_settings(params.initialization_options, initial=True)
         if ls.settings.diagnostic_mode == "pull":
             features.register_pull(ls)
         pid = parent_pid or params.process_id

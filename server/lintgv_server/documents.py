@@ -58,8 +58,8 @@ async def lint_and_publish(ls: LintgvServer, uri: str) -> None:
     (or closed) meanwhile: then a newer run is on its way and this result is stale."""
     ls.pending.pop(uri, None)
     document = ls.current_document(uri)
-    if document is None:
-        return
+    if document is None or ls.settings.diagnostic_mode != "push":
+        return  # pulled diagnostics are computed when asked for
     analysis = await ls.analyse(document)
     ls.log_crashes(analysis)
     current = ls.current_document(uri)
@@ -68,8 +68,7 @@ async def lint_and_publish(ls: LintgvServer, uri: str) -> None:
     if analysis.generation != ls.generation:
         schedule(ls, uri, 0)  # settings changed while it ran
         return
-    if ls.settings.diagnostic_mode == "push":
-        publish(ls, uri, analysis.version, diagnostics_of(ls, analysis))
+    publish(ls, uri, analysis.version, diagnostics_of(ls, analysis))
 
 
 def schedule(ls: LintgvServer, uri: str, delay_ms: int) -> None:

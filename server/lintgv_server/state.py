@@ -104,10 +104,13 @@ class LintgvServer(LanguageServer):
         module = self.discovery.module_name(str(path)) if language == Language.PYTHON else ""
         return Target(path, language, config, module)
 
-    def apply_client_settings(self, raw: object) -> None:
-        """Take new global settings; report bad values and keep the earlier ones."""
+    def apply_client_settings(self, raw: object, initial: bool = False) -> None:
+        """Take new global settings; report bad values and keep the earlier ones.
+
+        The diagnostic mode is chosen once, at initialisation: capabilities depend on it."""
         parsed = parse_settings(raw, self.settings)
-        self.settings = parsed.settings
+        mode = parsed.settings.diagnostic_mode if initial else self.settings.diagnostic_mode
+        self.settings = replace(parsed.settings, diagnostic_mode=mode)
         for problem in parsed.problems:
             self.show_problem(problem)
         self.invalidate()
