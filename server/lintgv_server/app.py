@@ -15,7 +15,7 @@ from lintgv.errors import LintgvError
 from lintgv_server import commands, documents, features
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.settings import ClientSettings
-from lintgv_server.state import LintgvServer, is_alive
+from lintgv_server.state import LintgvServer, is_alive, use_lintgv_documents
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,7 @@ def _exit(server: LintgvServer, code: int) -> None:
 def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: LintgvServer, params: types.InitializeParams) -> None:
+        use_lintgv_documents(ls)
         if params.initialization_options is not None:
             ls.apply_client_settings(params.initialization_options, initial=True)
         if ls.settings.diagnostic_mode == "pull":

@@ -14,7 +14,7 @@ from typing import TypeVar
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
-from pygls.workspace import TextDocument
+from pygls.workspace import TextDocument, Workspace
 
 from lintgv import __version__
 from lintgv.config import Config
@@ -22,7 +22,7 @@ from lintgv.discovery import Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.model import Language, SourceFile
-from lintgv_server.analysis import Analysis, Target
+from lintgv_server.analysis import Analysis, Target, lines_of
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.settings import ClientSettings, layered, parse_settings
 
@@ -31,6 +31,41 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CONFIGURATION_SECTION = "lintgv"
+
+
+class LintgvDocument(TextDocument):
+    """pygls' document, with lines split only at `\n`, as lintgv and LSP count them
+    (`str.splitlines` also splits at form feeds and other separators)."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return lines_of(self.source)
+
+
+class LintgvWorkspace(Workspace):
+    def _create_text_document(
+        self,
+        doc_uri: str,
+        source: str | None = None,
+        version: int | None = None,
+        language_id: str | None = None,
+    ) -> TextDocument:
+        return LintgvDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
+
+
+def use_lintgv_documents(server: LanguageServer) -> None:
+    """Replace the workspace pygls made at `initialize` by one that splits lines as lintgv."""
+    old = server.protocol.workspace
+    server.protocol._workspace = LintgvWorkspace(
+        old.root_uri, old._sync_kind, list(old.folders.values()), old.position_encoding
+    )
 
 
 class LintgvServer(LanguageServer):

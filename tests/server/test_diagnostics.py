@@ -136,3 +136,28 @@ async def test_a_file_that_does_not_parse_gets_one_clear_diagnostic(
     client.replace_all(uri, 2, "import tvm\ngv = tvm.ir.GlobalVar('f')\n")
     (fixed,) = await client.diagnostics_for(uri, 2)
     assert fixed.code == "GV101"
+
+
+async def test_lines_split_only_at_newlines_in_incremental_changes(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    # A form feed (page break) is a line break for str.splitlines, not for LSP or lintgv.
+    text = "import tvm\n\x0c\ngv = tvm.ir.GlobalVar('a')\n"
+    uri = client.open(python_file(root), text)
+    assert [d.range.start.line for d in await client.diagnostics_for(uri, 1)] == [2]
+    where = types.Position(3, 0)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=where, end=where),
+                    text="other = tvm.ir.GlobalVar('b')\n",
+                )
+            ],
+        )
+    )
+    diagnostics = await client.diagnostics_for(uri, 2)
+    assert [(d.range.start.line, d.range.start.character) for d in diagnostics] == [(2, 5), (3, 8)]
