@@ -166,6 +166,12 @@ class RemovedSupplyApiCpp(CppRule):
         text = parsed.data.decode("utf-8", errors="replace")
         self._local_name_supply = _LOCAL_HEADER.search(text) is not None
 
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if config.tvm_minor < UNIQUE_NAME_SUPPLY_RELEASE:
+            return (), ()
+        return META.triggers, ()
+
     def _is_plain_class_use(self, node: tree_sitter.Node) -> bool:
         data = self.parsed.data
         after = data[node.end_byte : node.end_byte + 40].decode("utf-8", "replace").lstrip()
