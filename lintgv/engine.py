@@ -3,8 +3,7 @@
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import replace
-from functools import cache
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import libcst as cst
@@ -16,6 +15,7 @@ from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python, select_lines
 from lintgv.paths import matches_any, relative_to_root
+from lintgv.prefilter import combined, guard_of
 from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
 from lintgv.suppress import apply_suppressions, find_suppressions
 
@@ -44,21 +44,56 @@ def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule
     return tuple(selected)
 
 
-@cache
-def _pattern(pieces: tuple[str, ...]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{p})" for p in pieces)) if pieces else None
+@dataclass(frozen=True)
+class _Triggered:
+    """The rules a file's text calls for, and the trigger patterns that match in it."""
+
+    rules: tuple[type[Rule], ...]
+    statement: re.Pattern[str] | None
+    function: re.Pattern[str] | None
 
 
-def _triggers(
-    rules: Sequence[type[Rule]], config: Config
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    statement: list[str] = []
-    function: list[str] = []
+def _triggered(
+    rules: Sequence[type[Rule]],
+    config: Config,
+    text: str,
+    helper_names: frozenset[str],
+    run_all: bool,
+) -> _Triggered:
+    """Return the rules whose triggers match `text` (all of them when `run_all`).
+
+    A pattern is searched only when its literals occur (see prefilter.py), and each
+    once: rules share patterns. Patterns that match nowhere are left out of the
+    alternations, which changes no match of the others.
+    """
+    seen: dict[str, bool] = {}
+    hits: dict[str, bool] = {}
+
+    def hit(pattern: str) -> bool:
+        if pattern not in hits:
+            admitted = guard_of(pattern).admits(text, seen)
+            regex = combined((pattern,))
+            hits[pattern] = admitted and regex is not None and regex.search(text) is not None
+        return hits[pattern]
+
+    statement: set[str] = set()
+    function: set[str] = set()
+    per_rule = []
     for rule in rules:
         more_statement, more_function = rule.triggers(config)
-        statement.extend(more_statement)
-        function.extend(more_function)
-    return tuple(sorted(set(statement))), tuple(sorted(set(function)))
+        statement.update(more_statement)
+        function.update(more_function)
+        per_rule.append((rule, (*more_statement, *more_function)))
+    # The second pass looks for calls of helpers found in other files (GV203).
+    helpers = tuple(re.escape(name) for name in sorted(helper_names))
+    run_all = run_all or any([hit(p) for p in helpers])
+    active = tuple(r for r, own in per_rule if run_all or not own or any([hit(p) for p in own]))
+    ordered_statement = (*sorted(statement), *helpers)
+    return _Triggered(
+        active,
+        combined(tuple(p for p in ordered_statement if hit(p))),
+        combined(tuple(p for p in sorted(function) if hit(p))),
+    )
 
 
 def check(
@@ -77,12 +112,11 @@ def check(
     rules = rules_for(source.path, source.language, config)
     context = RuleContext(source.path, config, helper_names)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
-    statement, function = _triggers(code_rules, config)
-    if helper_names:
-        # The second pass looks for calls of helpers found in other files (GV203).
-        statement += tuple(re.escape(name) for name in sorted(helper_names))
     suppressions = find_suppressions(source.text, source.language)
-    statement_pattern, function_pattern = _pattern(statement), _pattern(function)
+    run_all = bool(suppressions) or (whole and source.language == Language.PYTHON)
+    triggered = _triggered(code_rules, config, source.text, helper_names, run_all)
+    code_rules = list(triggered.rules)
+    statement_pattern, function_pattern = triggered.statement, triggered.function
     try:
         if source.language == Language.PYTHON:
             findings, errors, helpers = _check_python(

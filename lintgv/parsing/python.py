@@ -75,6 +75,7 @@ def _logical_lines(text: str, offsets: list[int]) -> list[_Logical] | None:
             close = _string_end(text, pos, token)
             if close == -1:
                 return None
+            line += text.count("\n", pos, close)
             pos = close + 1
         elif token == "#":
             end = text.find("\n", pos)
@@ -113,8 +114,13 @@ def _string_end(text: str, pos: int, quote: str) -> int:
     while True:
         close = text.find(quote, pos)
         newline = text.find("\n", pos)
-        if close == -1 or (newline != -1 and newline < close):
+        if newline != -1 and (close == -1 or newline < close):
+            if _is_escaped(text, newline - 1 if text[newline - 1] == "\r" else newline):
+                pos = newline + 1  # a backslash continues the string on the next line
+                continue
             # An unterminated one-line string: let libcst report it on a full parse.
+            return -1
+        if close == -1:
             return -1
         if not _is_escaped(text, close):
             return close

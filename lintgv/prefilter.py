@@ -1,0 +1,112 @@
+"""Cheap literal guards in front of trigger regexes.
+
+A trigger regex runs over every file of a tree, and most files cannot match: Python's
+`re` scans an alternation of many patterns position by position, which costs seconds on a
+compiler tree. Each pattern's guard is worked out from its syntax: groups of literals of
+which at least one must occur in any text the pattern matches. Substring tests reject most
+files at memory speed, and only the patterns whose guard passes are searched.
+"""
+
+import re
+import re._constants as sre  # type: ignore[import-not-found]  # private, no stubs; stable in 3.11+
+import re._parser as sre_parse  # type: ignore[import-not-found]  # the same
+from dataclasses import dataclass
+from functools import cache
+
+# One group of a guard: at least one of these strings occurs in every matching text.
+_Group = frozenset[str]
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Literal groups that all hold in every text the pattern matches."""
+
+    groups: tuple[_Group, ...]
+
+    def admits(self, text: str, seen: dict[str, bool]) -> bool:
+        """Tell whether `text` may match; `seen` remembers substring tests for this text."""
+        for group in self.groups:
+            if not any(_contains(text, literal, seen) for literal in group):
+                return False
+        return True
+
+
+def _contains(text: str, literal: str, seen: dict[str, bool]) -> bool:
+    found = seen.get(literal)
+    if found is None:
+        found = seen[literal] = literal in text
+    return found
+
+
+@cache
+def guard_of(pattern: str) -> Guard:
+    """Return the guard of `pattern`, the most selective groups first."""
+    parsed = sre_parse.parse(pattern)
+    if parsed.state.flags & (sre.SRE_FLAG_IGNORECASE | sre.SRE_FLAG_VERBOSE):
+        return Guard(())
+    groups = {g for g in _required(list(parsed)) if "" not in g}
+    ordered = sorted(groups, key=lambda g: (_selectivity(g), sorted(g)), reverse=True)
+    return Guard(tuple(ordered))
+
+
+@cache
+def combined(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Return one regex matching any of `patterns` (None for none)."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
+
+
+def _required(items: list[tuple[object, object]]) -> list[_Group]:
+    """Return the literal groups that a sequence of parsed regex items needs."""
+    found: list[_Group] = []
+    run: list[str] = []
+    for op, value in items:
+        if op is sre.LITERAL:
+            assert isinstance(value, int)
+            run.append(chr(value))
+            continue
+        if run:
+            found.append(frozenset({"".join(run)}))
+            run = []
+        found.extend(_required_of(op, value))
+    if run:
+        found.append(frozenset({"".join(run)}))
+    return found
+
+
+def _required_of(op: object, value: object) -> list[_Group]:
+    if op is sre.SUBPATTERN:
+        assert isinstance(value, tuple)
+        _, add_flags, _, inner = value
+        return [] if add_flags & sre.SRE_FLAG_IGNORECASE else _required(list(inner))
+    if op is sre.BRANCH:
+        assert isinstance(value, tuple)
+        return _branch(value[1])
+    if op in _REPEATS:
+        assert isinstance(value, tuple)
+        low, _, inner = value
+        return _required(list(inner)) if low >= 1 else []
+    if op is sre.ASSERT:
+        # A positive lookahead or lookbehind: its text occurs in the file too.
+        assert isinstance(value, tuple)
+        return _required(list(value[1]))
+    if op is sre.ATOMIC_GROUP:
+        return _required(list(value))  # type: ignore[call-overload]  # a SubPattern
+    return []  # classes, anchors, negative lookarounds, references: nothing certain
+
+
+def _branch(alternatives: list[list[tuple[object, object]]]) -> list[_Group]:
+    """Return one group: for each alternative, its most selective group joined together."""
+    union: set[str] = set()
+    for alternative in alternatives:
+        groups = [g for g in _required(list(alternative)) if "" not in g]
+        if not groups:
+            return []  # this alternative needs no literal: the branch guarantees none
+        best: _Group = max(groups, key=_selectivity)
+        union.update(best)
+    return [frozenset(union)]
+
+
+def _selectivity(group: _Group) -> tuple[int, int]:
+    """Rank a group: its shortest literal's length, then fewer alternatives."""
+    return (min(len(literal) for literal in group), -len(group))

@@ -1,0 +1,72 @@
+"""The result cache: hits only for the same file state, settings and lintgv version."""
+
+from pathlib import Path
+
+import pytest
+
+from lintgv import cache as cache_module
+from lintgv.cache import ResultCache, digest_of, stat_key
+from lintgv.model import FileError, FileResult
+
+STAT = (10, 1_000, 7)
+
+
+def _saved(folder: Path, fingerprint: str, path: Path, result: FileResult) -> None:
+    cache = ResultCache.open(folder, fingerprint)
+    cache.put(path, STAT, digest_of(b"x"), result)
+    cache.save()
+
+
+def test_a_saved_result_is_read_back_for_the_same_file_state(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    result = FileResult(path, errors=(FileError(path, "broken"),))
+    _saved(tmp_path, "config", path, result)
+    assert ResultCache.open(tmp_path, "config").get(path, STAT) == result
+    assert ResultCache.open(tmp_path, "config").get(path, (10, 2_000, 7)) is None
+
+
+def test_a_clean_result_is_stored_compactly_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    _saved(tmp_path, "config", path, FileResult(path))
+    assert ResultCache.open(tmp_path, "config").get(path, STAT) == FileResult(path)
+
+
+def test_another_config_does_not_see_the_results(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    _saved(tmp_path, "config", path, FileResult(path))
+    assert ResultCache.open(tmp_path, "other config").get(path, STAT) is None
+
+
+def test_another_lintgv_version_does_not_see_the_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.py"
+    _saved(tmp_path, "config", path, FileResult(path))
+    monkeypatch.setattr(cache_module, "__version__", "999.0")
+    assert ResultCache.open(tmp_path, "config").get(path, STAT) is None
+
+
+def test_a_corrupted_entry_is_ignored_and_rebuilt(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    cache = ResultCache.open(tmp_path, "config")
+    cache.stored[str(path)] = ("not", "an entry")  # type: ignore[assignment]  # corruption
+    assert cache.get(path, STAT) is None
+    assert cache.entry(path) is None
+    cache.put(path, STAT, digest_of(b"x"), FileResult(path))
+    assert cache.get(path, STAT) == FileResult(path)
+
+
+def test_a_corrupted_cache_file_is_ignored_and_rewritten(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    _saved(tmp_path, "config", path, FileResult(path))
+    (stored,) = tmp_path.glob("results-*.pickle")
+    stored.write_bytes(b"\x80\x05 truncated")
+    cache = ResultCache.open(tmp_path, "config")
+    assert cache.get(path, STAT) is None
+    cache.put(path, STAT, digest_of(b"x"), FileResult(path))
+    cache.save()
+    assert ResultCache.open(tmp_path, "config").get(path, STAT) == FileResult(path)
+
+
+def test_stat_key_is_none_for_a_missing_file(tmp_path: Path) -> None:
+    assert stat_key(tmp_path / "missing.py") is None
