@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, settings
 # CI replays the same examples every run, so a red build always reproduces; locally each
 # run explores new ones. HYPOTHESIS_PROFILE=thorough explores far more (minutes).
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-settings.register_profile("ci", max_examples=40, derandomize=True, **_COMMON)
-settings.register_profile("dev", max_examples=40, **_COMMON)
+settings.register_profile("ci", max_examples=25, derandomize=True, **_COMMON)
+settings.register_profile("dev", max_examples=25, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")

@@ -1,8 +1,8 @@
 """Properties of the engine on generated Python and C++: a GlobalVar built by hand among
 arbitrary surrounding code is always found, nothing in the surrounding code is, a
-suppression comment always wins, and applying the fixes (with `lintgv.fixes.apply_fixes`,
-round after round) gives text that parses, is stable, keeps every byte outside the
-edits, and no longer holds the finding.
+suppression comment always wins, and applying the fixes round after round (with the
+`choose` and `apply` that `lintgv fix` uses) gives text that parses, is stable, keeps every
+byte outside the edits, and no longer holds the finding; `settle` itself agrees.
 """
 
 from dataclasses import dataclass
@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from lintgv.config import Config
 from lintgv.engine import check
-from lintgv.fixes import apply_fixes, line_starts, offset_of
+from lintgv.fixes import line_starts, offset_of
+from lintgv.fixing.settle import apply, choose, settle
 from lintgv.model import FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import parse_cpp
 
@@ -259,13 +260,13 @@ def _settle(snippet: Snippet) -> tuple[str, list[str]]:
     text = snippet.text
     notes = []
     for _ in range(MAX_ROUNDS):
-        result = _check(text, snippet.language)
-        applied = apply_fixes(text, result.findings, unsafe=True)
-        if applied.text == text:
+        chosen = choose(text, _check(text, snippet.language).findings, unsafe=True)
+        if not chosen:
             return text, notes
-        assert _outside_edits_kept(text, applied.text, applied.applied), (text, applied.text)
-        notes.append(",".join(f.code for f in applied.applied))
-        text = applied.text
+        new_text = apply(text, chosen)
+        assert _outside_edits_kept(text, new_text, tuple(chosen)), (text, new_text)
+        notes.append(",".join(f.code for f in chosen))
+        text = new_text
     raise AssertionError(f"fixes did not settle in {MAX_ROUNDS} rounds: {notes}")
 
 
@@ -276,8 +277,13 @@ def test_fixes_parse_settle_keep_the_rest_and_remove_the_finding(snippet: Snippe
     fixed, rounds = _settle(snippet)
     assert rounds, "the fix changed nothing"
     assert _parses(fixed, snippet.language), fixed
-    again = apply_fixes(fixed, _check(fixed, snippet.language).findings, unsafe=True)
-    assert again.text == fixed, "not idempotent"
+    assert choose(fixed, _check(fixed, snippet.language).findings, unsafe=True) == [], (
+        "not idempotent"
+    )
+    proved = settle(
+        snippet.text, snippet.language, lambda t: _check(t, snippet.language), unsafe=True
+    )
+    assert (proved.text, proved.rejected) == (fixed, ())
     assert _ours(_check(fixed, snippet.language)) == [], fixed
     # Edits may insert lines (a supply declaration) between surrounding lines, but every
     # surrounding line must survive, unchanged and in order.
