@@ -10,7 +10,7 @@ from lintgv.model import Language, Severity
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, PythonRule, RuleContext
 from lintgv.rules._global_symbol import python_scan
-from lintgv.rules._global_symbol.cpp_scan import CppScan
+from lintgv.rules._global_symbol.cpp_scan import mutations_of
 from lintgv.rules._global_symbol.messages import Evidence, Kind, remove_message, set_message
 from lintgv.rules._global_symbol.python_scan import FunctionState, Read
 
@@ -45,7 +45,7 @@ class GlobalSymbolCpp(CppRule):
 
     def run(self) -> None:
         """Report each mutation of this rule's kind."""
-        for mutation in CppScan(self.parsed).mutations():
+        for mutation in mutations_of(self.parsed):
             if mutation.kind is self.KIND:
                 self.report(mutation.call, message_for(self, self.KIND, mutation.evidence))
                 soften_first_setting(self, self.KIND, mutation.evidence)

@@ -7,6 +7,7 @@ It is an overwrite when the function visibly had a symbol: see `evidence`.
 """
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 import tree_sitter
@@ -35,6 +36,7 @@ MODULE_LOOKUP = re.compile(r"(?:->|\.)\s*(?:Lookup|functions\b)|\bLookup\s*\(")
 # A map that starts as a copy of an existing function's attributes.
 EXISTING_ATTRS = re.compile(r"(?:->|\.)\s*attrs\b")
 _SCOPES = ("function_definition",)
+_KEY_MENTION = re.compile(rb'kGlobalSymbol|"global_symbol"')
 _JUMPS = frozenset({"return_statement", "continue_statement", "break_statement", "throw_statement"})
 _MAX_HOPS = 4
 
@@ -78,8 +80,12 @@ class CppScan:
     def mutations(self) -> list[CppMutation]:
         """Return every mutation in the file, each with its overwrite evidence."""
         cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        keys = [m.start() for m in _KEY_MENTION.finditer(self.parsed.data)]
         found = []
         for call in cursor.captures(self.parsed.root).get("call", []):
+            arguments = call.child_by_field_name("arguments")
+            if arguments is None or not _holds_any(arguments, keys):
+                continue  # most calls: no key among their arguments
             matched = self.classify(call)
             if matched is None:
                 continue
@@ -240,6 +246,28 @@ def _assigned_to(call: Node) -> Node | None:
     if parent.type == "assignment_expression" and parent.child_by_field_name("right") == call:
         return parent.child_by_field_name("left")
     return None
+
+
+def _holds_any(node: Node, offsets: list[int]) -> bool:
+    """Tell whether one of the sorted byte `offsets` falls inside `node`."""
+    index = bisect_left(offsets, node.start_byte)
+    return index < len(offsets) and offsets[index] < node.end_byte
+
+
+def mutations_of(parsed: ParsedCpp) -> list[CppMutation]:
+    """Return the file's mutations, scanned once for the two rules that report them."""
+    global _last
+    cached = _last
+    if cached is None or cached[0] is not parsed:
+        cached = (parsed, CppScan(parsed).mutations())
+        _last = cached
+    return cached[1]
+
+
+# GV301 and GV302 run one after the other on the same parsed file; the scan is shared
+# by identity of the parse, so nothing carries over to another file (and a thread that
+# finds another file's scan here simply scans its own).
+_last: tuple[ParsedCpp, list[CppMutation]] | None = None
 
 
 def _scope_of(node: Node) -> Node:
