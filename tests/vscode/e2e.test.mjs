@@ -187,20 +187,34 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
   );
 
   it(
-    'with lintgv.fixAll, saves through fix-all: safe fixes only, so the unsafe GV101 rewrite waits for Ctrl+.',
-    withFailureShot('fix-on-save', async () => {
+    'with lintgv.fixAll a save applies safe fixes only; "Fix This File, Unsafe Fixes Too" rewrites the rest',
+    withFailureShot('fix-file', async () => {
+      const file = path.join(ws, 'tvm-fix-on-save', 'python', 'partition.py');
       await workbench.openFile('partition.py');
       await workbench.showProblems();
       await workbench.waitForProblems([SAVE_SITE]);
+      // lintgv has no safe fix for GV101 (its rewrite may change names), so fix-all on save
+      // must leave the call alone and save what was typed.
       await workbench.goTo(10, 14); // after `return gv`
       await workbench.page.keyboard.type('  # saved');
       await workbench.save('partition.py');
-      const file = path.join(ws, 'tvm-fix-on-save', 'python', 'partition.py');
-      const saved = fs.readFileSync(file, 'utf8');
+      let saved = fs.readFileSync(file, 'utf8');
       assert.match(saved, /^ {4}return gv {2}# saved$/m);
       assert.match(saved, /^ {4}gv = tvm\.ir\.GlobalVar\(name\)$/m);
       await workbench.waitForProblems([SAVE_SITE]);
       await workbench.screenshot(shot('fix-on-save'));
+      // The whole-file fix through the server's lintgv.fixFile command, unsafe fixes included.
+      await workbench.runCommand('lintgv: Fix This File, Unsafe Fixes Too');
+      await workbench.waitForEditorText({
+        present: 'gv = GlobalVarSupply(mod).fresh_global(name, False)',
+        absent: 'tvm.ir.GlobalVar(',
+      });
+      await workbench.waitForNoProblem([{ file: 'partition.py' }]);
+      await workbench.screenshot(shot('fix-file'));
+      await workbench.save('partition.py');
+      saved = fs.readFileSync(file, 'utf8');
+      assert.match(saved, /^from tvm\.ir\.supply import GlobalVarSupply$/m);
+      assert.match(saved, /^ {4}gv = GlobalVarSupply\(mod\)\.fresh_global\(name, False\)$/m);
     }),
   );
 
@@ -213,7 +227,7 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
       try {
         await window.open(codeServer.urlFor(path.join(ws, 'bad-path')));
         mark('window open');
-        await window.openFile('example.py');
+        await window.openFromExplorer('example.py');
         mark('file open');
         const toast = await window.waitForNotification('could not start the lintgv server');
         mark('notification shown');
@@ -249,7 +263,7 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
       try {
         await window.open(codeServer.urlFor(path.join(ws, 'crashing-server')));
         mark('window open');
-        await window.openFile('example.cc');
+        await window.openFromExplorer('example.cc');
         mark('file open');
         const toast = await window.waitForNotification('stopped while starting');
         mark('notification shown');

@@ -16,6 +16,23 @@ async function withClient(action: (client: NonNullable<Controller['runningClient
   await action(client);
 }
 
+/** Apply lintgv's fixes to the active editor's file; say so when that fails. */
+function fixActiveFile(unsafe: boolean): Promise<void> {
+  return withClient(async (client) => {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    if (!uri) {
+      return;
+    }
+    try {
+      await fixFile(client, uri, unsafe);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      controller?.output.error(`Fixing ${uri.fsPath} failed: ${reason}`);
+      void vscode.window.showErrorMessage(`lintgv: could not fix ${vscode.workspace.asRelativePath(uri)}: ${reason}`);
+    }
+  });
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('lintgv', { log: true });
   controller = new Controller(output);
@@ -25,14 +42,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerFixOnSave(controller),
     vscode.commands.registerCommand('lintgv.restartServer', () => controller?.restart('asked for')),
     vscode.commands.registerCommand('lintgv.showOutput', () => output.show()),
-    vscode.commands.registerCommand('lintgv.fixCurrentFile', () =>
-      withClient(async (client) => {
-        const uri = vscode.window.activeTextEditor?.document.uri;
-        if (uri) {
-          await fixFile(client, uri);
-        }
-      }),
-    ),
+    vscode.commands.registerCommand('lintgv.fixCurrentFile', () => fixActiveFile(false)),
+    vscode.commands.registerCommand('lintgv.fixCurrentFileUnsafe', () => fixActiveFile(true)),
     vscode.commands.registerCommand('lintgv.fixWorkspace', () =>
       withClient(async (client) => {
         const changed = await fixWorkspace(client);

@@ -62,11 +62,21 @@ export async function fixAllEdits(
   return edit?.get(document.uri) ?? [];
 }
 
-/** Fix one file: through the server's `lintgv.fixFile` command, else its fix-all action. */
-export async function fixFile(client: LanguageClient, uri: vscode.Uri): Promise<void> {
+/**
+ * Fix one file: through the server's `lintgv.fixFile` command, else its fix-all action
+ * (safe fixes only). With `unsafe`, fixes that may change names or behaviour are applied
+ * too, as `lintgv fix --unsafe` does; the edit can be undone like any other.
+ */
+export async function fixFile(client: LanguageClient, uri: vscode.Uri, unsafe = false): Promise<void> {
   if (serverCommands(client).includes(FIX_FILE_COMMAND)) {
-    await client.sendRequest(ExecuteCommandRequest.type, { command: FIX_FILE_COMMAND, arguments: [uri.toString()] });
+    await client.sendRequest(ExecuteCommandRequest.type, {
+      command: FIX_FILE_COMMAND,
+      arguments: [uri.toString(), { unsafe }],
+    });
     return;
+  }
+  if (unsafe) {
+    throw new Error('this lintgv server has no lintgv.fixFile command, so it cannot apply unsafe fixes');
   }
   const document = await vscode.workspace.openTextDocument(uri);
   const edits = await fixAllEdits(client, document);
