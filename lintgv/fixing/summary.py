@@ -151,6 +151,8 @@ def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:
             return reasons.pop()
     if similar:
         return "see the unique-name copies left as they are, below"
+    if finding.path.suffix in (".py", ".pyi"):
+        return "Python copies are not rewritten; call `name_supply.fresh_name(name)` instead"
     return "no NameSupply rewrite is planned for this copy"
 
 

@@ -39,3 +39,9 @@ def test_a_call_elsewhere_to_an_ambiguous_name_points_to_the_list() -> None:
     finding = _finding("GV203", Path("src/other.cc"), "GetUniqueName")
     summary = render_summary(_run(finding), unsafe=True)
     assert "no automatic fix: see the unique-name copies left as they are, below" in summary
+
+
+def test_a_python_copy_says_it_is_left_to_a_human() -> None:
+    finding = _finding("GV201", Path("python/namer.py"), "Namer.get_unique_name")
+    summary = render_summary(_run(finding), unsafe=True)
+    assert "Python copies are not rewritten; call `name_supply.fresh_name(name)`" in summary
