@@ -64,7 +64,9 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     generator) rather than a counter; a name printed with `sprintf` into a buffer; a
     counter kept in the map but appended through a stream (`os << x << m[x]; return
     os.str();`). A counter kept in the map counts only when the function increments it.
-    An inline loop in a function that does not return the name is not reported. In
+    An inline loop in a function that does not return the name is not reported. A
+    method defined inside a class whose head carries a macro (`class TVM_DLL X {...}`)
+    is misread by tree-sitter and missed (its declarations there are still GV202's). In
     Python, only functions near a structural trigger are parsed: a `while` loop, a
     `for i in range(...)`/`itertools.count()` loop with a counter-append and a lookup in
     its first lines, a `return` that recurses with a longer name or returns one built from

@@ -131,6 +131,23 @@ class UniqueNameHelperDeclarationCpp(CppRule):
             "class Lowerer {\n  std::string Rename(const std::string& name);\n};\n",
             config={"extra-unique-name-helpers": ["Lowerer::Rename"]},
         ),
+        # Macros that make tree-sitter misread the class or the member.
+        Invalid(
+            "class TVM_DLL CodeGenBase {\n public:\n"
+            "  std::string GetUniqueName(std::string prefix);\n};\n",
+            span=(3, 15, 3, 28),
+            message="declaration of private unique-name helper `CodeGenBase::GetUniqueName`; "
+            "remove it with the helper and keep a supply member (`NameSupply name_supply_`)",
+            path="src/target/source/codegen_base.h",
+        ),
+        Invalid(
+            "class CodeGenBase {\n public:\n"
+            "  TVM_DLL std::string GetUniqueName(std::string prefix);\n};\n",
+            span=(3, 23, 3, 36),
+            message="declaration of private unique-name helper `CodeGenBase::GetUniqueName`; "
+            "remove it with the helper and keep a supply member (`NameSupply name_supply_`)",
+            path="src/target/source/codegen_base.h",
+        ),
     ]
 
     @classmethod
@@ -149,14 +166,14 @@ class UniqueNameHelperDeclarationCpp(CppRule):
         stack = [self.parsed.root]
         while stack:
             node = stack.pop()
-            if node.type == "compound_statement":
+            if node.type == "compound_statement" and not is_misread_class_body(node):
                 continue  # a body: `T f(x);` there declares a variable
             stack.extend(reversed(node.named_children))
             if node.type in _DECLARATIONS:
                 self._check(node, defined)
 
     def _check(self, node: Node, defined: Catalogue) -> None:
-        name_node = declared_function(node)
+        name_node = declared_function(node) or misread_member_function(node)
         if name_node is None:
             return
         text = "".join(self.text(name_node).split())
@@ -173,8 +190,48 @@ class UniqueNameHelperDeclarationCpp(CppRule):
         self.report(name_node, declaration_message(self.config, qualified))
 
 
+def is_misread_class_body(node: Node) -> bool:
+    """Tell whether a body is a class's that a macro made tree-sitter misread:
+    `class TVM_DLL Namer {...}` comes out as a function `TVM_DLL Namer() {...}`."""
+    parent = node.parent
+    kind = parent.child_by_field_name("type") if parent is not None else None
+    return (
+        parent is not None
+        and parent.type == "function_definition"
+        and kind is not None
+        and kind.type in ("class_specifier", "struct_specifier")
+        and _declarator_type(parent) == "identifier"
+    )
+
+
+def _declarator_type(node: Node) -> str:
+    declarator = node.child_by_field_name("declarator")
+    return declarator.type if declarator is not None else ""
+
+
+def misread_member_function(node: Node) -> Node | None:
+    """Return the name of a member function that a macro made tree-sitter misread:
+    `TVM_DLL std::string F(std::string x);` in a class comes out as a bit-field whose
+    width is a call `F(std::string x)`."""
+    if node.type != "field_declaration":
+        return None
+    for child in node.named_children:
+        if child.type != "bitfield_clause":
+            continue
+        for part in child.named_children:
+            if part.type == "call_expression":
+                func = part.child_by_field_name("function")
+                return func if func is not None and func.type == "identifier" else None
+    return None
+
+
 def _class_name(rule: CppRule, node: Node) -> str | None:
     parent = node.parent
+    while parent is not None and parent.type == "labeled_statement":  # `public:` misread
+        parent = parent.parent
+    if parent is not None and is_misread_class_body(parent) and parent.parent is not None:
+        declarator = parent.parent.child_by_field_name("declarator")
+        return rule.text(declarator) if declarator is not None else None
     if parent is not None and parent.type == "field_declaration_list" and parent.parent:
         name = parent.parent.child_by_field_name("name")
         if name is not None:

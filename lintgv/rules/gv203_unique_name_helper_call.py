@@ -222,6 +222,10 @@ class UniqueNameHelperCallCpp(CppRule):
             "  return _GetUniqueName(name + std::to_string(index));\n}\n"
         ),
         Valid('std::string n = name_supply_->FreshName("x");\n'),
+        # A macro-prefixed member declaration that tree-sitter misreads is GV202's.
+        Valid(
+            "class CodeGenBase {\n  TVM_DLL std::string GetUniqueName(std::string prefix);\n};\n"
+        ),
     ]
     INVALID = [
         Invalid(
@@ -287,6 +291,8 @@ class UniqueNameHelperCallCpp(CppRule):
                 continue
             if _owner(units, call) == name:
                 continue  # the helper's own recursion is part of its definition
+            if _in_misread_declaration(call):
+                continue  # `TVM_DLL T F(T x);` in a class, misread as a bit-field (GV202's)
             if "supply" in cpp_facts.receiver_of(self.parsed, call).lower():
                 continue
             self.report(call, call_message(self.config, Language.CPP, name, _is_dropped(call)))
@@ -300,6 +306,11 @@ def _owner(units: list[cpp_shape.CppUnit], node: Node) -> str:
         if u.node.start_byte <= node.start_byte and node.end_byte <= u.node.end_byte
     ]
     return max(around, key=lambda u: u.node.start_byte).name if around else ""
+
+
+def _in_misread_declaration(call: Node) -> bool:
+    parent = call.parent
+    return parent is not None and parent.type == "bitfield_clause"
 
 
 def _is_dropped(call: Node) -> bool:
