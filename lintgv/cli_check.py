@@ -42,7 +42,14 @@ def add_check_commands(
         description="Report findings. Exit status: 0 clean, 1 findings, 2 something could "
         "not be checked (bad usage, config, file); 3 both.",
     )
-    check.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    check.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        default=[Path(".")],
+        metavar="PATH",
+        help="files and folders to check (default: the current folder)",
+    )
     check.add_argument("--format", choices=FORMATS, default="text", help="output format")
     check.add_argument(
         "--statistics", action="store_true", help="text format: a count per code, not each finding"
@@ -116,6 +123,7 @@ class Outcome:
     files: int
     sources: Sources
     known: int = 0  # findings hidden because the baseline has them
+    gone: int = 0  # baseline entries that no finding matched any more
 
 
 def _filtered(args: argparse.Namespace) -> Outcome:
@@ -134,11 +142,11 @@ def _filtered(args: argparse.Namespace) -> Outcome:
         findings = diff_base.keep_changed(findings, changed)
         errors = diff_base.keep_changed_errors(errors, changed)
     sources = read_sources(findings)
-    known = 0
+    known = gone = 0
     if entries is not None:
         comparison = baseline.compare(findings, sources, entries, args.baseline.parent)
-        findings, known = list(comparison.new), comparison.known
-    return Outcome(findings, errors, len(result.results), sources, known)
+        findings, known, gone = list(comparison.new), comparison.known, comparison.gone
+    return Outcome(findings, errors, len(result.results), sources, known, gone)
 
 
 def _report(args: argparse.Namespace, outcome: Outcome) -> str:
@@ -153,7 +161,7 @@ def _report(args: argparse.Namespace, outcome: Outcome) -> str:
         return sarif.render(findings, errors, outcome.sources)
     if args.format == "github":
         return github.render(findings, errors)
-    summary = text.summary(findings, errors, outcome.files, known=outcome.known)
+    summary = text.summary(findings, errors, outcome.files, known=outcome.known, gone=outcome.gone)
     if args.statistics:
         body = text.statistics(findings)
     else:

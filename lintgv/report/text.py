@@ -41,14 +41,25 @@ def render(
 
 
 def summary(
-    findings: Sequence[Finding], errors: Sequence[FileError], files: int, *, known: int = 0
+    findings: Sequence[Finding],
+    errors: Sequence[FileError],
+    files: int,
+    *,
+    known: int = 0,
+    gone: int = 0,
 ) -> str:
-    """Return the closing line of a text report; `known`: findings a baseline hid."""
+    """Return the closing line of a text report.
+
+    `known` counts the findings a baseline hid, `gone` its entries nothing matched.
+    """
     fixable = sum(1 for f in findings if f.fix is not None and f.fix.applicability == "safe")
     noun = "file" if files == 1 else "files"
     parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} {noun}"]
     if known:
         parts.append(f"{known} more known from the baseline")
+    if gone:
+        entries = "entry" if gone == 1 else "entries"
+        parts.append(f"{gone} baseline {entries} fixed since (`lintgv baseline` drops them)")
     if fixable:
         parts.append(f"{fixable} fixable with `lintgv fix`")
     if errors:

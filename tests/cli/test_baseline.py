@@ -90,6 +90,10 @@ def test_changed_flagged_text_is_new(lintgv, project) -> None:
     result = _check(lintgv, root)
     assert result.returncode == 1
     assert "a.py:9:12: GV101" in result.stdout
+    assert result.stdout.endswith(
+        "Found 1 finding in 1 file; 1 more known from the baseline; "
+        "1 baseline entry fixed since (`lintgv baseline` drops them).\n"
+    )
 
 
 def test_baseline_paths_are_relative_to_the_baseline_file(lintgv, project) -> None:
