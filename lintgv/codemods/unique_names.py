@@ -56,6 +56,7 @@ class Change:
     applicability: Applicability
     sites: int  # calls rewritten
     title: str
+    evidence: str = ""  # how the copy's names compared with NameSupply's (or why not run)
 
 
 def plan_changes(
@@ -110,7 +111,7 @@ class _Rewrite:
                 raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
         title = f"Replace {copy.helper} with a NameSupply member `{supply}`"
         applicability, evidence = judge_change(copy)
-        return Change(copy.helper, texts, applicability, sites, f"{title} ({evidence})")
+        return Change(copy.helper, texts, applicability, sites, title, evidence)
 
     def _supply_name(self) -> str:
         body = self.copy.class_node.child_by_field_name("body")

@@ -172,7 +172,7 @@ def fix_groups(
             files = tuple(sorted(change.texts, key=lambda p: p.as_posix()))
             reason: str | None = None
             if change.applicability == Applicability.UNSAFE and not unsafe:
-                reason = "unsafe fix (generated names may change); apply with --unsafe"
+                reason = f"unsafe fix ({change.evidence}); apply with --unsafe"
             reason = reason or _prove(change, workspace, ordered, names)
             reason = reason or _commit(change, workspace, write)
             outcomes.append(

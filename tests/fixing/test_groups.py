@@ -49,7 +49,10 @@ def test_an_unsafe_change_waits_for_unsafe(project: Path) -> None:
     before = _texts(project / "src")
     (outcome,), _, _ = _run(project, unsafe=False)
     assert not outcome.done
-    assert outcome.reason == "unsafe fix (generated names may change); apply with --unsafe"
+    assert outcome.reason == (
+        "unsafe fix (names differ from NameSupply.fresh_name at 13 of 17: "
+        "x1 → x_1, x2 → x_2, x11 → x1 (+10 more)); apply with --unsafe"
+    )
     assert _texts(project / "src") == before
 
 

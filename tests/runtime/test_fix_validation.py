@@ -14,16 +14,16 @@ def plan(tmp_path: Path, text: str) -> tuple[Applicability, str]:
     changes, skipped = plan_changes([path], lambda p: p.read_text())
     assert skipped == []
     [change] = changes
-    return change.applicability, change.title
+    return change.applicability, change.evidence
 
 
 def test_rewrite_of_supply_like_copy_is_safe(tmp_path: Path) -> None:
-    applicability, title = plan(tmp_path, (COPIES / "supply_like.cc").read_text())
+    applicability, evidence = plan(tmp_path, (COPIES / "supply_like.cc").read_text())
     assert applicability == Applicability.SAFE
-    assert "same names as NameSupply.fresh_name" in title
+    assert "same names as NameSupply.fresh_name" in evidence
 
 
 def test_rewrite_that_changes_names_is_unsafe_and_says_which(tmp_path: Path) -> None:
-    applicability, title = plan(tmp_path, (COPIES / "no_underscore.cc").read_text())
+    applicability, evidence = plan(tmp_path, (COPIES / "no_underscore.cc").read_text())
     assert applicability == Applicability.UNSAFE
-    assert "x1 → x_1, x2 → x_2, x11 → x1" in title
+    assert "x1 → x_1, x2 → x_2, x11 → x1" in evidence
