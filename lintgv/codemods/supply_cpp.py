@@ -375,6 +375,8 @@ class SupplyPlanner:
         row, column = start.start_point
         line_start = self.parsed.line_starts[row]
         prefix = self.parsed.data[line_start : line_start + column].decode("utf-8", "replace")
+        if start.type.startswith("preproc"):
+            prefix = self._indent_inside(start)  # `#if` sits in column 0, its code does not
         if self.unique_names:
             arrow = f"({module})" if module.startswith("*") else module
             pad = " " * (len(self.supply_type) + len(name) + 2)
@@ -389,6 +391,21 @@ class SupplyPlanner:
             where = self.parsed.span(start)
             return Edit(_point(where.start_line, where.start_col), text + " ")
         return Edit(_point(line, 0), f"{prefix}{text}\n")
+
+    def _indent_inside(self, directive: tree_sitter.Node) -> str:
+        """Return the indentation of the first statement inside a preprocessor block."""
+        for child in directive.named_children:
+            if child.start_point[0] == directive.start_point[0]:
+                continue  # the condition, on the directive's own line
+            if child.type.startswith("preproc") and child.type != "preproc_else":
+                continue
+            node = child.named_children[0] if child.type == "preproc_else" else child
+            if node is None:
+                continue
+            line_start = self.parsed.line_starts[node.start_point[0]]
+            text = self.parsed.data[line_start : line_start + node.start_point[1]]
+            return text.decode("utf-8", "replace") if not text.strip() else ""
+        return ""
 
     def _outcome(self, plan: _Plan, include: Edit | None) -> Outcome:
         if plan.reason is not None:

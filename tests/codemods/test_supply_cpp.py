@@ -183,3 +183,45 @@ def test_a_name_unrelated_to_the_global_symbol_is_fresh() -> None:
         "  module->Add(glob_func, func);\n}\n"
     )
     assert "global_var_supply->FreshGlobal(name, false);" in fixed(code)
+
+
+def test_macros_nearby_are_kept_and_several_sites_share_one_supply() -> None:
+    code = (
+        '#define LIFT_NAME(n) ("lifted_" n)\n'
+        "void F(IRModule mod, const Function& f) {\n"
+        '#ifdef TVM_DEBUG\n  LOG(INFO) << "lifting";\n#endif\n'
+        '  GlobalVar gv(LIFT_NAME("x"));  // keep me\n'
+        '  ICHECK(!mod->ContainGlobalVar("x")) << "dup";\n'
+        "  mod->Add(gv, f);\n"
+        '  GlobalVar other = GlobalVar(\n      "y");\n  mod->Add(other, f);\n}\n'
+        'TVM_REGISTER_GLOBAL("relay.F").set_body_typed(F);\n'
+    )
+    assert fixed(code) == (
+        "#include <tvm/ir/global_var_supply.h>\n\n"
+        '#define LIFT_NAME(n) ("lifted_" n)\n'
+        "void F(IRModule mod, const Function& f) {\n"
+        '#ifdef TVM_DEBUG\n  LOG(INFO) << "lifting";\n#endif\n'
+        "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+        '  GlobalVar gv = global_var_supply->FreshGlobal(LIFT_NAME("x"), false);  // keep me\n'
+        '  ICHECK(!mod->ContainGlobalVar("x")) << "dup";\n'
+        "  mod->Add(gv, f);\n"
+        '  GlobalVar other = global_var_supply->FreshGlobal(\n      "y", false);\n'
+        "  mod->Add(other, f);\n}\n"
+        'TVM_REGISTER_GLOBAL("relay.F").set_body_typed(F);\n'
+    )
+
+
+def test_a_supply_before_an_if_directive_takes_the_indentation_of_its_code() -> None:
+    code = (
+        "void G(IRModule mod, const Function& f) {\n"
+        '#if TVM_NEW\n  GlobalVar gv("a");\n#else\n  GlobalVar gv("b");\n#endif\n'
+        "  mod->Add(gv, f);\n}\n"
+    )
+    assert fixed(code) == (
+        "#include <tvm/ir/global_var_supply.h>\n\n"
+        "void G(IRModule mod, const Function& f) {\n"
+        "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+        '#if TVM_NEW\n  GlobalVar gv = global_var_supply->FreshGlobal("a", false);\n'
+        '#else\n  GlobalVar gv = global_var_supply->FreshGlobal("b", false);\n#endif\n'
+        "  mod->Add(gv, f);\n}\n"
+    )
