@@ -21,7 +21,7 @@ def test_example_has_one_of_each_kind_and_no_errors(lintgv) -> None:
     code, document = _report(lintgv)
     assert (code, document["errors"]) == (1, [])
     codes = {f["code"] for f in document["findings"]}
-    assert {"GV101", "GV201", "GV202", "GV203", "GV901", "GV902"} <= codes
+    assert {"GV101", "GV201", "GV202", "GV203", "GV301", "GV302", "GV901", "GV902"} <= codes
     assert {f["path"] for f in document["findings"]}.isdisjoint(CLEAN_FILES)
 
 
