@@ -1,9 +1,9 @@
 """Code actions, hover and lintgv.fixFile: the fixes `lintgv fix` makes, offered in the
 editor, and the rule's explanation on hover."""
 
+import json
 from pathlib import Path
 
-import pytest
 from lsprotocol import types
 from server_client import (
     Client,
@@ -21,15 +21,13 @@ from lintgv.rules._base import Invalid
 
 
 def _fixable_examples() -> list[tuple[str, Language, Invalid]]:
-    found = []
-    for code, rules in rule_codes().items():
-        for rule in rules:
-            for example in rule.INVALID:
-                if example.fixed is not None and not example.config and not example.path:
-                    assert rule.LANGUAGE is not None
-                    found.append((code, rule.LANGUAGE, example))
-                    break
-    return found
+    return [
+        (code, rule.LANGUAGE, example)
+        for code, rules in rule_codes().items()
+        for rule in rules
+        for example in rule.INVALID
+        if example.fixed is not None and not example.path and rule.LANGUAGE is not None
+    ]
 
 
 async def _actions(
@@ -45,24 +43,39 @@ async def _actions(
     return [a for a in result or [] if isinstance(a, types.CodeAction)]
 
 
-@pytest.mark.parametrize(
-    ("code", "language", "example"),
-    [pytest.param(*e, id=f"{e[0]}-{e[1]}") for e in _fixable_examples()],
-)
-async def test_the_quick_fix_of_a_rule_example_gives_its_fixed_text(
-    tmp_path: Path, start: Start, code: str, language: Language, example: Invalid
-) -> None:
-    (tmp_path / "lintgv.toml").write_text("")
-    path = tmp_path / ("example.py" if language == Language.PYTHON else "example.cc")
+def _example_project(root: Path, code: str, language: Language, example: Invalid) -> Path:
+    """Write `example` as the only file of a project configured as its rule's tests are."""
+    root.mkdir()
+    settings = {**example.config, "select": [code], "extend-select": ["GV9"]}
+    (root / "lintgv.toml").write_text(
+        "".join(f"{k} = {json.dumps(v)}\n" for k, v in settings.items())
+    )
+    path = root / ("example.py" if language == Language.PYTHON else "example.cc")
     path.write_text(example.code)
-    client = await start(tmp_path)
-    uri = client.open(path)
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == code]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    fixes = [a for a in actions if a.kind == "quickfix" and not a.title.startswith("Ignore")]
-    assert fixes, [a.title for a in actions]
-    assert fixes[0].edit is not None
-    assert apply_text_edits(example.code, edits_of(fixes[0].edit, uri)) == example.fixed
+    return path
+
+
+async def test_quick_fixes_applied_one_by_one_give_each_rule_examples_fixed_text(
+    tmp_path: Path, start: Start
+) -> None:
+    examples = _fixable_examples()
+    paths = [_example_project(tmp_path / f"e{i}", *e) for i, e in enumerate(examples)]
+    client = await start(tmp_path, folders=[p.parent for p in paths])
+    for path, (code, _, example) in zip(paths, examples, strict=True):
+        uri = client.open(path)
+        text, version = example.code, 1
+        while True:
+            found = [d for d in await client.diagnostics_for(uri, version) if d.code == code]
+            actions = await _actions(client, uri, found[0].range, found) if found else []
+            fixes = [a for a in actions if a.kind == "quickfix" and a.title.endswith(f"({code})")]
+            if not fixes:
+                break
+            assert fixes[0].edit is not None
+            text = apply_text_edits(text, edits_of(fixes[0].edit, uri))
+            version += 1
+            client.replace_all(uri, version, text)
+        assert text == example.fixed, f"{code} {path}"
+        assert version > 1
 
 
 async def test_ignore_on_this_line_inserts_a_comment_that_silences_the_finding(
