@@ -6,10 +6,12 @@ Usage (run by hand; see docs/benchmarks.md):
 
 Every command runs once untimed (to warm the page cache, prime lintgv's cache, count
 findings and sample the memory of the whole process tree), then `--runs` times under
-`/usr/bin/time -v`; the tables give the median, the fastest and slowest run, and the
-largest "Maximum resident set size" /usr/bin/time saw. The tree is copied to a temporary
-folder first (`--no-copy` to skip), so the "one file edited" run never touches the
-original. Standard library only; the other tools are found on PATH or in `--bin-dir`.
+`/usr/bin/time -v`, in rounds that run each command once, so that all tools share the
+same background load; the tables give the median, the fastest and slowest run, the
+largest "Maximum resident set size" /usr/bin/time saw, and lintgv's time over
+ast-grep's for each round. The tree is copied to a temporary folder first (`--no-copy`
+to skip), so the "one file edited" run never touches the original. Standard library
+only; the other tools are found on PATH or in `--bin-dir`.
 """
 
 from __future__ import annotations
@@ -215,12 +217,12 @@ def _run_timed(command: Command, timeout: float) -> tuple[float, int, int]:
     return seconds, int(match.group(1)) if match else 0, done.returncode
 
 
-def measure(command: Command, tree: Path, timeout: float, log: Callable[[str], None]) -> Measured:
-    """Warm up (counting findings and sampling memory), then time `command.runs` runs."""
+def prepare(command: Command, tree: Path, timeout: float, log: Callable[[str], None]) -> Measured:
+    """Warm up once: count the findings and sample the memory of the process tree."""
     result = Measured(command)
     if command.skipped:
         return result
-    log(f"  {command.scenario}: {command.shown}")
+    log(f"  {command.tool} {command.scenario}: {command.shown}")
     try:
         if command.prime:
             subprocess.run(
@@ -228,27 +230,64 @@ def measure(command: Command, tree: Path, timeout: float, log: Callable[[str], N
             )
         if command.before_each is not None:
             command.before_each(-1)
+        start = time.perf_counter()
         done, result.tree_rss_kb = _run_sampled(command, timeout)
-        if command.parse is not None:
-            result.counts = command.parse(done.stdout, done.stderr, tree)
-        if done.returncode not in (0, 1, 2, 3):
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            result.failure = f"exit {done.returncode}: " + " | ".join(tail)
-            return result
-        for run in range(command.runs):
-            if command.before_each is not None:
-                command.before_each(run)
-            seconds, rss, code = _run_timed(command, timeout)
-            result.seconds.append(seconds)
-            result.max_rss_kb.append(rss)
-            result.exit_codes.append(code)
-            log(f"    run {run + 1}: {seconds:.2f} s, {rss / 1024:.0f} MB")
+        elapsed = time.perf_counter() - start
     except subprocess.TimeoutExpired:
         result.failure = f"a run took over {timeout:.0f} s"
-    finally:
-        if command.after_all is not None:
-            command.after_all()
+        return result
+    if command.parse is not None:
+        result.counts = command.parse(done.stdout, done.stderr, tree)
+    if done.returncode not in (0, 1, 2, 3):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        result.failure = f"exit {done.returncode}: " + " | ".join(tail)
+    elif command.runs == 0:
+        # No timed runs asked for: the warm-up is the one measurement (memory sampled).
+        result.seconds.append(elapsed)
+        result.max_rss_kb.append(result.tree_rss_kb)
+        result.exit_codes.append(done.returncode)
+        log(f"    {command.tool} {command.scenario}, warm-up timed: {elapsed:.2f} s")
     return result
+
+
+def time_once(result: Measured, run: int, timeout: float, log: Callable[[str], None]) -> None:
+    """Time run number `run` of a prepared command, unless it failed or has had its runs."""
+    command = result.command
+    if command.skipped or result.failure or run >= command.runs:
+        return
+    if command.before_each is not None:
+        command.before_each(run)
+    try:
+        seconds, rss, code = _run_timed(command, timeout)
+    except subprocess.TimeoutExpired:
+        result.failure = f"a run took over {timeout:.0f} s"
+        return
+    result.seconds.append(seconds)
+    result.max_rss_kb.append(rss)
+    result.exit_codes.append(code)
+    where = f"{command.tool} {command.scenario}, run {run + 1}"
+    log(f"    {where}: {seconds:.2f} s, {rss / 1024:.0f} MB")
+
+
+def measure_all(
+    commands: Sequence[Command], tree: Path, timeout: float, log: Callable[[str], None]
+) -> list[Measured]:
+    """Warm every command up, then time them in rounds, one run of each per round.
+
+    Interleaving puts every tool under the same background load: a busy neighbour
+    slows all tools of a round alike, so ratios of runs of one round stay fair.
+    """
+    results = [prepare(c, tree, timeout, log) for c in commands]
+    try:
+        for run in range(max((c.runs for c in commands), default=0)):
+            log(f"  round {run + 1}")
+            for result in results:
+                time_once(result, run, timeout, log)
+    finally:
+        for command in commands:
+            if command.after_all is not None:
+                command.after_all()
+    return results
 
 
 # --- the commands --------------------------------------------------------------------
@@ -452,7 +491,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("tree", nargs="?", type=Path, default=DEFAULT_TREE)
     parser.add_argument("--runs", type=int, default=5, help="timed runs of fast commands")
     parser.add_argument(
-        "--slow-runs", type=int, default=3, help="timed runs of semgrep, Fixit and fix"
+        "--slow-runs",
+        type=int,
+        default=3,
+        help="timed runs of semgrep, Fixit and fix (0: time the warm-up run alone)",
     )
     parser.add_argument(
         "--bin-dir", type=Path, help="where ast-grep, semgrep and fixit are (else PATH)"
@@ -496,7 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         versions = tool_versions(setup)
         commands = [c for c in lintgv_commands(setup) + other_commands(setup) if c.tool in wanted]
         log(f"benchmark of {source} ({len(commands)} commands)")
-        results = [measure(c, tree, args.timeout, log) for c in commands]
+        results = measure_all(commands, tree, args.timeout, log)
         info["load average at end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     label = args.label or source.name
     text = render_markdown(label, info, versions, results, lintgv_families())

@@ -20,6 +20,7 @@ from lintgv.reading import read_source
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 40
+_MAX_CHUNK = 24
 CACHE_FOLDER = ".lintgv_cache"
 
 
@@ -87,8 +88,11 @@ def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterable[_D
     assert callable(function)
     if jobs <= 1 or len(tasks) < _PARALLEL_THRESHOLD:
         return [function(t) for t in tasks]
+    # Files that need a parse cluster in a few folders of a compiler tree, so large
+    # chunks leave one worker busy while the other idles: hand them out in small ones.
+    chunk = max(1, min(_MAX_CHUNK, len(tasks) // (jobs * 8)))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(function, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
+        return list(pool.map(function, tasks, chunksize=chunk))
 
 
 def _helper_key(names: frozenset[str]) -> str:
