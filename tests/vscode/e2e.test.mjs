@@ -172,15 +172,19 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
   );
 
   it(
-    'applies a changed lintgv.ignore at once, without reloading the window',
+    "applies a folder's changed lintgv.ignore at once, to that folder only, without reloading the window",
     withFailureShot('settings-change', async () => {
+      await workbench.openFile('partition.py');
       await workbench.openFile('lower_functions.cc');
       await workbench.showProblems();
-      await workbench.waitForProblems([CC_SITE]);
+      await workbench.waitForProblems([CC_SITE, SAVE_SITE]);
       const settings = path.join(ws, 'tvm', '.vscode', 'settings.json');
       const before = fs.readFileSync(settings, 'utf8');
       writeJson(settings, { ...JSON.parse(before), 'lintgv.ignore': ['GV101'] });
       await workbench.waitForNoProblem([CC_SITE]);
+      // The other folder of the workspace keeps its own settings.
+      await workbench.waitForProblems([SAVE_SITE]);
+      await workbench.screenshot(shot('settings-change'));
       fs.writeFileSync(settings, before);
       await workbench.waitForProblems([CC_SITE]);
     }),
@@ -215,6 +219,24 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
       saved = fs.readFileSync(file, 'utf8');
       assert.match(saved, /^from tvm\.ir\.supply import GlobalVarSupply$/m);
       assert.match(saved, /^ {4}gv = GlobalVarSupply\(mod\)\.fresh_global\(name, False\)$/m);
+    }),
+  );
+
+  it(
+    '"Fix All Files in the Workspace" checks every folder, applies the safe fixes and says how many files changed',
+    withFailureShot('fix-workspace', async () => {
+      const file = path.join(ws, 'tvm', 'src', 'relay', 'backend', 'lower_functions.cc');
+      const before = fs.readFileSync(file, 'utf8');
+      await workbench.runCommand('lintgv: Fix All Files in the Workspace');
+      await workbench.waitForNotification('lintgv: safe fixes changed 0 files');
+      // The progress notification goes away once the work is done.
+      await workbench.page
+        .locator('.notifications-toasts .notification-toast', { hasText: 'checking the workspace' })
+        .waitFor({ state: 'detached', timeout: 30_000 });
+      await workbench.screenshot(shot('fix-workspace'));
+      // GV101's rewrite is unsafe: the file keeps its finding and its text.
+      assert.equal(fs.readFileSync(file, 'utf8'), before);
+      await workbench.waitForProblems([CC_SITE]);
     }),
   );
 

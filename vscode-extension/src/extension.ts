@@ -47,7 +47,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('lintgv.fixWorkspace', () =>
       withClient(async (client) => {
         const changed = await fixWorkspace(client);
-        void vscode.window.showInformationMessage(`lintgv: fixed ${changed} file${changed === 1 ? '' : 's'}.`);
+        void vscode.window.showInformationMessage(
+          `lintgv: safe fixes changed ${changed} file${changed === 1 ? '' : 's'}; the Problems panel lists what is left.`,
+        );
       }),
     ),
   );
