@@ -20,9 +20,11 @@ from lintgv.runtime.copies.sequence import SEQUENCE
 CXX_FLAGS = ("-std=c++17", "-O0", "-w")
 SECONDS = 60
 _MAP = re.compile(
-    r"^((?:std::)?(?:unordered_map|map)|(?:tvm::)?(?:runtime::)?Map)<\s*(.+?)\s*,\s*(.+)>$"
+    r"^((?:std::)?(?:unordered_map|map)|(?:tvm::)?(?:runtime::|ffi::)?Map)<\s*(.+?)\s*,\s*(.+)>$"
 )
-_KEYS = frozenset({"std::string", "string", "String", "runtime::String", "tvm::String"})
+_KEYS = frozenset(
+    {"std::string", "string", "String", "runtime::String", "tvm::String", "ffi::String"}
+)
 _NUMBERS = frozenset(
     {"int", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "unsigned", "long", "bool"}
 )

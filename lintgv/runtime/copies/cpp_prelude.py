@@ -34,6 +34,11 @@ template <typename K, typename V>
 struct Map : std::unordered_map<K, V> {
   void Set(const K& k, const V& v) { (*this)[k] = v; }
 };
+namespace ffi {
+using tvm::String;
+template <typename K, typename V>
+using Map = tvm::Map<K, V>;
+}  // namespace ffi
 struct Doc {
   std::string text;
   static Doc Text(const std::string& s) {
@@ -52,6 +57,19 @@ template <>
 struct hash<tvm::String> : hash<std::string> {};
 }  // namespace std
 #define TVM_DLL
+#define TVM_FFI_ICHECK ICHECK
+#define ICHECK_EQ(a, b) ICHECK((a) == (b))
+#define TVM_FFI_ICHECK_EQ(a, b) ICHECK((a) == (b))
+#define ICHECK_NE(a, b) ICHECK((a) != (b))
+#define TVM_FFI_ICHECK_NE(a, b) ICHECK((a) != (b))
+#define ICHECK_LT(a, b) ICHECK((a) < (b))
+#define TVM_FFI_ICHECK_LT(a, b) ICHECK((a) < (b))
+#define ICHECK_LE(a, b) ICHECK((a) <= (b))
+#define TVM_FFI_ICHECK_LE(a, b) ICHECK((a) <= (b))
+#define ICHECK_GT(a, b) ICHECK((a) > (b))
+#define TVM_FFI_ICHECK_GT(a, b) ICHECK((a) > (b))
+#define ICHECK_GE(a, b) ICHECK((a) >= (b))
+#define TVM_FFI_ICHECK_GE(a, b) ICHECK((a) >= (b))
 #define ICHECK(cond) \
   if (!(cond)) throw std::runtime_error("ICHECK failed: " #cond); else tvm::LintgvSink()
 using namespace tvm;
