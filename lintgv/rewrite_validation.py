@@ -56,10 +56,12 @@ def cpp_copy(project: Project, path: Path, line: int) -> CppCopy:
         return CppCopy(f"line {line}", path, line, "", "", blocked=why)
     name, owner = method_name(unit.parsed, function)
     classes = project.classes(owner) if owner else []
+    if len(classes) > 1:  # several classes of that name: the one beside the copy
+        classes = [c for c in classes if c[0].path == path]
     cls = classes[0] if len(classes) == 1 else None
     copy = prepared(unit.parsed, function, name, owner, cls, path)
     if owner and cls is None and copy.blocked is None:
-        why = f"class `{owner}` is defined {len(classes)} times in the checked files"
+        why = f"class `{owner}` is not defined exactly once in the checked files"
         return CppCopy(copy.helper, path, copy.line, name, "", blocked=why)
     return copy
 
