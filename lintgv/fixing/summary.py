@@ -60,6 +60,9 @@ def reason_left(
         _, _, why = finding.message.partition(NO_FIX_MARKER)
         if not why and finding.code.startswith("GV2"):
             why = _copy_reason(finding, copies)
+        if not why and "; " in finding.message:
+            # Messages read "problem; remedy": the remedy is what to do by hand.
+            why = "by hand, " + finding.message.split("; ", 1)[1]
         return f"no automatic fix: {why}" if why else "no automatic fix"
     applicability = finding.fix.applicability
     if applicability == Applicability.DISPLAY:

@@ -45,3 +45,16 @@ def test_a_python_copy_says_it_is_left_to_a_human() -> None:
     finding = _finding("GV201", Path("python/namer.py"), "Namer.get_unique_name")
     summary = render_summary(_run(finding), unsafe=True)
     assert "Python copies are not rewritten; call `name_supply.fresh_name(name)`" in summary
+
+
+def test_a_finding_with_no_fix_gives_the_remedy_of_its_message() -> None:
+    finding = Finding(
+        "GV301",
+        "x",
+        Path("src/a.cc"),
+        Span(1, 0, 1, 1),
+        "global_symbol set; attach it once, as late as possible",
+        Severity.WARNING,
+    )
+    summary = render_summary(_run(finding), unsafe=True)
+    assert "GV301     1  no automatic fix: by hand, attach it once, as late as possible" in summary
