@@ -142,8 +142,7 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
       for (const problem of problems) {
         assert.match(problem.message, /^GlobalVar built by hand; take it from a GlobalVarSupply/);
       }
-      assert.equal(await workbench.statusBarItem('lintgv:'), 'lintgv: 2');
-      assert.ok(await workbench.statusBarItemHasIcon('lintgv:', 'warning'));
+      assert.equal(await workbench.waitForStatusBarItem('lintgv: 2'), 'warning');
       await workbench.screenshot(shot('problems'));
     }),
   );
@@ -256,7 +255,7 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
         const text = await toast.first().innerText();
         assert.ok(text.includes(`Tried lintgv.path (${missingLintgv}): not found`), text);
         assert.deepEqual(await window.notificationTexts(), [text], 'one notification in all');
-        assert.ok(await window.statusBarItemHasIcon('lintgv', 'error'), 'the status bar shows the failure');
+        assert.equal(await window.waitForStatusBarItem('lintgv'), 'error', 'the status bar shows the failure');
         await window.screenshot(shot('error'));
         await toast.first().getByRole('button', { name: 'Open Settings' }).click();
         // The Settings editor opens on the Workspace tab, where the wrong value is.

@@ -164,17 +164,16 @@ export class Workbench {
     return this.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
   }
 
-  /** Whether the status-bar item showing `text` wears the codicon `icon` (such as `error`). */
-  async statusBarItemHasIcon(text, icon) {
-    const item = this.page.locator('.statusbar-item', { hasText: text }).first();
-    await item.waitFor({ timeout: 30_000 });
-    return (await item.locator(`.codicon-${icon}`).count()) > 0;
-  }
-
-  async statusBarItem(text) {
-    const item = this.page.locator('.statusbar-item', { hasText: text });
-    await item.first().waitFor({ timeout: 30_000 });
-    return (await item.first().innerText()).trim();
+  /**
+   * Wait for the status-bar item whose whole text is `text` (its icon has none) and return
+   * the name of its codicon, such as `warning` or `error`.
+   */
+  async waitForStatusBarItem(text, timeout = 30_000) {
+    const exact = new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    const item = this.page.locator('.statusbar-item', { hasText: exact }).first();
+    await item.waitFor({ timeout });
+    const icon = await item.locator('.codicon').first().getAttribute('class');
+    return /codicon-([a-z-]+)/.exec(icon ?? '')?.[1];
   }
 
   /** Save the active editor (Ctrl+S) and wait until its tab `name` is no longer dirty. */
