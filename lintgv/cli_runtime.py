@@ -59,9 +59,10 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
 
 
 def _version(args: argparse.Namespace) -> str:
-    from lintgv.config import DEFAULT_TVM_VERSION
+    """Return the TVM release to model: the flag, else the project's `tvm-version`."""
+    from lintgv.config import config_for
 
-    return str(args.tvm_version or DEFAULT_TVM_VERSION)
+    return str(args.tvm_version or config_for(Path.cwd()).tvm_version)
 
 
 def command_emit_c(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from lintgv.codemods.unique_name_copies import (
     functions,
     method_name,
 )
-from lintgv.config import DEFAULT_TVM_VERSION
+from lintgv.config import DEFAULT_TVM_VERSION, config_for, load_config
 from lintgv.model import Applicability, FileError, Finding, Severity, Span
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.reading import read_source
@@ -197,7 +197,12 @@ def validate_tree(
     if tvm_version:
         overrides["tvm-version"] = tvm_version
     result = run(paths, overrides, config_file=config_file, use_cache=False)
-    version = tvm_version or DEFAULT_TVM_VERSION
+    config = (
+        load_config(config_file)
+        if config_file
+        else config_for(Path(paths[0]) if paths else Path.cwd())
+    )
+    version = tvm_version or config.tvm_version
     expected = supply_names(version)
     cpp_paths = [r.path for r in result.results if r.path.suffix not in (".py", ".pyi")]
     project = Project(cpp_paths, _reader)

@@ -77,3 +77,14 @@ def test_validate_copies_reports_differences(tmp_path: Path) -> None:
     [finding] = json.loads(done.stdout)["findings"]
     assert finding["code"] == "GV511"
     assert "x1 → x_1" in finding["message"]
+
+
+def test_validate_copies_models_the_configured_release(tmp_path: Path) -> None:
+    copy = (Path(__file__).parent / "copies" / "supply_like.cc").read_text()
+    (tmp_path / "printer.cc").write_text(copy)
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.24"\n')
+    assert lintgv("validate-copies", ".", cwd=tmp_path).returncode == 0
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    done = lintgv("validate-copies", ".", cwd=tmp_path)
+    assert done.returncode == 1
+    assert 'names differ from NameSupply.fresh_name at 2 of 17: v → "", v_1 → _1' in done.stdout
