@@ -7,6 +7,7 @@ with fixes are read again, parsed whole (fixes need the full scope) and settled.
 
 import logging
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
@@ -252,9 +253,8 @@ def fix_paths(
     groups_left: list[Skipped] = []
     cpp = [c for c in candidates.values() if c.language == Language.CPP]
     if any(_fixes_unique_names(c.config) for c in cpp):
-        names = (
-            HELPER_NAMES | helpers | {n for c in cpp for n in c.config.extra_unique_name_helpers}
-        )
+        extra = {n for c in cpp for n in c.config.extra_unique_name_helpers}
+        names = HELPER_NAMES | helpers | extra | _reported_helpers(first.results)
         if progress is not None:
             progress("multi-file changes", 0, 0)
         groups, groups_left = fix_groups(
@@ -281,6 +281,22 @@ def fix_paths(
         tuple(groups),
         tuple(groups_left),
     )
+
+
+# The helper a GV201 message names: "private unique-name helper `Class::GetUniqueName`; ..."
+_HELPER = re.compile(r"helper `(?:[\w:]*::)?(\w+)`")
+
+
+def _reported_helpers(results: Iterable[FileResult]) -> set[str]:
+    """Return the names of the C++ copies GV201 reported: the rules know more names by
+    their shape (`GetUniqueBufferName`) than the codemod's fixed list holds."""
+    found = set()
+    for result in results:
+        for finding in result.findings:
+            named = _HELPER.search(finding.message) if finding.code == "GV201" else None
+            if named is not None:
+                found.add(named.group(1))
+    return found
 
 
 def _fixes_unique_names(config: Config) -> bool:

@@ -66,3 +66,34 @@ def test_diff_mode_writes_nothing_and_keeps_the_findings(tmp_path: Path) -> None
     assert first.read_text() == SITE
     assert all(f.changed and not f.written for f in result.fixes)
     assert len(result.remaining) == 2
+
+
+COPY_KNOWN_BY_SHAPE = """#include <string>
+#include <unordered_map>
+
+class IOVars {
+ public:
+  std::string Name(std::string original) { return GetUniqueIOVarName(original); }
+
+ private:
+  std::string GetUniqueIOVarName(std::string name) {
+    if (io_var_names_.find(name) == io_var_names_.end()) {
+      io_var_names_[name] = 1;
+      return name;
+    }
+    io_var_names_[name] = io_var_names_[name] + 1;
+    return name + std::to_string(io_var_names_[name]);
+  }
+  std::unordered_map<std::string, int> io_var_names_;
+};
+"""
+
+
+def test_a_copy_the_rules_know_only_by_its_shape_is_replaced_too(tmp_path: Path) -> None:
+    path = tmp_path / "io_vars.cc"
+    path.write_text(COPY_KNOWN_BY_SHAPE)
+    result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
+    assert [g.helper for g in result.groups if g.done] == ["IOVars::GetUniqueIOVarName"]
+    text = path.read_text()
+    assert "return name_supply_->FreshName(original);" in text
+    assert "GetUniqueIOVarName" not in text
