@@ -104,15 +104,21 @@ let workbench;
 let current;
 
 before(async () => {
+  const start = Date.now();
+  // Set-up times, as comments in the test output.
+  const mark = (step) => console.log(`set-up, ${step}: ${Date.now() - start} ms`);
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const workspaceFile = prepareWorkspace();
   codeServer = new CodeServer({ codeServer: CODE_SERVER, runDir });
   codeServer.installExtension(VSIX);
+  mark('extension installed');
   await codeServer.start();
+  mark('code-server serving');
   browser = await launchBrowser(CHROMIUM);
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   workbench = new Workbench(page);
   await workbench.open(codeServer.urlFor(workspaceFile));
+  mark('workbench loaded');
 });
 
 after(async () => {
