@@ -70,7 +70,12 @@ def command_emit_c(args: argparse.Namespace) -> int:
     from lintgv.runtime.manifest import load_manifest
 
     model = emit_model(load_manifest(args.manifest), tvm_version=_version(args))
-    for path in write_model(model, args.output):
+    try:
+        written = write_model(model, args.output)
+    except OSError as exc:
+        print(f"lintgv: error: cannot write into {args.output}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for path in written:
         print(path)
     return EXIT_CLEAN
 
@@ -88,7 +93,7 @@ def command_validate(args: argparse.Namespace) -> int:
                 toolchain=Toolchain(args.cc, args.nm),
                 tvm_version=_version(args),
             )
-        except ToolFailed as exc:
+        except (ToolFailed, OSError) as exc:
             print(f"lintgv: error: {exc}", file=sys.stderr)
             return EXIT_ERROR
     if args.format == "json":

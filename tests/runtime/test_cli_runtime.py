@@ -88,3 +88,12 @@ def test_validate_copies_models_the_configured_release(tmp_path: Path) -> None:
     done = lintgv("validate-copies", ".", cwd=tmp_path)
     assert done.returncode == 1
     assert 'names differ from NameSupply.fresh_name at 2 of 17: v → "", v_1 → _1' in done.stdout
+
+
+def test_emit_c_into_a_file_exits_2(tmp_path: Path) -> None:
+    write(tmp_path / "m.json", {"functions": ["run"]})
+    (tmp_path / "taken").write_text("a file, not a folder\n")
+    done = lintgv("emit-c", "m.json", "-o", "taken", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "lintgv: error: cannot write into taken" in done.stderr
+    assert (tmp_path / "taken").read_text() == "a file, not a folder\n"
