@@ -141,3 +141,37 @@ def test_a_name_also_set_as_the_global_symbol_keeps_its_name() -> None:
         "    gv = relay.GlobalVar(name)\n    mod[gv] = func\n"
     )
     assert "gv = GlobalVarSupply(mod).unique_global_for(name, False)" in fixed(code)
+
+
+MULTI_LINE = HEAD + (
+    "\n\ndef f(mod: tvm.IRModule, func):\n"
+    "    # the lifted function\n"
+    '    gv = relay.GlobalVar(\n        "lifted"  # its name\n    )\n    mod[gv] = func\n'
+    '    other = relay.GlobalVar("other")\n    mod[other] = func\n'
+)
+
+
+def test_multi_line_calls_keep_comments_and_share_one_supply() -> None:
+    assert fixed(MULTI_LINE) == HEAD + IMPORT + (
+        "\n\ndef f(mod: tvm.IRModule, func):\n"
+        "    global_var_supply = GlobalVarSupply(mod)\n"
+        "    # the lifted function\n"
+        '    gv = global_var_supply.fresh_global(\n        "lifted", False  # its name\n    )\n'
+        "    mod[gv] = func\n"
+        '    other = global_var_supply.fresh_global("other", False)\n    mod[other] = func\n'
+    )
+
+
+def test_tvm_0_26_names_globals_with_a_unique_name_supply() -> None:
+    assert fixed(MULTI_LINE, "0.26") == HEAD + "from tvm.ir.supply import UniqueNameSupply\n" + (
+        "\n\ndef f(mod: tvm.IRModule, func):\n"
+        "    global_names = UniqueNameSupply()\n"
+        "    for _gvar in mod.get_global_vars():\n"
+        "        global_names.reserve_name(_gvar.name_hint, False)\n"
+        "    # the lifted function\n"
+        "    gv = relay.GlobalVar(\n"
+        '        global_names.fresh_name("lifted", False)  # its name\n    )\n'
+        "    mod[gv] = func\n"
+        '    other = relay.GlobalVar(global_names.fresh_name("other", False))\n'
+        "    mod[other] = func\n"
+    )
