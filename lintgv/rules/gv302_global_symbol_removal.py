@@ -122,6 +122,17 @@ class GlobalSymbolRemovalCpp(GlobalSymbolCpp):
             '  static const auto remove = tvm::ffi::Function::GetGlobal("relax.FuncWithoutAttr");\n'
             "  return (*RemoveFuncAttrFunc)(func, tvm::attr::kGlobalSymbol).cast<Function>();\n}\n",
         ),
+        # Erased from a copy of the function's own attributes.
+        Invalid(
+            "Function Internal(Function func) {\n"
+            "  auto dict = func->attrs->dict;\n"
+            "  dict.erase(tvm::attr::kGlobalSymbol);\n"
+            "  return WithFields(func, {}, {}, {}, DictAttrs(dict));\n}\n",
+            span=(3, 3, 3, 39),
+            message=_removed(
+                Language.CPP, Evidence("`dict` copies an existing function's attributes", 2)
+            ),
+        ),
         Invalid(
             "Function MakePrivate(Function f) {\n"
             "  return WithoutAttr(std::move(f), tvm::attr::kGlobalSymbol);\n}\n",
