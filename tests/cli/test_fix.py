@@ -5,6 +5,7 @@ LINTGV_UPDATE_GOLDEN=1 rewrites tests/fixtures/fix_project_fixed from the actual
 
 import difflib
 import os
+import pty
 import shutil
 import subprocess
 import sys
@@ -172,3 +173,28 @@ def test_a_file_that_cannot_be_checked_sets_bit_two(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "Fixed 1 finding in 1 file (GV101: 1)." in result.stdout
     assert "b.cc: binary file (NUL byte); not checked" in result.stdout
+
+
+def test_a_terminal_gets_a_progress_bar_on_stderr(project: Path) -> None:
+    controller, terminal = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "lintgv", "fix", "--unsafe", "--no-cache", "."],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=terminal,
+        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"},
+    ) as process:
+        os.close(terminal)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # the terminal closed: the process is done with it
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        stdout, _ = process.communicate(timeout=120)
+    os.close(controller)
+    assert b"lintgv fix: " in drawn
+    assert stdout.startswith(b"Fixed 7 findings in 2 files")
