@@ -282,7 +282,7 @@ class SupplyPlanner:
                 return True
         assert scope.body is not None
         wanted = cpp_scope.normalized(text)
-        if self._is_given_as_symbol(scope, wanted):
+        if self._is_given_as_symbol(scope, wanted) or self._is_assigned_a_symbol(scope, wanted):
             return True
         stack = [scope.body]
         while stack:
@@ -300,6 +300,31 @@ class SupplyPlanner:
                     return True
             stack.extend(node.named_children)
         return False
+
+    def _is_assigned_a_symbol(self, scope: cpp_scope.Scope, wanted: str) -> bool:
+        """Tell whether the function assigns the variable `wanted` a global_symbol
+        (`gv_name = opt.value();` where `auto opt = f->GetAttr<String>(kGlobalSymbol)`)."""
+        assert scope.body is not None
+        symbols: set[str] = set()  # variables declared from a global_symbol
+        assigned: list[str] = []  # what `wanted` is assigned
+        stack = [scope.body]
+        while stack:
+            node = stack.pop()
+            # `if (auto opt = ...)` declares in a condition: a declaration with a value.
+            if node.type in ("init_declarator", "declaration", "assignment_expression"):
+                is_assignment = node.type == "assignment_expression"
+                left = node.child_by_field_name("left" if is_assignment else "declarator")
+                right = node.child_by_field_name("right" if is_assignment else "value")
+                if left is not None and right is not None:
+                    name, value = self.parsed.text(left), self.parsed.text(right)
+                    if _names_existing(value):
+                        symbols.add(cpp_scope.normalized(name))
+                    if cpp_scope.normalized(name) == wanted:
+                        assigned.append(value)
+            stack.extend(node.named_children)
+        return any(
+            _names_existing(value) or _root_of(_unwrapped(value)) in symbols for value in assigned
+        )
 
     def _is_given_as_symbol(self, scope: cpp_scope.Scope, wanted: str) -> bool:
         """Tell whether the function also sets `wanted` (or the variable it was copied

@@ -225,3 +225,23 @@ def test_a_supply_before_an_if_directive_takes_the_indentation_of_its_code() -> 
         '#else\n  GlobalVar gv = global_var_supply->FreshGlobal("b", false);\n#endif\n'
         "  mod->Add(gv, f);\n}\n"
     )
+
+
+FROM_EXPR = (
+    "std::pair<IRModule, GlobalVar> FromExpr(const Expr& expr) {\n"
+    "  auto mod = IRModule({});\n  String gv_name;\n  BaseFunc func;\n"
+    "  if (auto opt = func->GetAttr<String>(tvm::attr::kGlobalSymbol)) {\n"
+    "    gv_name = opt.value();\n  }\n"
+    '  if (gv_name.empty()) {\n    gv_name = "main";\n  }\n'
+    "  GlobalVar main_gv(gv_name);\n  mod->Add(main_gv, func);\n  return {mod, main_gv};\n}\n"
+)
+
+
+def test_a_variable_assigned_a_global_symbol_keeps_its_name() -> None:
+    expected = "  GlobalVar main_gv = global_var_supply->UniqueGlobalFor(gv_name, false);\n"
+    assert expected in fixed(FROM_EXPR)
+
+
+def test_a_variable_assigned_something_else_is_fresh() -> None:
+    code = FROM_EXPR.replace("gv_name = opt.value();", "gv_name = other;")
+    assert "  GlobalVar main_gv = global_var_supply->FreshGlobal(gv_name, false);\n" in fixed(code)
