@@ -17,15 +17,13 @@ from lintgv_server.convert import error_diagnostic, to_diagnostic
 from lintgv_server.documents import diagnostics_of, publish
 from lintgv_server.features import _versioned, path_of, result_id
 from lintgv_server.protocol import LintgvProtocol
-from lintgv_server.scan import ScanCache, Scanned, scan
+from lintgv_server.scan import Scanned, scan
 from lintgv_server.state import LintgvServer
 
 log = logging.getLogger(__name__)
 
 FIX_FILE = "lintgv.fixFile"
 CHECK_WORKSPACE = "lintgv.checkWorkspace"
-
-_scan_cache = ScanCache()
 
 
 class Progress:
@@ -77,7 +75,7 @@ async def _scan_with_progress(
     await progress.begin(title)
     results = None
     try:
-        results = await scan(ls, _scan_cache, progress.report, progress.is_cancelled)
+        results = await scan(ls, ls.scan_cache, progress.report, progress.is_cancelled)
     finally:
         progress.end("cancelled" if results is None else f"{len(results)} files checked")
     return results

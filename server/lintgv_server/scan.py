@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -21,7 +22,9 @@ from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
 from lintgv_server.analysis import Target, lines_of
-from lintgv_server.state import LintgvServer
+
+if TYPE_CHECKING:  # the server holds a ScanCache: a run-time import would be circular
+    from lintgv_server.state import LintgvServer
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +62,7 @@ class ScanCache:
         self.entries[scanned.path] = (key, scanned)
 
 
-def _targets(ls: LintgvServer, errors: list[str]) -> list[Target]:
+def _targets(ls: "LintgvServer", errors: list[str]) -> list[Target]:
     """Return every file of the workspace folders that lintgv checks."""
     found: dict[Path, Target] = {}
     for folder in ls.folders():
@@ -77,7 +80,7 @@ def _targets(ls: LintgvServer, errors: list[str]) -> list[Target]:
 
 
 def _check_file(
-    ls: LintgvServer, target: Target, helpers: frozenset[str], cache: ScanCache
+    ls: "LintgvServer", target: Target, helpers: frozenset[str], cache: ScanCache
 ) -> Scanned:
     """Check one file, from the editor's buffer when it is open, else from disk."""
     document = ls.current_document(target.path.as_uri())
@@ -110,7 +113,7 @@ def _check_file(
 
 
 async def scan(
-    ls: LintgvServer,
+    ls: "LintgvServer",
     cache: ScanCache,
     report: Report,
     is_cancelled: IsCancelled,
@@ -135,7 +138,7 @@ async def scan(
 
 
 async def _pass(
-    ls: LintgvServer,
+    ls: "LintgvServer",
     targets: list[Target],
     helpers: frozenset[str],
     cache: ScanCache,

@@ -24,6 +24,7 @@ from lintgv.errors import ConfigError
 from lintgv.model import Language, SourceFile
 from lintgv_server.analysis import Analysis, Target, lines_of
 from lintgv_server.protocol import LintgvProtocol
+from lintgv_server.scan import ScanCache
 from lintgv_server.settings import ClientSettings, layered, parse_settings
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ class LintgvServer(LanguageServer):
         self.published: dict[str, int | None] = {}  # uri → version last pushed
         self.helper_names: frozenset[str] = frozenset()
         self.scanned_uris: set[str] = set()  # closed files the last scan reported on
+        self.scan_cache = ScanCache()
         self.reported: set[tuple[str, int | None, str]] = set()  # logged crashes
         # The engine runs on one thread: analyses never race, and the event loop stays free.
         self.lint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lintgv")
