@@ -10,8 +10,8 @@ For a 5,000-line C++ file and a 3,000-line Python file it opens the file, then s
 `publishDiagnostics` of that version. The server's debounce is set to 0 through
 `initializationOptions`, so the figures exclude it; the server's CPU time per edit is
 given too, which a busy machine hardly changes. The files are generated in TVM's style,
-or, with `--tree`, taken from that tree (the shortest source at least that long, cut at
-a top-level line; nothing is written into the tree). With `--scan`, a second
+or, with `--tree`, taken from that tree (the shortest source at least that long, else the
+longest ones joined, cut at the limit; nothing is written into the tree). With `--scan`, a second
 server runs `lintgv.checkWorkspace` over that tree and its resident memory (VmRSS, and
 the peak VmHWM) is read from /proc afterwards. Standard library only.
 """
@@ -184,15 +184,20 @@ def generate(language: str, lines: int) -> str:
 
 def from_tree(tree: Path, suffix: str, lines: int) -> str:
     """Return about `lines` lines of `tree`: the shortest source with `suffix` that has at
-    least that many, cut at the last top-level line before the limit (so Python still
-    parses), or the longest source when none is that long."""
-    sources = [
-        p.read_text(encoding="utf-8", errors="replace").splitlines()
-        for p in tree.rglob(f"*{suffix}")
-        if p.is_file()
-    ]
+    least that many, else the longest ones joined; cut at the limit (for Python, at the
+    last top-level line before it, so that it still parses)."""
+    sources = sorted(
+        (
+            p.read_text(encoding="utf-8", errors="replace").splitlines()
+            for p in tree.rglob(f"*{suffix}")
+            if p.is_file()
+        ),
+        key=len,
+    )
     long_enough = [s for s in sources if len(s) >= lines]
-    chosen = min(long_enough, key=len) if long_enough else max(sources, key=len)
+    chosen: list[str] = long_enough[0] if long_enough else []
+    while len(chosen) < lines and sources:
+        chosen = chosen + sources.pop()
     cut = min(lines, len(chosen))
     while suffix == ".py" and 0 < cut < len(chosen) and chosen[cut][:1] in (" ", "\t", ")", "]"):
         cut -= 1
