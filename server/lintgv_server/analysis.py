@@ -8,6 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from lintgv.config import Config
 from lintgv.engine import check
@@ -50,6 +51,8 @@ class Analysis:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _fix_result: FileResult | None = field(default=None, repr=False)
     _settled: dict[bool, Settled] = field(default_factory=dict, repr=False)
+    # Multi-file changes touching this document (lintgv_server.groups), once planned.
+    group_changes: list[Any] | None = field(default=None, repr=False)
 
     @cached_property
     def lines(self) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from lintgv.model import Finding, Span
-from lintgv_server import actions
+from lintgv_server import actions, groups
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import SOURCE, to_range, to_span
 from lintgv_server.documents import diagnostics_of
@@ -87,11 +87,29 @@ async def code_actions(
                 if action is not None:
                     result.append(action)
             ignores.append(actions.ignore_action(analysis, codec, finding, diagnostic, versioned))
+        result += await _group_actions(ls, analysis, findings, params, versioned)
         result += [a for a in ignores if a is not None]
     automatic = params.context.trigger_kind == types.CodeActionTriggerKind.Automatic
     if actions.wants(only, actions.FIX_ALL_KIND) and (only is not None or not automatic):
         result += await _fix_all(ls, analysis, versioned)
     return result
+
+
+async def _group_actions(
+    ls: LintgvServer,
+    analysis: Analysis,
+    findings: list[Finding],
+    params: types.CodeActionParams,
+    versioned: bool,
+) -> list[types.CodeAction]:
+    """Return the multi-file changes for unique-name findings on the requested lines."""
+    found = [f for f in findings if f.code in groups.GROUP_CODES]
+    if not found:
+        return []
+    changes = await ls.run_on_lint_thread(lambda: groups.plan_groups(ls, analysis))
+    rng = to_range(analysis.lines, ls.workspace.position_codec, found[0].span)
+    diagnostic = _matching(params.context.diagnostics, found[0], rng)
+    return [groups.group_action(ls, c, diagnostic, versioned) for c in changes]
 
 
 async def _fix_all(ls: LintgvServer, analysis: Analysis, versioned: bool) -> list[types.CodeAction]:

@@ -2,6 +2,7 @@
 editor, and the rule's explanation on hover."""
 
 import json
+import shutil
 from pathlib import Path
 
 from lsprotocol import types
@@ -191,3 +192,27 @@ async def test_hover_on_a_finding_explains_the_rule(tmp_path: Path, start: Start
         )
     )
     assert nothing is None
+
+
+async def test_a_unique_name_copy_is_replaced_in_every_file_by_one_code_action(
+    tmp_path: Path, start: Start
+) -> None:
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    root = tmp_path / "project"
+    shutil.copytree(fixtures / "fix_unique_names", root)
+    source = root / "src" / "codegen_base.cc"
+    client = await start(root)
+    uri = client.open(source)
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (change,) = [a for a in actions if a.title.endswith("files)")]
+    assert change.edit is not None and change.edit.document_changes
+    touched = {}
+    for document_change in change.edit.document_changes:
+        assert isinstance(document_change, types.TextDocumentEdit)
+        file_uri = document_change.text_document.uri
+        path = Path(file_uri.removeprefix("file://"))
+        touched[path.name] = apply_text_edits(path.read_text(), edits_of(change.edit, file_uri))
+    expected = fixtures / "fix_unique_names_fixed" / "src"
+    assert touched == {name: (expected / name).read_text() for name in touched}
+    assert len(touched) > 1

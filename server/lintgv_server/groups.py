@@ -1,0 +1,100 @@
+"""Multi-file fixes as code actions: a unique-name copy (GV201, its declaration GV202 and
+calls GV203) replaced by a NameSupply member in header, source and callers at once,
+planned and proved by `lintgv fix`'s own stage two (lintgv/fixing/groups.py)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+
+from lintgv.codemods.unique_names import HELPER_NAMES
+from lintgv.discovery import Discovery
+from lintgv.fixing.files import stored_text
+from lintgv.fixing.groups import Workspace, fix_groups
+from lintgv.model import Language
+from lintgv_server.analysis import Analysis, lines_of
+from lintgv_server.convert import whole_text_edit
+from lintgv_server.state import LintgvServer
+
+GROUP_CODES = frozenset({"GV201", "GV202", "GV203"})
+
+
+@dataclass(frozen=True)
+class GroupChange:
+    """One proved multi-file change: each file's text before and after, with `\\n` ends."""
+
+    title: str
+    texts: dict[Path, tuple[str, str]]
+    newlines: dict[Path, str]
+
+
+def plan_groups(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
+    """Return the proved multi-file changes that touch the analysed document, planned once
+    per version (on the lint thread). The C++ files of its workspace folder are read from
+    the editor when open, else from disk."""
+    if analysis.group_changes is None:
+        analysis.group_changes = _plan(ls, analysis)
+    return list(analysis.group_changes)
+
+
+def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
+    target = analysis.target
+    if target is None or target.language != Language.CPP:
+        return []
+    folder = ls.folder_of(target.path) or target.path.parent
+    paths = [c.path for c in Discovery({}).discover([folder], []) if c.language == Language.CPP]
+    workspace = Workspace(target.config.max_file_size)
+    for path in paths:
+        document = ls.current_document(path.as_uri())
+        if document is not None:
+            stored = stored_text(document.source, b"")
+            workspace.remember(path, stored, stored.text, stored.text, "")
+    names = HELPER_NAMES | ls.helper_names | set(target.config.extra_unique_name_helpers)
+    outcomes, _ = fix_groups(
+        paths, workspace, frozenset(names), unsafe=True, write=False, max_rounds=1
+    )
+    changes = []
+    for outcome in outcomes:
+        if not outcome.done or target.path not in outcome.paths:
+            continue
+        known = {p: workspace.known[p] for p in outcome.paths}
+        changes.append(
+            GroupChange(
+                f"{outcome.title} ({len(outcome.paths)} files)",
+                {p: (k.original, k.text) for p, k in known.items()},
+                {p: "\r\n" if k.stored.crlf else "\n" for p, k in known.items()},
+            )
+        )
+    return changes
+
+
+def group_action(
+    ls: LintgvServer, change: GroupChange, diagnostic: types.Diagnostic | None, versioned: bool
+) -> types.CodeAction:
+    """Return the code action applying one multi-file change."""
+    codec = ls.workspace.position_codec
+    document_changes: list[types.TextDocumentEdit] = []
+    changes: dict[str, list[types.TextEdit]] = {}
+    for path, (before, after) in sorted(change.texts.items()):
+        uri = path.as_uri()
+        newline = change.newlines[path]
+        edits = [
+            types.TextEdit(range=e.range, new_text=e.new_text.replace("\n", newline))
+            for e in whole_text_edit(lines_of(before), codec, before, after)
+        ]
+        document = ls.current_document(uri)
+        version = document.version if document is not None else None
+        identifier = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        document_changes.append(types.TextDocumentEdit(text_document=identifier, edits=list(edits)))
+        changes[uri] = edits
+    edit = (
+        types.WorkspaceEdit(document_changes=list(document_changes))
+        if versioned
+        else types.WorkspaceEdit(changes=changes)
+    )
+    return types.CodeAction(
+        title=change.title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic] if diagnostic else None,
+        edit=edit,
+    )
