@@ -75,6 +75,10 @@ function prepareWorkspace() {
   writeJson(path.join(ws, 'bad-path', '.vscode', 'settings.json'), { 'lintgv.path': missingLintgv });
   writeCrashingLintgv();
   writeJson(path.join(ws, 'crashing-server', '.vscode', 'settings.json'), { 'lintgv.path': crashingLintgv });
+  writeJson(path.join(ws, 'fix-all-stand-in', '.vscode', 'settings.json'), {
+    'lintgv.path': path.join(HERE, 'fix-all-server.mjs'),
+    'lintgv.fixAll': true,
+  });
   const workspaceFile = path.join(ws, 'lintgv-e2e.code-workspace');
   writeJson(workspaceFile, { folders: [{ path: 'tvm' }, { path: 'tvm-fix-on-save' }], settings: {} });
   return workspaceFile;
@@ -82,16 +86,21 @@ function prepareWorkspace() {
 
 const shot = (name) => path.join(OUT_DIR, `${name}.png`);
 
-/** A test body that leaves a screenshot of the workbench behind when it fails. */
-function withFailureShot(name, body) {
+/** A test body given `mark(step)`, which reports the time since the test began. */
+function timed(body) {
   return async (t) => {
     const start = Date.now();
-    // Each step's time since the test began, in the test's output.
-    const mark = (step) => t.diagnostic(`${step}: ${Date.now() - start} ms`);
+    await body((step) => t.diagnostic(`${step}: ${Date.now() - start} ms`));
+  };
+}
+
+/** A test body in the main window that leaves a screenshot of it behind when it fails. */
+function withFailureShot(name, body) {
+  return async (t) => {
     try {
-      await body(mark);
+      await timed(body)(t);
     } catch (error) {
-      await (current ?? workbench)?.screenshot(shot(`FAILED-${name}`)).catch(() => undefined);
+      await workbench?.screenshot(shot(`FAILED-${name}`)).catch(() => undefined);
       throw error;
     }
   };
@@ -100,8 +109,24 @@ function withFailureShot(name, body) {
 let codeServer;
 let browser;
 let workbench;
-// The workbench a test is looking at, when it is not the main window.
-let current;
+
+/**
+ * Run `body` in a second browser window on the fixture folder `folder`, then close it; a
+ * failure leaves a screenshot of that window behind.
+ */
+async function inWindow(folder, name, body) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const window = new Workbench(page);
+  try {
+    await window.open(codeServer.urlFor(path.join(ws, folder)));
+    await body(window);
+  } catch (error) {
+    await window.screenshot(shot(`FAILED-${name}-window`)).catch(() => undefined);
+    throw error;
+  } finally {
+    await page.close();
+  }
+}
 
 before(async () => {
   const start = Date.now();
@@ -148,7 +173,7 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
       for (const problem of problems) {
         assert.match(problem.message, /^GlobalVar built by hand; take it from a GlobalVarSupply/);
       }
-      assert.equal(await workbench.waitForStatusBarItem('lintgv: 2'), 'warning');
+      await workbench.waitForStatusBarItem('lintgv: 2', 'warning');
       await workbench.screenshot(shot('problems'));
     }),
   );
@@ -204,7 +229,8 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
       await workbench.waitForProblems([SAVE_SITE]);
       // lintgv has no safe fix for GV101 (its rewrite may change names), so fix-all on save
       // must leave the call alone and save what was typed.
-      await workbench.goTo(10, 14); // after `return gv`
+      await workbench.goTo(10, 1);
+      await workbench.page.keyboard.press('End');
       await workbench.page.keyboard.type('  # saved');
       await workbench.save('partition.py');
       let saved = fs.readFileSync(file, 'utf8');
@@ -228,6 +254,28 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
   );
 
   it(
+    'with lintgv.fixAll, a save writes the file with the edits of the fix-all action (a stand-in server)',
+    timed((mark) =>
+      inWindow('fix-all-stand-in', 'fix-all-stand-in', async (window) => {
+        mark('window open');
+        await window.openFromExplorer('example.py');
+        // The server is running, with nothing found, once the status bar shows a check mark.
+        await window.waitForStatusBarItem('lintgv', 'check');
+        mark('server running');
+        await window.goTo(5, 1);
+        await window.page.keyboard.press('End');
+        await window.page.keyboard.type('  # saved');
+        await window.save('example.py');
+        mark('saved');
+        const saved = fs.readFileSync(path.join(ws, 'fix-all-stand-in', 'example.py'), 'utf8');
+        assert.match(saved, /^gv = supply\.fresh_global\("main"\) {2}# saved$/m);
+        await window.waitForEditorText({ present: 'supply.fresh_global("main")', absent: 'GlobalVar(' });
+        await window.screenshot(shot('fix-all-stand-in'));
+      }),
+    ),
+  );
+
+  it(
     '"Fix All Files in the Workspace" checks every folder, applies the safe fixes and says how many files changed',
     withFailureShot('fix-workspace', async () => {
       const file = path.join(ws, 'tvm', 'src', 'relay', 'backend', 'lower_functions.cc');
@@ -247,12 +295,8 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
 
   it(
     'names a wrong lintgv.path in one error notification, with a button to the setting',
-    withFailureShot('bad-path', async (mark) => {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-      const window = new Workbench(page);
-      current = window;
-      try {
-        await window.open(codeServer.urlFor(path.join(ws, 'bad-path')));
+    timed((mark) =>
+      inWindow('bad-path', 'bad-path', async (window) => {
         mark('window open');
         await window.openFromExplorer('example.py');
         mark('file open');
@@ -261,12 +305,14 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
         const text = await toast.first().innerText();
         assert.ok(text.includes(`Tried lintgv.path (${missingLintgv}): not found`), text);
         assert.deepEqual(await window.notificationTexts(), [text], 'one notification in all');
-        assert.equal(await window.waitForStatusBarItem('lintgv'), 'error', 'the status bar shows the failure');
+        await window.waitForStatusBarItem('lintgv', 'error'); // the status bar shows the failure
         await window.screenshot(shot('error'));
         await toast.first().getByRole('button', { name: 'Open Settings' }).click();
         // The Settings editor opens on the Workspace tab, where the wrong value is.
-        await page.locator('.settings-editor .settings-tabs-widget .action-label.checked', { hasText: 'Workspace' }).waitFor();
-        await page.waitForFunction(
+        await window.page
+          .locator('.settings-editor .settings-tabs-widget .action-label.checked', { hasText: 'Workspace' })
+          .waitFor();
+        await window.page.waitForFunction(
           (value) =>
             [...document.querySelectorAll('.settings-editor .setting-item-contents input')].some(
               (input) => input.value === value,
@@ -274,21 +320,14 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
           missingLintgv,
         );
         await window.screenshot(shot('error-settings'));
-      } finally {
-        current = undefined;
-        await page.close();
-      }
-    }),
+      }),
+    ),
   );
 
   it(
     'reports a server that dies at start once, and starts it again only when asked',
-    withFailureShot('crash', async (mark) => {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-      const window = new Workbench(page);
-      current = window;
-      try {
-        await window.open(codeServer.urlFor(path.join(ws, 'crashing-server')));
+    timed((mark) =>
+      inWindow('crashing-server', 'crash', async (window) => {
         mark('window open');
         await window.openFromExplorer('example.cc');
         mark('file open');
@@ -307,10 +346,7 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
         await window.runCommand('lintgv: Restart Server');
         await window.waitForNotification('stopped while starting');
         assert.equal(serverStarts(), 2);
-      } finally {
-        current = undefined;
-        await page.close();
-      }
-    }),
+      }),
+    ),
   );
 });

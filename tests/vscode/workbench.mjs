@@ -10,7 +10,11 @@ const NBSP = /\u00a0/g;
  * matches a finding; 'none' whether none does. A match agrees on every key of the wanted one.
  */
 function problemsInPage([wanted, mode]) {
-  const text = (row, selector) => row.querySelector(selector)?.textContent?.replace(/\u00a0/g, ' ').trim();
+  const text = (row, selector) =>
+    row
+      .querySelector(selector)
+      ?.textContent?.replace(/\u00a0/g, ' ')
+      .trim();
   const problems = [];
   let file;
   for (const row of document.querySelectorAll('.markers-panel .monaco-list-row')) {
@@ -165,15 +169,16 @@ export class Workbench {
   }
 
   /**
-   * Wait for the status-bar item whose whole text is `text` (its icon has none) and return
-   * the name of its codicon, such as `warning` or `error`.
+   * Wait for the status-bar item whose whole text is `text` (its icon has none), wearing the
+   * codicon `icon` when given, and return the name of its codicon, such as `warning`.
    */
-  async waitForStatusBarItem(text, timeout = 30_000) {
+  async waitForStatusBarItem(text, icon = undefined, timeout = 30_000) {
     const exact = new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-    const item = this.page.locator('.statusbar-item', { hasText: exact }).first();
+    const has = icon ? this.page.locator(`.codicon-${icon}`) : undefined;
+    const item = this.page.locator('.statusbar-item', { hasText: exact, has }).first();
     await item.waitFor({ timeout });
-    const icon = await item.locator('.codicon').first().getAttribute('class');
-    return /codicon-([a-z-]+)/.exec(icon ?? '')?.[1];
+    const classes = await item.locator('.codicon').first().getAttribute('class');
+    return /codicon-([a-z-]+)/.exec(classes ?? '')?.[1];
   }
 
   /** Save the active editor (Ctrl+S) and wait until its tab `name` is no longer dirty. */
