@@ -137,7 +137,8 @@ class GlobalSymbolPython(PythonRule):
                 return Evidence("its global_symbol is read first", self._line(read.node))
         code = self._code(target)
         for earlier, node in state.sets:
-            if earlier == code:
+            # Only a variable is the same function twice; `make()` makes a new one each time.
+            if earlier == code and isinstance(target, cst.Name | cst.Attribute):
                 return Evidence("it is set earlier", self._line(node))
         if python_scan.MODULE_LOOKUP.search(code):
             return Evidence("the function is taken from the module", self._line(target))

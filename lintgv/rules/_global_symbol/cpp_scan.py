@@ -195,7 +195,18 @@ class CppScan:
         return None
 
     def _same(self, one: Node | None, other: Node | None) -> bool:
-        if one is None or other is None:
+        """Tell whether two targets are one variable; a call makes a new function each time."""
+        if (
+            one is None
+            or other is None
+            or (
+                other.type == "call_expression"
+                and (
+                    _callee_name(self.parsed, other.child_by_field_name("function") or other)
+                    != "move"
+                )
+            )
+        ):
             return False
         return _SPACE.sub("", self.text(one)) == _SPACE.sub("", self.text(other))
 

@@ -1,0 +1,42 @@
+"""GV301 judgements that need more than one finding per snippet."""
+
+from lintgv.examples import run_example
+from lintgv.model import Severity
+from lintgv.rules._base import Invalid
+from lintgv.rules.gv301_global_symbol_set import GlobalSymbolSetCpp, GlobalSymbolSetPython
+
+
+def test_python_call_targets_are_new_functions_each_time() -> None:
+    code = (
+        "from tvm import te\n\n"
+        'static = te.create_prim_func([a, b]).with_attr({"global_symbol": "mm"})\n'
+        'dynamic = te.create_prim_func([a, b]).with_attr({"global_symbol": "mm"})\n'
+    )
+    found = run_example(GlobalSymbolSetPython, Invalid(code)).findings
+    assert [f.span.start_line for f in found] == [3, 4]
+    assert all("first setting" in f.message for f in found)
+    assert all(f.severity is Severity.INFO for f in found)
+
+
+def test_python_variable_set_twice_is_overwritten() -> None:
+    code = (
+        "def name(f):\n"
+        '    f = f.with_attr("global_symbol", "a")\n'
+        '    return f.with_attr("global_symbol", "b")\n'
+    )
+    found = run_example(GlobalSymbolSetPython, Invalid(code)).findings
+    assert "overwritten: it is set earlier (line 2)" in found[1].message
+    assert found[1].severity is Severity.WARNING
+
+
+def test_cpp_variable_set_twice_is_overwritten_but_moved_calls_are_not_new() -> None:
+    code = (
+        "PrimFunc Name(PrimFunc f) {\n"
+        '  f = WithAttr(std::move(f), tvm::attr::kGlobalSymbol, String("a"));\n'
+        '  PrimFunc g = WithAttr(MakeFunc(), tvm::attr::kGlobalSymbol, String("b"));\n'
+        '  g = WithAttr(MakeFunc(), tvm::attr::kGlobalSymbol, String("c"));\n'
+        '  return WithAttr(std::move(f), tvm::attr::kGlobalSymbol, String("d"));\n}\n'
+    )
+    found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
+    verdicts = ["overwritten" in f.message for f in found]
+    assert verdicts == [False, False, False, True]
