@@ -361,6 +361,17 @@ class UniqueNameHelperCpp(CppRule):
             message=helper_message(Config(), Language.CPP, "NameTable::GetUniqueName"),
             path="include/tvm/relax/utils.h",
         ),
+        # An exported definition: the macro makes tree-sitter misread the return type.
+        Invalid(
+            "TVM_REGISTER_NODE_TYPE(PrinterNode);\n\n"
+            "TVM_DLL std::string CodeGenX::GetUniqueName(std::string prefix) {\n"
+            "  std::string name = prefix;\n"
+            "  for (int i = 1; used_.count(name); ++i) {\n"
+            '    name = prefix + "_" + std::to_string(i);\n  }\n'
+            "  used_.insert(name);\n  return name;\n}\n",
+            span=(3, 31, 3, 44),
+            message=helper_message(Config(), Language.CPP, "CodeGenX::GetUniqueName"),
+        ),
         # By name: a printer's copy that returns a Doc; and IRModuleNode's, in 0.26 terms.
         Invalid(
             "Doc RelayTextPrinter::GetUniqueName(const std::string& prefix) {\n"

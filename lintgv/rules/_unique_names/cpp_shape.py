@@ -46,7 +46,27 @@ def _function_name(parsed: ParsedCpp, function: Node) -> tuple[Node, str] | None
     inner = declarator.child_by_field_name("declarator") if declarator is not None else None
     if inner is None or inner.type not in _NAME_NODES:
         return None
+    broken = _last_error(inner)
+    if broken is not None:
+        # `TVM_DLL std::string C::F(...)`: the macro shifts the return type into the
+        # name, and the class name lands in an ERROR node; the name starts there.
+        last, name = inner, inner.child_by_field_name("name")
+        while name is not None:
+            last, name = name, name.child_by_field_name("name")
+        text = parsed.data[broken.start_byte : inner.end_byte].decode("utf-8", "replace")
+        return last, _SPACE.sub("", text)
     return inner, _SPACE.sub("", parsed.text(inner))
+
+
+def _last_error(node: Node) -> Node | None:
+    found = None
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.is_error and (found is None or current.start_byte > found.start_byte):
+            found = current
+        stack.extend(current.children)
+    return found
 
 
 def _class_name(parsed: ParsedCpp, function: Node) -> str | None:
