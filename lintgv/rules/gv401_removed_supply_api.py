@@ -66,6 +66,12 @@ _DOC = """`GlobalVarSupply` or `NameSupply` is used, under `tvm-version = "0.26"
     one-to-one replacement: rewrite each `FreshGlobal(name)` as
     `GlobalVar(names->FreshName(name, false))` by hand.
 
+    ## Known limits
+    The change was also picked into the 0.25 branch: the final 0.25.0 release (from
+    0.25.0.rc1 on) already ships `unique_name_supply.h` and no `GlobalVarSupply`. For a
+    tree built against it, set `tvm-version = "0.26"`; the setting names the API, and
+    "0.25" stands for the last API with `GlobalVarSupply` (0.25.0.rc0 and before).
+
     ## See also
     GV101 (which, from 0.26 on, accepts `GlobalVar(names->FreshName(...))`);
     `include/tvm/ir/unique_name_supply.h` (TVM 0.26).
