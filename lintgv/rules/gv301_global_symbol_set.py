@@ -56,13 +56,13 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     ## Known limits
     The first-setting/overwrite call looks at one function only. A function that is
     passed in as a parameter and already has a symbol, or whose symbol a helper function
-    read (`auto gs = RequiresPackedAPI(func)`), is reported as a first setting; a read
-    counts only when it is of the changed function or a variable it was made from;
-    a read stored in a variable and tested later (`auto gs = f->GetAttr(k); if (!gs)
-    {...}`) counts as evidence of a symbol even where the test shows there is none. A
+    read (`auto gs = RequiresPackedAPI(func)`), is reported as a first setting. A read
+    counts only when it is of the changed function or of a variable it was made from. A
     test right around the setting is understood (`if (!f->GetAttr(k)) { set }`, the
-    `else` of a positive test, an early `return`). `with_attrs(attrs)` with a map built
-    elsewhere, and attribute maps filled through other names, are not seen.
+    `else` of a positive test, an early `return`); in C++ also through a variable that
+    holds the read (`auto gs = f->GetAttr(k); if (!gs) { set }`), in Python only on the
+    read itself. `with_attrs(attrs)` with a map built elsewhere, and attribute maps
+    filled through other names, are not seen.
 
     ## See also
     GV302 (removal), GV303 (TVMScript `T.func_attr`); RFC 0077, "Drawbacks";
@@ -266,6 +266,14 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             "  if (!func->GetAttr<String>(tvm::attr::kGlobalSymbol)) {\n"
             "    func = WithAttr(func, tvm::attr::kGlobalSymbol, gvar->name_hint);\n  }\n"
             "  return func;\n}\n",
+            message=_first(Language.CPP),
+        ),
+        # The same test through a variable holding the read.
+        Invalid(
+            "PrimFunc Ensure(PrimFunc func, GlobalVar gvar) {\n"
+            "  auto symbol = func->GetAttr<String>(tvm::attr::kGlobalSymbol);\n"
+            "  if (symbol.defined()) return func;\n"
+            "  return WithAttr(func, tvm::attr::kGlobalSymbol, gvar->name_hint);\n}\n",
             message=_first(Language.CPP),
         ),
         Invalid(

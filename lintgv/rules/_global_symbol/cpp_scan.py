@@ -140,6 +140,23 @@ class CppScan:
     def _line(self, node: Node) -> int:
         return node.start_point[0] + 1
 
+    def _guards_absence(self, scope: Node, read: Node, call: Node) -> bool:
+        """Tell whether a test of `read`, or of the variable it is stored in
+        (`auto gs = f->GetAttr(k); if (!gs) {...}`), lets `call` run only without one."""
+        if _guards_absence(read, call):
+            return True
+        stored = _stored_in(read)
+        if stored is None:
+            return False
+        name = self.text(stored)
+        return any(
+            node.type == "identifier"
+            and read.end_byte <= node.start_byte < call.start_byte
+            and self.text(node) == name
+            and _guards_absence(node, call)
+            for node in _descendants(scope)
+        )
+
     def _subject(self, read: Node) -> set[str]:
         """Return the variables whose symbol a read call looks at."""
         func = read.child_by_field_name("function")
@@ -184,7 +201,7 @@ class CppScan:
                 break
             if _is_ancestor(other, call) or not self._subject(other) & family:
                 continue
-            if not _guards_absence(other, call):
+            if not self._guards_absence(scope, other, call):
                 return Evidence("its global_symbol is read first", self._line(other))
         cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
         cursor.set_byte_range(scope.start_byte, call.start_byte)
@@ -314,6 +331,15 @@ def _ends_in_jump(node: Node | None) -> bool:
         last = node.named_children[-1] if node.named_children else None
         return last is not None and last.type in _JUMPS
     return node.type in _JUMPS
+
+
+def _stored_in(read: Node) -> Node | None:
+    """Return the variable a read is stored in: `auto gs = f->GetAttr<String>(k);`."""
+    parent = read.parent
+    if parent is not None and parent.type == "init_declarator":
+        declarator = parent.child_by_field_name("declarator")
+        return declarator if declarator is not None and declarator.type == "identifier" else None
+    return None
 
 
 def _guards_absence(read: Node, call: Node) -> bool:
