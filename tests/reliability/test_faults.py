@@ -230,9 +230,7 @@ def test_ctrl_c_during_fix_leaves_every_file_whole(tmp_path: Path) -> None:
         text=True,
     )
     # Interrupt once writing has begun: the first file read back fixed is the signal.
-    deadline_checks = 0
     while process.poll() is None and not any(p.read_text() == FIXED for p in paths):
-        deadline_checks += 1
         os.sched_yield()
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=120)
