@@ -15,7 +15,7 @@ from lintgv.reading import read_source
 from lintgv_server import actions
 from lintgv_server.convert import error_diagnostic, to_diagnostic
 from lintgv_server.documents import diagnostics_of, publish
-from lintgv_server.features import _versioned, path_of, result_id
+from lintgv_server.features import path_of, result_id, versioned_edits
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan import Scanned, scan
 from lintgv_server.state import LintgvServer
@@ -147,7 +147,7 @@ async def fix_file(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict
     )
     if not edits:
         return {"applied": False, "fixes": 0}
-    edit = actions.workspace_edit(uri, analysis.version, edits, _versioned(ls))
+    edit = actions.workspace_edit(uri, analysis.version, edits, versioned_edits(ls))
     answer = await ls.workspace_apply_edit_async(
         types.ApplyWorkspaceEditParams(edit=edit, label="lintgv: fix file")
     )

@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 FIX_ALL_DATA = "lintgv.fixAll"
 
 
-def _versioned(ls: LintgvServer) -> bool:
+def versioned_edits(ls: LintgvServer) -> bool:
+    """Tell whether the client takes versioned document edits (`documentChanges`)."""
     workspace = ls.client_capabilities.workspace
     edit = workspace.workspace_edit if workspace is not None else None
     return bool(edit and edit.document_changes)
@@ -70,7 +71,7 @@ async def code_actions(
         return None
     codec = ls.workspace.position_codec
     only = params.context.only
-    versioned = _versioned(ls)
+    versioned = versioned_edits(ls)
     result: list[types.CodeAction] = []
     if actions.wants(only, types.CodeActionKind.QuickFix):
         span = to_span(analysis.lines, codec, params.range)
@@ -133,7 +134,7 @@ async def resolve(ls: LintgvServer, action: types.CodeAction) -> types.CodeActio
     analysis = await ls.analyse(_document(ls, uri))
     codec = ls.workspace.position_codec
     edits, _ = await ls.run_on_lint_thread(lambda: actions.fix_all_edits(analysis, codec, False))
-    action.edit = actions.workspace_edit(uri, analysis.version, edits, _versioned(ls))
+    action.edit = actions.workspace_edit(uri, analysis.version, edits, versioned_edits(ls))
     return action
 
 

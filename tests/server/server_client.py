@@ -2,8 +2,6 @@
 subprocess, as an editor would, and a small TVM-like project for it to open."""
 
 import asyncio
-import json
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -234,19 +232,6 @@ def summary(diagnostics: list[types.Diagnostic]) -> list[tuple[str, int, int, st
         (str(d.code), d.range.start.line + 1, d.range.start.character, d.message)
         for d in diagnostics
     ]
-
-
-def lintgv_check(path: Path, cwd: Path) -> list[dict[str, Any]]:
-    """Return `lintgv check --format json` findings for `path`."""
-    done = subprocess.run(
-        [sys.executable, "-m", "lintgv", "check", "--no-cache", "--format", "json", str(path)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    return list(json.loads(done.stdout)["findings"])
 
 
 def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
