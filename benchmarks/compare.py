@@ -505,6 +505,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="comma-separated tools to run (default: all)",
     )
     parser.add_argument("--no-copy", action="store_true", help="run on TREE itself")
+    parser.add_argument("--no-fix", action="store_true", help="leave out `lintgv fix --diff`")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     parser.add_argument("--markdown", type=Path, help="also write the tables here")
     parser.add_argument("--label", help="name of the tree in the tables (default: its name)")
@@ -537,6 +538,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         info = machine()
         versions = tool_versions(setup)
         commands = [c for c in lintgv_commands(setup) + other_commands(setup) if c.tool in wanted]
+        if args.no_fix:
+            commands = [c for c in commands if not c.scenario.startswith("fix")]
         log(f"benchmark of {source} ({len(commands)} commands)")
         results = measure_all(commands, tree, args.timeout, log)
         info["load average at end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper
 
 from lintgv.errors import ParseError
 from lintgv.parsing.names import NameTable
+from lintgv.parsing.positions import LazyPositions
 
 _TOKEN = re.compile(r'"""|\'\'\'|"|\'|#|[\[\](){}]|\\\r?\n|\n')
 _HEADER = re.compile(r"[ \t]*(?:async[ \t]+def|def|class)\b")
@@ -376,8 +377,8 @@ class ParsedPython:
 
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        """Return every node's range in the parsed text (computed on first use)."""
-        return self.wrapper.resolve(PositionProvider)
+        """Return every node's range in the parsed text (computed as nodes are asked for)."""
+        return LazyPositions(self.module)
 
     @cached_property
     def names(self) -> NameTable:

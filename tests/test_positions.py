@@ -1,0 +1,40 @@
+"""Positions worked out one statement at a time equal libcst's PositionProvider's."""
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from lintgv.parsing.positions import LazyPositions
+
+SOURCES = {
+    "statements": "import tvm\n\nx = 1; y = 2\nif x:\n    z = (1,\n         2)\nelse:\n    pass\n",
+    "crlf": "x = 1\r\ny = f(\r\n    2)\r\n",
+    "decorated": '# header\n\n@d\n@e(1)\ndef f():\n    """a\n    b"""\n    return 1\n',
+    "no trailing newline": "def g():\n    return GlobalVar('main')",
+    "continuation": 'x = "a \\\nb"\ny = 1 + \\\n    2\n',
+}
+
+
+def _full(module: cst.Module) -> dict[cst.CSTNode, object]:
+    return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider))
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=list(SOURCES))
+def test_each_node_is_placed_as_position_provider_places_it(source: str) -> None:
+    module = cst.parse_module(source)
+    expected = _full(module)
+    for node in reversed(list(expected)):  # the last statements first: no help from order
+        assert LazyPositions(module)[node] == expected[node]
+
+
+def test_asking_for_one_node_generates_only_its_statement() -> None:
+    module = cst.parse_module("a = 1\nb = 2\nc = 3\n")
+    positions = LazyPositions(module)
+    last = module.body[2]
+    assert positions[last].start.line == 3
+    assert module.body[0] not in positions._provider._computed
+
+
+def test_iterating_gives_every_node() -> None:
+    module = cst.parse_module(SOURCES["decorated"])
+    assert dict(LazyPositions(module)) == _full(module)
