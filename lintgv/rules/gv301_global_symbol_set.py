@@ -28,9 +28,11 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     function that, visibly in the same function, already had a symbol: its
     `global_symbol` is read or tested first (`f->GetAttr<String>(tvm::attr::kGlobalSymbol)`,
     `attrs.count(kGlobalSymbol)`, `f.attrs["global_symbol"]`, `"global_symbol" in
-    f.attrs`), it was set earlier on the same expression, the function was taken from a
-    module (`mod->Lookup(gv)`, a loop over `mod->functions`, `mod[gv]`,
-    `mod.functions.items()`, followed through a few assignments), or an attribute map
+    f.attrs`), it was set earlier on the same variable with the result stored back
+    (`f = f.with_attr(...)`; a bare `f.with_attr(...)` makes a copy), the function was
+    taken from a module (`mod->Lookup(gv)`, a loop over `mod->functions`, `mod[gv]`,
+    `mod.functions.items()`, followed through a few assignments, but not into a new
+    `Function(...)`/`PrimFunc(...)` built from its parts), or an attribute map
     copies an existing function's attributes (`auto dict = f->attrs->dict;`). Anything
     else is a **first setting** (severity info).
 
@@ -125,6 +127,14 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             "    for gvar, func in mod.functions.items():\n"
             '        mod[gvar] = func.with_attrs({"global_symbol": gvar.name_hint})\n',
             message=_overwrite(Language.PYTHON, "`func` is taken from the module", 2),
+        ),
+        # A new function built from an old one's parts starts without attributes.
+        Invalid(
+            "from tvm import relax\n\n\ndef rename(mod):\n"
+            "    for gvar, func in mod.functions.items():\n"
+            "        new_func = relax.Function(func.params, func.body, func.ret_ty)\n"
+            '        return new_func.with_attr("global_symbol", "main")\n',
+            message=_first(Language.PYTHON),
         ),
         # The dictionary form of with_attr.
         Invalid(

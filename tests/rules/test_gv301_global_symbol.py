@@ -40,3 +40,24 @@ def test_cpp_variable_set_twice_is_overwritten_but_moved_calls_are_not_new() -> 
     found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
     verdicts = ["overwritten" in f.message for f in found]
     assert verdicts == [False, False, False, True]
+
+
+def test_python_copies_of_one_function_are_first_settings() -> None:
+    code = (
+        "def both(func):\n"
+        '    a = func.with_attr("global_symbol", "a")\n'
+        '    b = func.with_attr("global_symbol", "b")\n'
+        "    return a, b\n"
+    )
+    found = run_example(GlobalSymbolSetPython, Invalid(code)).findings
+    assert [("first setting" in f.message) for f in found] == [True, True]
+
+
+def test_cpp_copies_of_one_function_are_first_settings() -> None:
+    code = (
+        "void Both(PrimFunc f) {\n"
+        '  PrimFunc a = WithAttr(f, tvm::attr::kGlobalSymbol, String("a"));\n'
+        '  PrimFunc b = WithAttr(f, tvm::attr::kGlobalSymbol, String("b"));\n}\n'
+    )
+    found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
+    assert [("first setting" in f.message) for f in found] == [True, True]

@@ -62,6 +62,7 @@ class GlobalSymbolPython(PythonRule):
         super().__init__(context, parsed)
         self._states = [FunctionState()]
         self._ifs: list[cst.If] = []
+        self._assigned: dict[int, set[str]] = {}  # id() of an assigned value: its targets
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._states.append(FunctionState())
@@ -78,6 +79,8 @@ class GlobalSymbolPython(PythonRule):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._bind(target.target, node.value)
+        # `f = f.with_attr(...)` changes `f`; a bare `f.with_attr(...)` makes a copy.
+        self._assigned[id(node.value)] = {self._code(t.target) for t in node.targets}
 
     def visit_For(self, node: cst.For) -> None:
         self._bind(node.target, node.iter)
@@ -116,8 +119,9 @@ class GlobalSymbolPython(PythonRule):
         family, traced = self._family(self._states[-1], target)
         evidence = self._evidence(node, target, family) or traced
         state = self._states[-1]
-        if kind is Kind.SET:
-            state.sets.append((self._code(target), node))
+        code = self._code(target)
+        if kind is Kind.SET and code in self._assigned.get(id(node), ()):
+            state.sets.append((code, node))
         if kind is self.KIND:
             self.report(node, message_for(self, kind, evidence))
             soften_first_setting(self, kind, evidence)

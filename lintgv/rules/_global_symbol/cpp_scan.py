@@ -36,6 +36,8 @@ MODULE_LOOKUP = re.compile(r"(?:->|\.)\s*(?:Lookup|functions\b)|\bLookup\s*\(")
 # A map that starts as a copy of an existing function's attributes.
 EXISTING_ATTRS = re.compile(r"(?:->|\.)\s*attrs\b")
 _SCOPES = ("function_definition",)
+# Constructors of a new function, which starts without attributes.
+FUNCTION_CONSTRUCTORS = frozenset({"Function", "PrimFunc"})
 _KEY_MENTION = re.compile(rb'kGlobalSymbol|"global_symbol"')
 _JUMPS = frozenset({"return_statement", "continue_statement", "break_statement", "throw_statement"})
 _MAX_HOPS = 4
@@ -207,9 +209,23 @@ class CppScan:
         cursor.set_byte_range(scope.start_byte, call.start_byte)
         for other in cursor.captures(scope).get("call", []):
             matched = self.classify(other) if other.end_byte <= call.start_byte else None
-            if matched is not None and matched[0] is Kind.SET and self._same(matched[1], target):
+            if (
+                matched is not None
+                and matched[0] is Kind.SET
+                and self._same(matched[1], target)
+                and self._assigned_back(other, matched[1])
+            ):
                 return Evidence("it is set earlier", self._line(other))
         return None
+
+    def _assigned_back(self, call: Node, target: Node | None) -> bool:
+        """Tell whether a setting's result replaces its target (`f = WithAttr(f, ...)`);
+        otherwise it made a copy and the target itself is unchanged."""
+        stored = _assigned_to(call)
+        if stored is None or target is None:
+            return False
+        moved = re.sub(r"^std::move\((.*)\)$", r"\1", _SPACE.sub("", self.text(target)))
+        return _SPACE.sub("", self.text(stored)) == moved
 
     def _same(self, one: Node | None, other: Node | None) -> bool:
         """Tell whether two targets are one variable; a call makes a new function each time."""
@@ -390,9 +406,20 @@ def _identifiers(node: Node, parsed: ParsedCpp) -> list[str]:
                 and (current.parent.type != "template_function")
             ):
                 found.append(parsed.text(current))
+        elif current.type in ("argument_list", "initializer_list") and (
+            current.parent is not None and current.parent.type == "init_declarator"
+        ):
+            continue  # `PrimFunc f(params, body);`: a new function, no attributes
+        elif current.type == "call_expression" and _is_constructor(current, parsed):
+            continue  # `Function(params, body)`: likewise
         elif current.type != "lambda_expression":
             stack.extend(current.named_children)
     return found
+
+
+def _is_constructor(call: Node, parsed: ParsedCpp) -> bool:
+    func = call.child_by_field_name("function")
+    return func is not None and _callee_name(parsed, func) in FUNCTION_CONSTRUCTORS
 
 
 def _bound_names(declarator: Node, parsed: ParsedCpp) -> list[str]:

@@ -12,6 +12,8 @@ from lintgv.rules._global_symbol.messages import Kind
 KEY = "global_symbol"
 # An expression that takes a function out of an IRModule: `mod[gv]`, `mod.functions`.
 MODULE_LOOKUP = re.compile(r"\b(?:\w+_)?mod(?:ule)?_?\s*\[|\.functions\b|\.functions_items\(")
+# Constructors of a new function, which starts without attributes.
+FUNCTION_CONSTRUCTORS = frozenset({"Function", "PrimFunc"})
 READ_METHODS = frozenset({"get", "get_attr", "has_attr"})
 _JUMPS = (cst.Return, cst.Continue, cst.Break, cst.Raise)
 MAX_HOPS = 4
@@ -159,12 +161,20 @@ def names_in(node: cst.CSTNode) -> list[str]:
         elif isinstance(current, cst.Attribute):
             stack.append(current.value)
         elif isinstance(current, cst.Call):
+            if isinstance(current.func, cst.Name | cst.Attribute) and (
+                _last_name(current.func) in FUNCTION_CONSTRUCTORS
+            ):
+                continue  # `relax.Function(f.params, f.body)`: a new function, no attributes
             stack.extend(a.value for a in current.args)
             if isinstance(current.func, cst.Attribute):
                 stack.append(current.func.value)
         elif not isinstance(current, cst.Lambda):
             stack.extend(current.children)
     return found
+
+
+def _last_name(node: cst.Name | cst.Attribute) -> str:
+    return node.value if isinstance(node, cst.Name) else node.attr.value
 
 
 def bound_names(target: cst.BaseExpression) -> list[str]:
