@@ -11,7 +11,10 @@ interface Manifest {
   engines: { vscode: string };
   activationEvents: string[];
   devDependencies: Record<string, string>;
-  contributes: { configuration: { properties: Record<string, { default: unknown; scope?: string }> } };
+  contributes: {
+    configuration: { properties: Record<string, { default: unknown; scope?: string }> };
+    commands: { command: string; title: string; category: string }[];
+  };
 }
 
 // The tests run from out/test/; package.json is two folders up.
@@ -51,6 +54,15 @@ describe('package.json', () => {
     const types = manifest.devDependencies['@types/vscode'];
     assert.ok(types);
     assert.ok(minorOf(types) <= engine, `@types/vscode ${types} is newer than engines.vscode`);
+  });
+
+  it('contributes the commands extension.ts registers, under the lintgv category', () => {
+    const commands = manifest.contributes.commands;
+    const source = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'extension.ts'), 'utf8');
+    const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((match) => match[1]);
+    assert.deepEqual(commands.map((c) => c.command).sort(), registered.sort());
+    assert.equal(registered.length, 5);
+    assert.ok(commands.every((c) => c.category === 'lintgv' && c.title));
   });
 
   it('activates on Python and C++ files', () => {
