@@ -179,10 +179,18 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
   );
 
   it(
-    'offers the fix on Ctrl+., and applying it rewrites the call to a GlobalVarSupply',
+    'explains the rule on hover, offers the fix on Ctrl+., and applying it rewrites the call to a GlobalVarSupply',
     withFailureShot('quickfix', async () => {
       await workbench.openFile('lift_functions.py');
       await workbench.goTo(8, 14); // inside `tvm.ir.GlobalVar(name)`
+      // The hover (Ctrl+K Ctrl+I) shows the rule's explanation from the server.
+      await workbench.page.keyboard.press('Control+K');
+      await workbench.page.keyboard.press('Control+I');
+      const hover = workbench.page.locator('.monaco-hover', { hasText: 'direct-global-var' });
+      await hover.first().waitFor({ timeout: 30_000 });
+      await workbench.screenshot(shot('hover'));
+      await workbench.page.keyboard.press('Escape');
+      await hover.first().waitFor({ state: 'hidden' });
       const titles = await workbench.openQuickFixes('fresh_global');
       assert.ok(
         titles.some((title) => title.includes('Ignore GV101 on this line')),
