@@ -10,7 +10,9 @@ from lintgv.errors import ConfigError
 from lintgv.model import Severity
 
 CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
-DEFAULT_TVM_VERSION = "0.25"
+DEFAULT_TVM_VERSION = "0.24"
+# The first release with UniqueNameSupply and without GlobalVarSupply (PR 19781, 0.25.0).
+UNIQUE_NAME_SUPPLY_RELEASE = 25
 CODE_PREFIX = re.compile(r"^GV\d{0,3}$")
 VERSION = re.compile(r"^0\.(\d+)(\.\d+)?$")
 

@@ -1,6 +1,6 @@
 """GV101 in C++: a hand-made `GlobalVar` becomes `supply->FreshGlobal(name, false)` or
-`supply->UniqueGlobalFor(name, false)` (TVM 0.10 to 0.25), or
-`GlobalVar(names->FreshName(name, false))` with a UniqueNameSupply (TVM 0.26 on).
+`supply->UniqueGlobalFor(name, false)` (TVM 0.10 to 0.24), or
+`GlobalVar(names->FreshName(name, false))` with a UniqueNameSupply (TVM 0.25 on).
 
 The supply is a GlobalVarSupply variable, parameter or member already in scope; else one
 is declared from the IRModule the global is added to (`mod->Add(gv, f)`) or the only

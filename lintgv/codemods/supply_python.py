@@ -1,6 +1,6 @@
 """GV101 in Python: `GlobalVar(name)` becomes a GlobalVarSupply's `fresh_global` or
-`unique_global_for` (TVM 0.10 to 0.25), or `GlobalVar(names.fresh_name(name, False))`
-with a UniqueNameSupply (TVM 0.26 on).
+`unique_global_for` (TVM 0.10 to 0.24), or `GlobalVar(names.fresh_name(name, False))`
+with a UniqueNameSupply (TVM 0.25 on).
 
 The supply is one already in scope, else one built from the IRModule the new global is
 added to (or the only IRModule in scope): inline for a single site, or one variable
@@ -61,7 +61,7 @@ class SupplyPlanner:
     def __init__(self, tools: scope.Tools, complete: bool, unique_names: bool) -> None:
         self.tools = tools
         self.complete = complete
-        self.unique_names = unique_names  # target TVM 0.26's UniqueNameSupply
+        self.unique_names = unique_names  # target TVM 0.25's UniqueNameSupply
         self._bindings: dict[int, list[scope.PyBinding]] = {}
         self._taken: dict[int, set[str]] = {}
         self._facts: dict[int, _OwnerFacts] = {}

@@ -8,7 +8,7 @@ import tree_sitter
 from lintgv.codemods import NO_FIX_MARKER, supply_cpp
 from lintgv.codemods.python_scope import parent_map
 from lintgv.codemods.supply_python import SupplyPlanner
-from lintgv.config import Config
+from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
 from lintgv.model import Applicability, Severity
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
@@ -16,7 +16,6 @@ from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMe
 
 # The release that removed GlobalVarSupply; from it on, GlobalVar(names->FreshName(x)) is
 # the sanctioned idiom (TVM PR 19781).
-UNIQUE_NAME_SUPPLY_RELEASE = 26
 
 META = RuleMeta(
     code="GV101",
@@ -29,7 +28,7 @@ META = RuleMeta(
     # A fix needs the whole function around a site: its supplies, modules and lookups.
     function_triggers=(r"GlobalVar\s*\(",),
 )
-MESSAGE_0_26 = (
+MESSAGE_UNIQUE_NAMES = (
     "GlobalVar named by hand; name it with the module's UniqueNameSupply "
     "(`GlobalVar(names->FreshName(name, false))`, Python `GlobalVar(names.fresh_name(name))`)"
 )
@@ -40,7 +39,7 @@ PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
 def message_for(config: Config, reason: str | None = None) -> str | None:
     """Return the message for the configured TVM release (None: the default one), with
     the reason no fix is offered, when known."""
-    message = MESSAGE_0_26 if config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE else None
+    message = MESSAGE_UNIQUE_NAMES if config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE else None
     if not reason:
         return message
     return (message or META.message) + NO_FIX_MARKER + reason
@@ -62,7 +61,7 @@ class DirectGlobalVarPython(PythonRule):
     Python calls are found by what they resolve to (`tvm.ir.GlobalVar`,
     `relay.GlobalVar`, `from tvm.ir import GlobalVar as GV`, relative imports inside the
     tvm package); a local class that happens to be called `GlobalVar` is not reported.
-    From `tvm-version = "0.26"` on, `GlobalVar(names.fresh_name(...))` is the sanctioned
+    From `tvm-version = "0.25"` on, `GlobalVar(names.fresh_name(...))` is the sanctioned
     idiom and is not reported, nor is `GlobalVar(x)` for a variable `x` assigned from a
     supply's `fresh_name` or passed to its `reserve_name` earlier in the function.
 
@@ -79,12 +78,12 @@ class DirectGlobalVarPython(PythonRule):
     collides now gets a counter, so generated names can change. Several supplies or
     modules in scope make the fix display-only; no fix is offered (and the message says
     why) when no module is in scope, the module is made after the call, or the call
-    passes a type. With `tvm-version = "0.26"`, the name is wrapped instead:
+    passes a type. With `tvm-version = "0.25"`, the name is wrapped instead:
     `GlobalVar(global_names.fresh_name(name, False))` with a `UniqueNameSupply` seeded
     from the module's globals.
 
     ## See also
-    TVM RFC 0077; `GlobalVarSupply::FreshGlobal` (TVM 0.10 to 0.25).
+    TVM RFC 0077; `GlobalVarSupply::FreshGlobal` (TVM 0.10 to 0.24).
     """
 
     META = META
@@ -166,13 +165,13 @@ class DirectGlobalVarPython(PythonRule):
         Invalid(
             "import tvm\ngv = tvm.ir.GlobalVar('main')\n",
             span=(2, 6, 2, 30),
-            message=MESSAGE_0_26,
+            message=MESSAGE_UNIQUE_NAMES,
             config={"tvm-version": "0.26"},
         ),
         Invalid(
             "import tvm\nfrom tvm import relay\n\n\ndef build(mod: tvm.IRModule, func):\n"
             '    gv = relay.GlobalVar("main")\n    mod[gv] = func\n',
-            message=MESSAGE_0_26,
+            message=MESSAGE_UNIQUE_NAMES,
             config={"tvm-version": "0.26"},
             fixed="import tvm\nfrom tvm import relay\nfrom tvm.ir.supply import UniqueNameSupply\n"
             "\n\ndef build(mod: tvm.IRModule, func):\n"
@@ -230,7 +229,7 @@ class DirectGlobalVarPython(PythonRule):
         if self._class_depth or not node.args:
             return
         if _is_supply_call(node) and isinstance(node.args[0].value, cst.Name):
-            # `names.reserve_name(x)`: from 0.26 on, GlobalVar(x) is sanctioned after it.
+            # `names.reserve_name(x)`: from 0.25 on, GlobalVar(x) is sanctioned after it.
             method = cst.ensure_type(node.func, cst.Attribute).attr.value
             if method in ("reserve_name", "ReserveName"):
                 self._supplied_names[-1].add(node.args[0].value.value)
@@ -315,7 +314,7 @@ class DirectGlobalVarCpp(CppRule):
     `relay::GlobalVar(...)`, and `make_object<GlobalVarNode>()`. Null references
     (`GlobalVar gv;`, `GlobalVar()`), types (`Map<GlobalVar, BaseFunc>`), declarations
     of functions returning a GlobalVar, and the constructor's own definition and FFI
-    registration are not reported. From `tvm-version = "0.26"` on,
+    registration are not reported. From `tvm-version = "0.25"` on,
     `GlobalVar(names->FreshName(...))` is the sanctioned idiom and is not reported, nor
     is `GlobalVar(x)` for a variable `x` stored from a supply's `FreshName` or passed to
     its `ReserveName` earlier in the function.
@@ -335,11 +334,11 @@ class DirectGlobalVarCpp(CppRule):
     generated names can change. Several candidates make the fix display-only; no fix is
     offered (and the message says why) outside functions, for `make_object<GlobalVarNode>`,
     for calls that pass a type or span, and when no IRModule is in scope. With
-    `tvm-version = "0.26"` the name is wrapped instead: `GlobalVar(global_names->FreshName(
+    `tvm-version = "0.25"` the name is wrapped instead: `GlobalVar(global_names->FreshName(
     name, false))`, with a `UniqueNameSupply` seeded from the module's globals.
 
     ## See also
-    TVM RFC 0077; `include/tvm/ir/global_var_supply.h` (TVM 0.10 to 0.25).
+    TVM RFC 0077; `include/tvm/ir/global_var_supply.h` (TVM 0.10 to 0.24).
     """
 
     META = META
@@ -385,7 +384,7 @@ class DirectGlobalVarCpp(CppRule):
             path="src/ir/global_var_supply.cc",
         ),
         Valid('GlobalVar gv(names->FreshName("main", false));\n', config={"tvm-version": "0.26"}),
-        # From 0.26 on, a name stored from a supply or reserved in one before.
+        # From 0.25 on, a name stored from a supply or reserved in one before.
         Valid(
             "void Add(IRModule mod, Function f, UniqueNameSupply names) {\n"
             '  String name = names->FreshName("lifted", false);\n'
@@ -479,7 +478,7 @@ class DirectGlobalVarCpp(CppRule):
             "IRModule Build(IRModule mod, const Function& f) {\n"
             '  auto gv = GlobalVar("main");\n  mod->Add(gv, f);\n  return mod;\n}\n',
             span=(2, 13, 2, 30),
-            message=MESSAGE_0_26,
+            message=MESSAGE_UNIQUE_NAMES,
             config={"tvm-version": "0.26"},
             fixed="#include <tvm/ir/unique_name_supply.h>\n\n"
             "IRModule Build(IRModule mod, const Function& f) {\n"
@@ -588,7 +587,7 @@ class DirectGlobalVarCpp(CppRule):
         return False
 
     def _is_supplied(self, args: tree_sitter.Node) -> bool:
-        """Tell whether, from 0.26 on, the name comes from a supply: `GlobalVar(names->
+        """Tell whether, from 0.25 on, the name comes from a supply: `GlobalVar(names->
         FreshName(x))`, or a variable assigned from one or reserved in one before."""
         if self.config.tvm_minor < UNIQUE_NAME_SUPPLY_RELEASE or not args.named_children:
             return False

@@ -31,7 +31,7 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     Before TVM RFC 0077 ("Name mangling in IRModules", PR 12066), TVM had about a dozen
     private copies of `GetUniqueName`, each numbering collisions its own way (`a1`,
     `a_1`, `a_2` after a reserved `a_1`, ...), none aware of the names the others hand
-    out. A `NameSupply` (from TVM 0.26 on, `UniqueNameSupply`) is the one place that
+    out. A `NameSupply` (from TVM 0.25 on, `UniqueNameSupply`) is the one place that
     knows which names are taken, and the one algorithm every pass shares.
 
     A copy is found by its name (`GetUniqueName`, `_GetUniqueName`, `get_unique_name`,
@@ -75,7 +75,7 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
 
     ## See also
     GV202 (its declaration), GV203 (its call sites); TVM RFC 0077, PR 12066 and
-    `NameSupply::FreshName` (TVM 0.10 to 0.25), `UniqueNameSupply` (TVM 0.26).
+    `NameSupply::FreshName` (TVM 0.10 to 0.24), `UniqueNameSupply` (TVM 0.25).
     """
 
 _PY_MESSAGE = helper_message(Config(), Language.PYTHON, "Printer.get_unique_name")
@@ -372,7 +372,7 @@ class UniqueNameHelperCpp(CppRule):
             span=(3, 31, 3, 44),
             message=helper_message(Config(), Language.CPP, "CodeGenX::GetUniqueName"),
         ),
-        # By name: a printer's copy that returns a Doc; and IRModuleNode's, in 0.26 terms.
+        # By name: a printer's copy that returns a Doc; and IRModuleNode's, in 0.25 terms.
         Invalid(
             "Doc RelayTextPrinter::GetUniqueName(const std::string& prefix) {\n"
             "  std::string unique_prefix = prefix;\n"

@@ -104,7 +104,7 @@ class UniqueNameHelperDeclarationCpp(CppRule):
             span=(3, 13, 3, 26),
             path="src/relay/backend/te_compiler_cache.h",
         ),
-        # A printer's, returning a Doc, and IRModuleNode's, in 0.26 terms.
+        # A printer's, returning a Doc, and IRModuleNode's, in 0.25 terms.
         Invalid(
             "class TVMScriptPrinter {\n  Doc GetUniqueName(std::string prefix);\n};\n",
             path="src/printer/tvmscript_printer.cc",

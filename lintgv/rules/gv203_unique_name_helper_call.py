@@ -68,7 +68,7 @@ _DOC = """A private unique-name helper is called: each call site is its own piec
 
     ## See also
     GV201 (the definition), GV202 (its declaration); `NameSupply::FreshName` and
-    `ReserveName` (TVM 0.10 to 0.25), `UniqueNameSupply` (TVM 0.26).
+    `ReserveName` (TVM 0.10 to 0.24), `UniqueNameSupply` (TVM 0.25).
     """
 
 

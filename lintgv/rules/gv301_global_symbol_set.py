@@ -52,7 +52,7 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     None: whether a symbol may change is a human decision. Fix the name at birth: take
     the function's GlobalVar from `supply->UniqueGlobalFor(global_symbol, false)`
     (Python `supply.unique_global_for(global_symbol, False)`), so the name is reserved
-    and stays; with `tvm-version = "0.26"`, reserve it with
+    and stays; with `tvm-version = "0.25"`, reserve it with
     `names->ReserveName(global_symbol, false)` and name the GlobalVar after it.
 
     ## Known limits
@@ -68,7 +68,7 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
 
     ## See also
     GV302 (removal), GV303 (TVMScript `T.func_attr`); RFC 0077, "Drawbacks";
-    `GlobalVarSupply::UniqueGlobalFor` (TVM 0.10 to 0.25), `UniqueNameSupply` (TVM 0.26).
+    `GlobalVarSupply::UniqueGlobalFor` (TVM 0.10 to 0.24), `UniqueNameSupply` (TVM 0.25).
     """
 
 

@@ -35,7 +35,7 @@ _DOC = """A function's `global_symbol` is removed.
     None: only a person can tell whether the function must stop being exported. Keep
     the symbol; when a private copy is what is wanted, make a new function whose
     GlobalVar comes from the supply (`supply->UniqueGlobalFor(global_symbol, false)`;
-    with `tvm-version = "0.26"`, `names->ReserveName(global_symbol, false)`).
+    with `tvm-version = "0.25"`, `names->ReserveName(global_symbol, false)`).
 
     ## Known limits
     A remover under another name, or a map of attributes rebuilt without the key, is

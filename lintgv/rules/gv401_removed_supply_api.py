@@ -1,38 +1,37 @@
-"""GV401: GlobalVarSupply or NameSupply used where TVM 0.26 no longer has them."""
+"""GV401: GlobalVarSupply or NameSupply used where TVM 0.25 no longer has them."""
 
 import re
 
 import libcst as cst
 import tree_sitter
 
-from lintgv.config import Config
+from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
 from lintgv.model import Applicability, Severity
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.python import ParsedPython
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.rules._base import CppRule, Invalid, PythonRule, Rule, RuleContext, RuleMeta, Valid
-from lintgv.rules.gv101_direct_global_var import UNIQUE_NAME_SUPPLY_RELEASE
 
 META = RuleMeta(
     code="GV401",
     name="removed-supply-api",
     severity=Severity.ERROR,
-    message="GlobalVarSupply and NameSupply are gone in TVM 0.26; use a UniqueNameSupply "
+    message="GlobalVarSupply and NameSupply are gone in TVM 0.25; use a UniqueNameSupply "
     "(`GlobalVar(names->FreshName(name, false))`)",
     fix=Applicability.UNSAFE,
     triggers=(r"GlobalVarSupply|NameSupply|global_var_supply\.h|name_supply\.h",),
 )
 GLOBAL_VAR_SUPPLY_MESSAGE = (
-    "GlobalVarSupply was removed in TVM 0.26; name globals with a UniqueNameSupply seeded "
+    "GlobalVarSupply was removed in TVM 0.25; name globals with a UniqueNameSupply seeded "
     "from the module's globals: `GlobalVar(names->FreshName(name, false))`"
 )
-NAME_SUPPLY_MESSAGE = "NameSupply was renamed in TVM 0.26; use `UniqueNameSupply`"
-HEADER_MESSAGE = "this header is gone in TVM 0.26; include `<tvm/ir/unique_name_supply.h>`"
+NAME_SUPPLY_MESSAGE = "NameSupply was renamed in TVM 0.25; use `UniqueNameSupply`"
+HEADER_MESSAGE = "this header is gone in TVM 0.25; include `<tvm/ir/unique_name_supply.h>`"
 PY_GLOBAL_VAR_SUPPLY_MESSAGE = (
-    "GlobalVarSupply was removed in TVM 0.26; name globals with a UniqueNameSupply seeded "
+    "GlobalVarSupply was removed in TVM 0.25; name globals with a UniqueNameSupply seeded "
     "from the module's globals: `GlobalVar(names.fresh_name(name, False))`"
 )
-PY_NAME_SUPPLY_MESSAGE = "NameSupply was renamed in TVM 0.26; use `tvm.ir.supply.UniqueNameSupply`"
+PY_NAME_SUPPLY_MESSAGE = "NameSupply was renamed in TVM 0.25; use `tvm.ir.supply.UniqueNameSupply`"
 
 _REMOVED = re.compile(r"^(GlobalVarSupply|NameSupply)(Node)?$")
 _HEADER = re.compile(r"^[<\"]tvm/ir/(global_var_supply|name_supply)\.h[>\"]$")
@@ -40,17 +39,17 @@ _HEADER = re.compile(r"^[<\"]tvm/ir/(global_var_supply|name_supply)\.h[>\"]$")
 _LOCAL_HEADER = re.compile(r'#include\s+"(?!tvm/ir/)(?:[\w./]*/)?name_supply\.h"')
 _PYTHON_NAME = re.compile(r"^tvm(\.\w+)*\.(GlobalVarSupply|NameSupply)$")
 
-_DOC = """`GlobalVarSupply` or `NameSupply` is used, under `tvm-version = "0.26"` or later.
+_DOC = """`GlobalVarSupply` or `NameSupply` is used, under `tvm-version = "0.25"` or later.
 
     ## Why it matters
-    TVM 0.26 (PR 19781, "Cleanup IR naming utilities") removed `GlobalVarSupply` and its
+    TVM 0.25.0 (PR 19781, "Cleanup IR naming utilities") removed `GlobalVarSupply` and its
     header `tvm/ir/global_var_supply.h`, and renamed `NameSupply` to `UniqueNameSupply`
     (`tvm/ir/unique_name_supply.h`, Python `tvm.ir.supply.UniqueNameSupply`). Code that
     still uses them does not build against that release. The sanctioned way to make a
     global there is `GlobalVar(names->FreshName(name, false))`, with `names` a
     `UniqueNameSupply` that has reserved the module's existing globals.
 
-    This code reports nothing unless `tvm-version` is 0.26 or later. Reported: the types
+    This code reports nothing unless `tvm-version` is 0.25 or later. Reported: the types
     (`GlobalVarSupply`, `GlobalVarSupplyNode`, `NameSupply`, `NameSupplyNode`, however
     qualified), their includes, and in Python the imports and calls that resolve to
     `tvm.ir.supply.GlobalVarSupply` or `NameSupply`. The supply implementation files
@@ -67,14 +66,14 @@ _DOC = """`GlobalVarSupply` or `NameSupply` is used, under `tvm-version = "0.26"
     `GlobalVar(names->FreshName(name, false))` by hand.
 
     ## Known limits
-    The change was also picked into the 0.25 branch: the final 0.25.0 release (from
-    0.25.0.rc1 on) already ships `unique_name_supply.h` and no `GlobalVarSupply`. For a
-    tree built against it, set `tvm-version = "0.26"`; the setting names the API, and
-    "0.25" stands for the last API with `GlobalVarSupply` (0.25.0.rc0 and before).
+    The removal landed in the 0.25 branch late: 0.25.0.rc0 still had `GlobalVarSupply`,
+    while the final 0.25.0 release (from 0.25.0.rc1 on) ships only
+    `unique_name_supply.h`. `tvm-version = "0.25"` means the final release; for a tree
+    built against 0.25.0.rc0, set `tvm-version = "0.24"`.
 
     ## See also
-    GV101 (which, from 0.26 on, accepts `GlobalVar(names->FreshName(...))`);
-    `include/tvm/ir/unique_name_supply.h` (TVM 0.26).
+    GV101 (which, from 0.25 on, accepts `GlobalVar(names->FreshName(...))`);
+    `include/tvm/ir/unique_name_supply.h` (TVM 0.25).
     """
 
 
@@ -88,7 +87,7 @@ def is_active(rule: Rule) -> bool:
     return not matches_any(relative, config.supply_paths + config.extend_supply_paths)
 
 
-RELEASE_0_26 = {"tvm-version": "0.26"}
+NEW_API = {"tvm-version": "0.26"}
 
 
 class RemovedSupplyApiCpp(CppRule):
@@ -106,24 +105,24 @@ class RemovedSupplyApiCpp(CppRule):
         Valid(
             "#include <tvm/ir/unique_name_supply.h>\n"
             'UniqueNameSupply names("");\nGlobalVar gv(names->FreshName("main", false));\n',
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
         Valid(
             "GlobalVar GlobalVarSupplyNode::FreshGlobal(String name, bool add_prefix) {\n"
             "  return GlobalVar(name);\n}\n",
             path="src/ir/global_var_supply.cc",
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
-        Valid('// NameSupply is gone\nconst char* s = "GlobalVarSupply";\n', config=RELEASE_0_26),
+        Valid('// NameSupply is gone\nconst char* s = "GlobalVarSupply";\n', config=NEW_API),
         # A class held in a smart pointer is not TVM's NameSupply, an ObjectRef.
         Valid(
             'auto cache = std::make_shared<Cache>(std::make_shared<NameSupply>("test"));\n',
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
         # A project's own NameSupply class, from its own header.
         Valid(
             '#include "./name_supply.h"\n\nclass Cache {\n  NameSupply* name_supply_;\n};\n',
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
     ]
     INVALID = [
@@ -132,14 +131,14 @@ class RemovedSupplyApiCpp(CppRule):
             span=(1, 10, 1, 32),
             message=HEADER_MESSAGE,
             fixed="#include <tvm/ir/unique_name_supply.h>\n",
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
         Invalid(
             'class CodeGenC {\n  NameSupply name_supply_ = NameSupply("");\n};\n',
             span=(2, 3, 2, 13),
             message=NAME_SUPPLY_MESSAGE,
             fixed='class CodeGenC {\n  UniqueNameSupply name_supply_ = UniqueNameSupply("");\n};\n',
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
         Invalid(
             "IRModule Lift(IRModule mod, Function f) {\n"
@@ -147,14 +146,14 @@ class RemovedSupplyApiCpp(CppRule):
             '  mod->Add(supply->FreshGlobal("lifted", false), f);\n  return mod;\n}\n',
             span=(2, 3, 2, 18),
             message=GLOBAL_VAR_SUPPLY_MESSAGE,
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
         # Qualified, inside a registration next to a macro.
         Invalid(
             'TVM_REGISTER_GLOBAL("ir.FreshName").set_body_typed([](String prefix) {\n'
             '  return tvm::NameSupply(prefix)->FreshName("x");\n});\n',
             message=NAME_SUPPLY_MESSAGE,
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
         # GlobalVarSupply is TVM's even next to a project's own NameSupply.
         Invalid(
@@ -163,7 +162,7 @@ class RemovedSupplyApiCpp(CppRule):
             "  GlobalVarSupply supply(mod);\n}\n",
             span=(4, 3, 4, 18),
             message=GLOBAL_VAR_SUPPLY_MESSAGE,
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
     ]
 
@@ -231,22 +230,22 @@ class RemovedSupplyApiPython(PythonRule):
         Valid("from tvm.ir.supply import GlobalVarSupply\nsupply = GlobalVarSupply(mod)\n"),
         Valid(
             "from tvm.ir.supply import UniqueNameSupply\nnames = UniqueNameSupply()\n",
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
-        Valid("class NameSupply:\n    pass\n\n\nnames = NameSupply()\n", config=RELEASE_0_26),
+        Valid("class NameSupply:\n    pass\n\n\nnames = NameSupply()\n", config=NEW_API),
     ]
     INVALID = [
         Invalid(
             "from tvm.ir.supply import GlobalVarSupply\n",
             span=(1, 27, 1, 42),
             message=PY_GLOBAL_VAR_SUPPLY_MESSAGE,
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
         Invalid(
             "import tvm\n\nnames = tvm.ir.supply.NameSupply('prefix')\n",
             span=(3, 9, 3, 43),
             message=PY_NAME_SUPPLY_MESSAGE,
-            config=RELEASE_0_26,
+            config=NEW_API,
         ),
     ]
 

@@ -20,7 +20,7 @@ from lintgv.runtime.versions import (
     ADD_UNDERSCORE_ADDED,
     DEFAULT_TVM_VERSION,
     EMPTY_NAME_BECOMES_V,
-    UNIQUE_NAME_SUPPLY,
+    UNIQUE_NAME_SUPPLY_RELEASE,
     tvm_minor,
 )
 
@@ -65,7 +65,7 @@ class NameSupply:
             raise UnsupportedVersion(
                 f"tvm_version {tvm_version!r}: the seeded NameSupply constructor appeared in 0.16"
             )
-        if supply.minor >= UNIQUE_NAME_SUPPLY:
+        if supply.minor >= UNIQUE_NAME_SUPPLY_RELEASE:
             for name in names:
                 supply.reserve_name(name, add_prefix=False)
         else:
@@ -128,7 +128,7 @@ class UniqueNameSupply(NameSupply):
 
     def __init__(self, prefix: str = "", *, tvm_version: str = DEFAULT_TVM_VERSION) -> None:
         super().__init__(prefix, tvm_version=tvm_version)
-        if self.minor < UNIQUE_NAME_SUPPLY:
+        if self.minor < UNIQUE_NAME_SUPPLY_RELEASE:
             raise UnsupportedVersion(
                 f"tvm_version {tvm_version!r}: UniqueNameSupply appeared in 0.25 (PR 19781); "
                 "earlier releases call it NameSupply"

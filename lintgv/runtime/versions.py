@@ -6,13 +6,12 @@ as read in TVM's own sources at the release tags.
 
 import re
 
-from lintgv.config import DEFAULT_TVM_VERSION
+from lintgv.config import DEFAULT_TVM_VERSION, UNIQUE_NAME_SUPPLY_RELEASE
 from lintgv.runtime.errors import UnsupportedVersion
 
 NAME_SUPPLY_ADDED = 10  # include/tvm/ir/name_supply.h, PR 12066
 ADD_UNDERSCORE_ADDED = 16  # FreshName(..., add_underscore) and the seeded C++ constructor
 EMPTY_NAME_BECOMES_V = 24  # FreshName("") gives "v" (src/ir/name_supply.cc)
-UNIQUE_NAME_SUPPLY = 25  # PR 19781: UniqueNameSupply; GlobalVarSupply removed
 
 _VERSION = re.compile(r"^0\.(\d+)(?:\.\d+)?$")
 
@@ -21,7 +20,7 @@ __all__ = [
     "DEFAULT_TVM_VERSION",
     "EMPTY_NAME_BECOMES_V",
     "NAME_SUPPLY_ADDED",
-    "UNIQUE_NAME_SUPPLY",
+    "UNIQUE_NAME_SUPPLY_RELEASE",
     "tvm_minor",
 ]
 

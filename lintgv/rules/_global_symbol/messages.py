@@ -3,9 +3,8 @@
 from dataclasses import dataclass
 from enum import Enum
 
-from lintgv.config import Config
+from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
 from lintgv.model import Language
-from lintgv.rules.gv101_direct_global_var import UNIQUE_NAME_SUPPLY_RELEASE
 
 
 class Kind(Enum):

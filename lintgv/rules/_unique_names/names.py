@@ -5,9 +5,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from lintgv.config import Config
+from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
 from lintgv.model import Language
-from lintgv.rules.gv101_direct_global_var import UNIQUE_NAME_SUPPLY_RELEASE
 
 # GetUniqueName, _GetUniqueName, get_unique_name, GetUniqueBufferName, GenerateUniqueName,
 # make_unique_var_name, ...: a verb, "unique", an optional word, "name".
