@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lintgv.model import Finding, Language, Severity, Span
+from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
 
 MARKER = "lintgv:"
 _DIRECTIVE = re.compile(r"lintgv:\s*ignore\b(?:\[([^\]]*)\])?")
@@ -24,6 +24,10 @@ class Suppression:
     line: int
     span: Span
     codes: tuple[str, ...]  # empty for a bare ignore
+    # What to delete when every code is unused: the whole comment with the blanks before
+    # it (the whole line when the comment stands alone), or only the directive when the
+    # comment says more than it.
+    removal: Span
 
 
 def has_marker(text: str) -> bool:
@@ -58,14 +62,53 @@ def find_suppressions(text: str, language: Language) -> list[Suppression]:
     if not has_marker(text):
         return []
     comments = _python_comments(text) if language == Language.PYTHON else _cpp_comments(text)
+    lines = text.splitlines()
     found = []
     for line, column, comment in comments:
-        for match in _DIRECTIVE.finditer(comment):
+        directives = list(_DIRECTIVE.finditer(comment))
+        for match in directives:
             codes = tuple(c.strip() for c in (match.group(1) or "").split(",") if c.strip())
             start = column + match.start()
             span = Span(line, start, line, column + match.end())
-            found.append(Suppression(line, span, codes))
+            source_line = lines[line - 1] if line <= len(lines) else ""
+            removal = _removal(source_line, line, column, comment, match, len(directives) == 1)
+            found.append(Suppression(line, span, codes, removal))
     return found
+
+
+def _removal(
+    source_line: str, line: int, column: int, comment: str, match: re.Match[str], alone: bool
+) -> Span:
+    """Return the span to delete so that the directive `match` in `comment` is gone."""
+    rest = (comment[: match.start()] + comment[match.end() :]).strip()
+    is_empty = alone and rest in {"#", "//", "/*", "/**/", "/* */"}
+    if not is_empty:
+        # Other words share the comment: drop the directive and the blanks before it.
+        start = match.start()
+        while start > 0 and comment[start - 1] in " \t":
+            start -= 1
+        return Span(line, column + start, line, column + match.end())
+    before = source_line[:column]
+    if (
+        not before.strip()
+        and "\n" not in comment
+        and column + len(comment) >= len(source_line.rstrip())
+    ):
+        return Span(line, 0, line + 1, 0)  # the comment is the whole line
+    start = len(before.rstrip())
+    return Span(line, start, line, column + len(comment))
+
+
+def _unused_fix(suppression: Suppression, unused: list[str]) -> Fix:
+    """Return the safe fix that takes the `unused` codes out of `suppression`."""
+    left = [code for code in suppression.codes if code not in unused]
+    if left:
+        edit = Edit(suppression.span, f"lintgv: ignore[{', '.join(left)}]")
+        title = f"Remove {', '.join(unused)} from the suppression"
+    else:
+        edit = Edit(suppression.removal, "")
+        title = "Remove the unused suppression"
+    return Fix(title, Applicability.SAFE, (edit,))
 
 
 def apply_suppressions(
@@ -103,29 +146,35 @@ def apply_suppressions(
                     )
                 )
             continue
+        if "GV902" not in enabled:
+            continue
+        reasons: dict[str, str] = {}
         for code in suppression.codes:
-            if (suppression.line, code) in used or "GV902" not in enabled:
+            if (suppression.line, code) in used:
                 continue
             if code not in known:
-                why = f"`{code}` is not a lintgv code"
-            elif code not in enabled:
-                continue  # that rule did not run, so whether it is needed is unknown
-            else:
-                why = f"nothing here is reported as {code}"
-            kept.append(
-                _meta_finding(
-                    "GV902",
-                    path,
-                    suppression,
-                    severity_of,
-                    f"unused suppression: {why}; remove `{code}` from the comment",
-                )
-            )
+                reasons[code] = f"`{code}` is not a lintgv code"
+            elif code in enabled:
+                reasons[code] = f"nothing here is reported as {code}"
+            # else: that rule did not run, so whether it is needed is unknown
+        if not reasons:
+            continue
+        # One fix for the whole comment, shared by its findings, so that fixing one code
+        # never leaves the comment half edited.
+        fix = _unused_fix(suppression, list(reasons))
+        for code, why in reasons.items():
+            message = f"unused suppression: {why}; remove `{code}` from the comment"
+            kept.append(_meta_finding("GV902", path, suppression, severity_of, message, fix))
     return kept
 
 
 def _meta_finding(
-    code: str, path: Path, suppression: Suppression, severity_of: dict[str, Severity], message: str
+    code: str,
+    path: Path,
+    suppression: Suppression,
+    severity_of: dict[str, Severity],
+    message: str,
+    fix: Fix | None = None,
 ) -> Finding:
     name = "bare-suppression" if code == "GV901" else "unused-suppression"
     return Finding(
@@ -135,5 +184,6 @@ def _meta_finding(
         suppression.span,
         message,
         severity_of[code],
+        fix,
         statement_line=suppression.line,
     )

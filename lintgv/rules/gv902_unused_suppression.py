@@ -1,4 +1,4 @@
-from lintgv.model import Severity
+from lintgv.model import Applicability, Severity
 from lintgv.rules._base import CommentRule, Invalid, RuleMeta, Valid
 
 
@@ -10,9 +10,12 @@ class UnusedSuppression(CommentRule):
     line and mislead readers about what the code does.
 
     ## Fix
-    Remove the code from the comment (or the whole comment when it names nothing else).
-    A code whose rule is not selected in this run is left alone, since whether it is
-    needed cannot be known. No automatic fix yet.
+    Safe: the unused codes are taken out of the comment; a comment that names nothing
+    else goes as a whole (its line too, when it stands alone), while other words in the
+    same comment (`# noqa: E501`) stay. A code whose rule is not selected in this run is
+    left alone, since whether it is needed cannot be known. Removing a suppression
+    changes no behaviour, which is why this fix is safe and runs on `lintgv fix` and on
+    an editor's fix-all.
     """
 
     META = RuleMeta(
@@ -20,6 +23,7 @@ class UnusedSuppression(CommentRule):
         name="unused-suppression",
         severity=Severity.WARNING,
         message="unused suppression; remove the code from the comment",
+        fix=Applicability.SAFE,
     )
     VALID = [
         Valid(
@@ -33,6 +37,30 @@ class UnusedSuppression(CommentRule):
             path="example.py",
             message="unused suppression: nothing here is reported as GV101; "
             "remove `GV101` from the comment",
+            fixed="x = 1\n",
         ),
-        Invalid("int x = 1;  // lintgv: ignore[GV999]\n", span=(1, 16, 1, 37), path="example.cc"),
+        Invalid(
+            "int x = 1;  // lintgv: ignore[GV999]\n",
+            span=(1, 16, 1, 37),
+            path="example.cc",
+            fixed="int x = 1;\n",
+        ),
+        # Only the unused code goes; the one still needed stays.
+        Invalid(
+            "import tvm\nx = tvm.ir.GlobalVar('f')  # lintgv: ignore[GV101, GV301]\n",
+            path="example.py",
+            fixed="import tvm\nx = tvm.ir.GlobalVar('f')  # lintgv: ignore[GV101]\n",
+        ),
+        # Other words in the comment stay.
+        Invalid(
+            "y = 2  # noqa: E501  lintgv: ignore[GV101]\n",
+            path="example.py",
+            fixed="y = 2  # noqa: E501\n",
+        ),
+        # A comment on a line of its own goes with its line.
+        Invalid(
+            "int a = 1;\n// lintgv: ignore[GV101]\nint b = 2;\n",
+            path="example.cc",
+            fixed="int a = 1;\nint b = 2;\n",
+        ),
     ]
