@@ -111,8 +111,18 @@ def _paired_ratios(
     results: Sequence[Measured], ours: tuple[str, str], theirs: tuple[str, str]
 ) -> list[float]:
     """Return our time over theirs for each round in which both ran (same load)."""
-    mine = next((r for r in results if (r.command.tool, r.command.scenario) == ours), None)
-    other = next((r for r in results if (r.command.tool, r.command.scenario) == theirs), None)
+
+    def find(tool: str, scenario: str) -> Measured | None:
+        return next(
+            (
+                r
+                for r in results
+                if r.command.tool == tool and r.command.scenario.startswith(scenario)
+            ),
+            None,
+        )
+
+    mine, other = find(*ours), find(*theirs)
     if mine is None or other is None:
         return []
     return [a / b for a, b in zip(mine.seconds, other.seconds, strict=False) if b]
