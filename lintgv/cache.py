@@ -2,6 +2,11 @@
 
 One pickle per config: loading 5,000 entries from one file is far cheaper than opening
 5,000 small ones. A corrupt or unreadable cache is ignored and rebuilt.
+
+The cache folder lives in the checked project, so its content is not trusted: it is read
+by an unpickler that builds only lintgv's own frozen values and a few built-in types, and
+a file holding anything else is treated as corrupt. The key includes a stamp of lintgv's
+own source files, so an edited rule never answers from results of its older self.
 """
 
 import hashlib
@@ -10,13 +15,61 @@ import os
 import pickle
 import tempfile
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import IO
 
 from lintgv import __version__
 from lintgv.model import FileResult
 
 log = logging.getLogger(__name__)
 FORMAT = 1
+
+# What a cache file may build: the values of lintgv.model and the types they hold.
+_ALLOWED = frozenset(
+    {
+        ("lintgv.model", name)
+        for name in (
+            "Applicability",
+            "Edit",
+            "FileError",
+            "FileResult",
+            "Finding",
+            "Fix",
+            "Language",
+            "Severity",
+            "Span",
+        )
+    }
+    | {("pathlib", "PosixPath"), ("pathlib", "Path"), ("builtins", "frozenset")}
+    | {("builtins", "set"), ("copyreg", "_reconstructor"), ("builtins", "object")}
+)
+
+
+class _ModelUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> type:
+        if (module, name) not in _ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a lintgv result type")
+        found: type = super().find_class(module, name)
+        return found
+
+
+def _load(stream: IO[bytes]) -> object:
+    return _ModelUnpickler(stream).load()
+
+
+@cache
+def code_stamp() -> str:
+    """Return a digest of lintgv's own source files (names, sizes, modification times)."""
+    package = Path(__file__).parent
+    parts = []
+    for source in sorted(package.rglob("*.py")):
+        try:
+            status = source.stat()
+        except OSError:
+            continue
+        parts.append(f"{source.relative_to(package)}:{status.st_size}:{status.st_mtime_ns}")
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -42,12 +95,13 @@ class ResultCache:
     @classmethod
     def open(cls, folder: Path, fingerprint: str) -> "ResultCache":
         """Load the cache for `fingerprint` from `folder`, or start an empty one."""
-        key = hashlib.blake2b(f"{FORMAT}\n{__version__}\n{fingerprint}".encode(), digest_size=12)
+        stamp = f"{FORMAT}\n{__version__}\n{code_stamp()}\n{fingerprint}"
+        key = hashlib.blake2b(stamp.encode(), digest_size=12)
         path = folder / f"results-{key.hexdigest()}.pickle"
         cache = cls(path)
         try:
             with path.open("rb") as stream:
-                loaded = pickle.load(stream)
+                loaded = _load(stream)
             if isinstance(loaded, dict):
                 cache.stored = loaded
         except FileNotFoundError:

@@ -150,17 +150,24 @@ def _filtered(args: argparse.Namespace) -> Outcome:
 
 
 def _report(args: argparse.Namespace, outcome: Outcome) -> str:
-    from lintgv.report import github, sarif, text
-    from lintgv.report import json as json_report
-    from lintgv.report.location import display_path
-
+    # Each reporter is imported only when chosen: SARIF's pulls in every rule's docs (and
+    # libcst), which a warm run answered from the cache would otherwise pay for.
     findings, errors = outcome.findings, outcome.errors
     if args.format == "json":
+        from lintgv.report import json as json_report
+
         return json_report.render(findings, errors)
     if args.format == "sarif":
+        from lintgv.report import sarif
+
         return sarif.render(findings, errors, outcome.sources)
     if args.format == "github":
+        from lintgv.report import github
+
         return github.render(findings, errors)
+    from lintgv.report import text
+    from lintgv.report.location import display_path
+
     summary = text.summary(findings, errors, outcome.files, known=outcome.known, gone=outcome.gone)
     if args.statistics:
         body = text.statistics(findings)

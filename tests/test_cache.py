@@ -1,4 +1,4 @@
-"""The result cache: hits only for the same file state, settings and lintgv version."""
+"""The result cache: hits only for the same file state, settings and lintgv build; never runs code."""
 
 from pathlib import Path
 
@@ -70,3 +70,36 @@ def test_a_corrupted_cache_file_is_ignored_and_rewritten(tmp_path: Path) -> None
 
 def test_stat_key_is_none_for_a_missing_file(tmp_path: Path) -> None:
     assert stat_key(tmp_path / "missing.py") is None
+
+
+class _Planted:
+    """A pickle that would run code when loaded by a plain unpickler."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (Path.write_text, (str(self.marker), "ran"))
+
+
+def test_a_cache_file_that_would_run_code_is_refused_and_rebuilt(tmp_path: Path) -> None:
+    import pickle
+
+    path = tmp_path / "a.py"
+    _saved(tmp_path, "config", path, FileResult(path))
+    (cache_file,) = tmp_path.glob("results-*.pickle")
+    marker = tmp_path / "marker"
+    cache_file.write_bytes(pickle.dumps({str(path): _Planted(marker)}))
+    cache = ResultCache.open(tmp_path, "config")
+    assert not marker.exists()
+    assert cache.get(path, STAT) is None
+    assert cache.dirty  # rewritten on the next save
+
+
+def test_an_edited_lintgv_source_does_not_see_the_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.py"
+    _saved(tmp_path, "config", path, FileResult(path))
+    monkeypatch.setattr(cache_module, "code_stamp", lambda: "another build of the rules")
+    assert ResultCache.open(tmp_path, "config").get(path, STAT) is None
