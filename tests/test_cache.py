@@ -1,4 +1,4 @@
-"""The result cache: hits only for the same file state, settings and lintgv build; never runs code."""
+"""The result cache: hits only for the same file state, settings and build; runs no code."""
 
 from pathlib import Path
 
