@@ -218,9 +218,11 @@ _LOOKUP_PY = r"(?:\bin\b|\.(?:count|get|contains|__contains__|has_key)\()"
 _LINES_PY = r"(?:[^\n]*\n){0,6}?"
 PYTHON_SHAPE_TRIGGERS = (
     # while name in used: ... / while True: with a counter-append in its first lines.
-    rf"while[ \t](?:[^\n]*?{_LOOKUP_PY}|(?={_LINES_PY}[^\n]*?{_APPEND_PY}))",
+    # Anchored at the start of a line, so the word in a comment or a string does not
+    # make a file (the PTX tables, 363 KB) be parsed whole.
+    rf"(?:(?<=\n)|^)[ \t]*while[ \t](?:[^\n]*?{_LOOKUP_PY}|(?={_LINES_PY}[^\n]*?{_APPEND_PY}))",
     # for i in range(...) / itertools.count(): with a counter-append and a lookup.
-    rf"for[ \t]+\w+[ \t]+in[ \t]+(?:range|(?:itertools\.)?count)\("
+    rf"(?:(?<=\n)|^)[ \t]*for[ \t]+\w+[ \t]+in[ \t]+(?:range|(?:itertools\.)?count)\("
     rf"(?={_LINES_PY}[^\n]*?{_APPEND_PY})(?={_LINES_PY}[ \t]*(?:if|elif)[ \t][^\n]*?{_LOOKUP_PY})",
     # return self.unique(name + str(i)) / return unique(name, i + 1), or a counter kept in
     # the map: return name + str(self.names[name]) / f"{name}_{self.names[name]}"
