@@ -28,7 +28,7 @@ from pathlib import Path
 
 import tree_sitter
 
-from lintgv.codemods import cpp_edits, cpp_scope
+from lintgv.codemods import cpp_edits, cpp_scope, unique_names_python
 from lintgv.codemods.includes import NAME_SUPPLY_HEADER, include_edit
 from lintgv.codemods.unique_name_copies import (
     HELPER_NAMES,
@@ -64,11 +64,14 @@ def plan_changes(
     read: Callable[[Path], str | None],
     names: frozenset[str] = HELPER_NAMES,
 ) -> tuple[list[Change], list[Skipped]]:
-    """Return a change for every copy among the C++ files `paths` (text from `read`), and
-    the copies that cannot be changed, with the reason."""
-    project = Project(paths, read)
+    """Return a change for every copy among the files `paths` (text from `read`), and
+    the copies that cannot be changed, with the reason; Python files go to
+    unique_names_python."""
+    paths = list(paths)
+    python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
+    project = Project([p for p in paths if p not in python], read)
     copies, skipped = CopyFinder(project, names).copies()
-    changes = []
+    changes = _python_changes(python, read, skipped)
     for copy in copies:
         try:
             changes.append(_Rewrite(project, copy).change())
@@ -76,6 +79,20 @@ def plan_changes(
             line = copy.definition.start_point[0] + 1
             skipped.append(Skipped(copy.helper, copy.unit.path, line, str(exc)))
     return changes, skipped
+
+
+def _python_changes(
+    paths: list[Path], read: Callable[[Path], str | None], skipped: list[Skipped]
+) -> list[Change]:
+    if not paths:
+        return []
+    planned, left = unique_names_python.plan_python_changes(paths, read)
+    skipped.extend(left)
+    evidence = unique_names_python.EVIDENCE
+    return [
+        Change(c.helper, {c.path: c.text}, Applicability.UNSAFE, c.sites, c.title, evidence)
+        for c in planned
+    ]
 
 
 def _where(unit: Unit, node: tree_sitter.Node) -> str:

@@ -83,7 +83,8 @@ def _prove(
 ) -> str | None:
     for path, text in change.texts.items():
         before = workspace.read(path) or ""
-        added = syntax_errors(text, Language.CPP) - syntax_errors(before, Language.CPP)
+        language = Language.PYTHON if path.suffix in (".py", ".pyi") else Language.CPP
+        added = syntax_errors(text, language) - syntax_errors(before, language)
         if added > 0:
             return f"{path} would have {added} more syntax error(s)"
 

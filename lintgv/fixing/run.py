@@ -251,14 +251,15 @@ def fix_paths(
         fixes[fix.path] = fix
     groups: list[GroupFix] = []
     groups_left: list[Skipped] = []
-    cpp = [c for c in candidates.values() if c.language == Language.CPP]
-    if any(_fixes_unique_names(c.config) for c in cpp):
-        extra = {n for c in cpp for n in c.config.extra_unique_name_helpers}
+    # C++ and Python copies alike (Python ones are rewritten file by file).
+    sources = list(candidates.values())
+    if any(_fixes_unique_names(c.config) for c in sources):
+        extra = {n for c in sources for n in c.config.extra_unique_name_helpers}
         names = HELPER_NAMES | helpers | extra | _reported_helpers(first.results)
         if progress is not None:
             progress("multi-file changes", 0, 0)
         groups, groups_left = fix_groups(
-            [c.path for c in cpp],
+            [c.path for c in sources],
             workspace,
             frozenset(names),
             unsafe=unsafe,
@@ -301,7 +302,11 @@ def _reported_helpers(results: Iterable[FileResult]) -> set[str]:
 
 def _fixes_unique_names(config: Config) -> bool:
     """Tell whether `config` runs a unique-name rule (GV2xx), whose copies get replaced."""
-    return any(rule.META.code.startswith("GV2") for rule in select(config, Language.CPP))
+    return any(
+        rule.META.code.startswith("GV2")
+        for language in (Language.CPP, Language.PYTHON)
+        for rule in select(config, language)
+    )
 
 
 def _remember(workspace: Workspace, settled: _Settled, fix: FileFix) -> None:

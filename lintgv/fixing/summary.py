@@ -155,7 +155,10 @@ def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:
     if similar:
         return "see the unique-name copies left as they are, below"
     if finding.path.suffix in (".py", ".pyi"):
-        return "Python copies are not rewritten; call `name_supply.fresh_name(name)` instead"
+        return (
+            "only a method keeping `self.X = {}` from `__init__`, or a function keeping a "
+            "module-level `X = {}`, is rewritten; call `name_supply.fresh_name(name)` instead"
+        )
     return "no NameSupply rewrite is planned for this copy"
 
 

@@ -44,7 +44,7 @@ def test_a_call_elsewhere_to_an_ambiguous_name_points_to_the_list() -> None:
 def test_a_python_copy_says_it_is_left_to_a_human() -> None:
     finding = _finding("GV201", Path("python/namer.py"), "Namer.get_unique_name")
     summary = render_summary(_run(finding), unsafe=True)
-    assert "Python copies are not rewritten; call `name_supply.fresh_name(name)`" in summary
+    assert "is rewritten; call `name_supply.fresh_name(name)` instead" in summary
 
 
 def test_a_finding_with_no_fix_gives_the_remedy_of_its_message() -> None:
