@@ -70,6 +70,12 @@ def add_check_commands(
         metavar="REF",
         help="report only findings on lines changed since this git ref (e.g. origin/main)",
     )
+    check.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply exclude and .gitignore to files named on the command line too "
+        "(for pre-commit, which names every changed file)",
+    )
     add_selection(check)
     check.set_defaults(func=command_check)
 
@@ -102,6 +108,7 @@ def _run(args: argparse.Namespace) -> RunResult:
         use_cache=not args.no_cache,
         cache_dir=args.cache_dir,
         jobs=args.jobs,
+        force_exclude=getattr(args, "force_exclude", False),
     )
 
 

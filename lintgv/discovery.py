@@ -47,8 +47,15 @@ class _Ignore:
 class Discovery:
     """Walks folders once, loading nested configs and .gitignore files on the way."""
 
-    def __init__(self, overrides: Mapping[str, object], config_file: Path | None = None) -> None:
+    def __init__(
+        self,
+        overrides: Mapping[str, object],
+        config_file: Path | None = None,
+        *,
+        force_exclude: bool = False,
+    ) -> None:
         self.overrides = dict(overrides)
+        self.force_exclude = force_exclude
         self.fixed = self._load(config_file) if config_file is not None else None
         self._configs: dict[str, Config] = {}
         self._packages: dict[str, str | None] = {}
@@ -117,10 +124,13 @@ class Discovery:
             elif given.is_dir():
                 yield from self._walk(given, errors, seen)
             else:
-                # A file named on the command line is checked even when excluded, as in ruff.
+                # A file named on the command line is checked even when excluded, as in
+                # ruff, unless force_exclude says otherwise (pre-commit names every file).
                 config = self.config_for(given.parent)
                 language = self.language_of(given.name, config)
                 real = os.path.realpath(given)
+                if self.force_exclude and self._is_excluded(given, config):
+                    continue
                 if language is None:
                     errors.append((given, f"not a Python or C++ file (suffix {given.suffix!r})"))
                 elif real not in seen:
@@ -184,6 +194,20 @@ class Discovery:
                     seen.add(full)
                     yield self._candidate(os.path.join(folder, entry.name), language, config)
             stack.extend(reversed(subfolders))
+
+    def _is_excluded(self, given: Path, config: Config) -> bool:
+        """Tell whether a file named on the command line lies in an excluded place."""
+        full = os.path.abspath(given)
+        root = str(config.root).rstrip("/") + "/"
+        excluded = matcher(config.exclude + config.extend_exclude)
+        ignores = self._outer_ignores(given) if config.respect_gitignore else ()
+        parts = full[len(root) :].split("/") if full.startswith(root) else [given.name]
+        # An excluded folder anywhere above the file excludes it, as in a walk.
+        folders = [root + "/".join(parts[: i + 1]) + "/" for i in range(len(parts) - 1)]
+        return any(
+            _is_skipped(folder, os.path.basename(folder.rstrip("/")) + "/", root, excluded, ignores)
+            for folder in folders
+        ) or _is_skipped(full, given.name, root, excluded, ignores)
 
     def _outer_ignores(self, top: Path) -> tuple[_Ignore, ...]:
         """Return the .gitignore files above `top`, up to the repository's root."""

@@ -108,9 +108,13 @@ def run(
     cache_dir: Path | None = None,
     jobs: int | None = None,
     whole: bool = False,
+    force_exclude: bool = False,
 ) -> RunResult:
-    """Check every file under `paths` and return all results, sorted by path."""
-    discovery = Discovery(overrides, config_file)
+    """Check every file under `paths` and return all results, sorted by path.
+
+    `force_exclude` applies the excludes to files named in `paths` too.
+    """
+    discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
     discovery_errors: list[tuple[Path, str]] = []
     candidates = list(discovery.discover(paths, discovery_errors))
     workers = jobs or os.cpu_count() or 1
