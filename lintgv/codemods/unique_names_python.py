@@ -27,10 +27,17 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.unique_name_copies import NotRewritable, Skipped
 from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config, config_for
+from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
-from lintgv.rules._unique_names.names import Verdict, judge
+from lintgv.parsing.python import parse_module
+from lintgv.rules._unique_names.names import (
+    PYTHON_SHAPE_TRIGGERS,
+    Verdict,
+    judge,
+    name_triggers,
+)
 from lintgv.rules._unique_names.python_shape import facts_of
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -56,7 +63,7 @@ class _File:
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
         self.text = text
-        self.module = cst.parse_module(text)
+        self.module = parse_module(text)
         wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
         self.positions = wrapper.resolve(PositionProvider)
         self.parents = wrapper.resolve(ParentNodeProvider)
@@ -102,11 +109,15 @@ def plan_python_changes(
         text = read(path)
         if text is None:
             continue
+        config = config_of(path)
+        # Only a file in which GV201 could see a copy is parsed: most files of a tree hold
+        # none, and libcst is slow.
+        if not _may_hold_copy(text, config):
+            continue
         try:
             parsed = _File(path, text)
-        except cst.ParserSyntaxError:
+        except (cst.ParserSyntaxError, ParseError):
             continue
-        config = config_of(path)
         for function, owner in _copies(parsed, config):
             helper = f"{owner.name.value}.{function.name.value}" if owner else function.name.value
             try:
@@ -115,6 +126,11 @@ def plan_python_changes(
                 line = parsed.span(function).start_line
                 skipped.append(Skipped(helper, path, line, str(exc)))
     return changes, skipped
+
+
+def _may_hold_copy(text: str, config: Config) -> bool:
+    pattern = "|".join(f"(?:{p})" for p in name_triggers(config) + PYTHON_SHAPE_TRIGGERS)
+    return re.search(pattern, text) is not None
 
 
 def _copies(parsed: _File, config: Config) -> Iterator[tuple[cst.FunctionDef, cst.ClassDef | None]]:
@@ -186,8 +202,8 @@ class _Rewrite:
             self.edits = [Edit(e.span, e.text.replace("\n", "\r\n")) for e in self.edits]
         try:
             text = apply_edits(self.parsed.text, self.edits)
-            cst.parse_module(text)
-        except (ValueError, cst.ParserSyntaxError) as exc:
+            parse_module(text)
+        except (ValueError, cst.ParserSyntaxError, ParseError) as exc:
             raise NotRewritable(f"the rewrite would not be valid Python: {exc}") from exc
         title = f"Replace {self.helper} with a {kind} `{self.prefix}{supply}`"
         return PythonChange(self.helper, self.parsed.path, text, sites, title)

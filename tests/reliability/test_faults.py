@@ -102,12 +102,16 @@ def shared_dir() -> Iterator[Path]:
 # command once on an empty folder (loading every module it needs), then drops to
 # `nobody` and runs it for real.
 _DROP_PRIVILEGES = """
-import encodings.utf_8_sig, os, sys, tempfile
+import contextlib, encodings.utf_8_sig, io, os, sys, tempfile
 from lintgv.cli import main
 args = sys.argv[1:]
 if os.getuid() == 0:
-    with tempfile.TemporaryDirectory() as empty:
-        main([*args[:-1], empty])
+    # A first run as root, on a file with a finding, imports every module the real run
+    # needs (many are imported lazily), while the interpreter's own files are readable.
+    with tempfile.TemporaryDirectory() as warm, contextlib.redirect_stdout(io.StringIO()):
+        with open(os.path.join(warm, "w.cc"), "w") as stream:
+            stream.write('void F(IRModule mod) { GlobalVar gv("f"); mod->Add(gv, f); }\\n')
+        main([*args[:-1], warm])
     os.setgroups([])
     os.setgid(int(os.environ["DROP_TO_GID"]))
     os.setuid(int(os.environ["DROP_TO_UID"]))
