@@ -36,6 +36,11 @@ class Matcher:
         self._groups = [
             (_merge(names), _merge(paths), include) for names, paths, include in reversed(groups)
         ]
+        # Most paths of a tree match no pattern at all: one test against every pattern
+        # at once answers them, instead of one test per group (a .gitignore with many
+        # negations has many groups).
+        self._any_name = _merge([n for names, _, _ in groups for n in names])
+        self._any_path = _merge([p for _, paths, _ in groups for p in paths])
         self.is_empty = not compiled
 
     def matches(self, path: str) -> bool:
@@ -43,6 +48,11 @@ class Matcher:
         if self.is_empty:
             return False
         name = path[path.rstrip("/").rfind("/") + 1 :]
+        if not (
+            (self._any_name and self._any_name.match(name))
+            or (self._any_path and self._any_path.match(path))
+        ):
+            return False
         for by_name, by_path, include in self._groups:
             if (by_name and by_name.match(name)) or (by_path and by_path.match(path)):
                 return include

@@ -1,8 +1,10 @@
 """`--force-exclude`: files named on the command line obey excludes and .gitignore too."""
 
+from collections.abc import Callable
 from pathlib import Path
+from subprocess import CompletedProcess
 
-from conftest import Lintgv
+Lintgv = Callable[..., CompletedProcess[str]]
 
 SITE = "import tvm\n\ngv = tvm.ir.GlobalVar('main')\n"
 
