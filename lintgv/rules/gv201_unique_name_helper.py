@@ -82,7 +82,7 @@ _PY_MESSAGE = helper_message(Config(), Language.PYTHON, "Printer.get_unique_name
 _CPP_MESSAGE = helper_message(Config(), Language.CPP, "CodeGenC::GetUniqueName")
 
 
-class UniqueNameHelperPython(PythonRule):
+class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
     __doc__ = _DOC
 
     META = META
@@ -213,19 +213,7 @@ class UniqueNameHelperPython(PythonRule):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scan.enter()
 
-    def visit_Comparison(self, node: cst.Comparison) -> None:
-        self._scan.see(node)
-
     def visit_Call(self, node: cst.Call) -> None:
-        self._scan.see(node)
-
-    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        self._scan.see(node)
-
-    def visit_FormattedString(self, node: cst.FormattedString) -> None:
-        self._scan.see(node)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._scan.see(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:

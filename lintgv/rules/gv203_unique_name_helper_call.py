@@ -79,7 +79,7 @@ def _eligible(name: str, defined: Catalogue, config: Config, remote: frozenset[s
     return is_known_name(name, config) and name not in defined.thin
 
 
-class UniqueNameHelperCallPython(PythonRule):
+class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
     __doc__ = _DOC
 
     META = META
@@ -142,18 +142,6 @@ class UniqueNameHelperCallPython(PythonRule):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._functions.append(node.name.value)
         self._scan.enter()
-
-    def visit_Comparison(self, node: cst.Comparison) -> None:
-        self._scan.see(node)
-
-    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        self._scan.see(node)
-
-    def visit_FormattedString(self, node: cst.FormattedString) -> None:
-        self._scan.see(node)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._scan.see(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         name = self._functions.pop()

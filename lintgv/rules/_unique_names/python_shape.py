@@ -259,3 +259,21 @@ def _is_docstring(statement: cst.CSTNode) -> bool:
         and isinstance(statement.body[0], cst.Expr)
         and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
     )
+
+
+class ScanVisits:
+    """The visits both Python GV2xx rules make to feed their FunctionScan (`_scan`)."""
+
+    _scan: FunctionScan
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self._scan.see(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._scan.see(node)
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        self._scan.see(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._scan.see(node)
