@@ -15,7 +15,7 @@ from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python, select_lines
 from lintgv.paths import matches_any, relative_to_root
-from lintgv.prefilter import combined, guard_of
+from lintgv.prefilter import Triggers, combined, guard_of
 from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
 from lintgv.suppress import apply_suppressions, find_suppressions
 
@@ -49,8 +49,8 @@ class _Triggered:
     """The rules a file's text calls for, and the trigger patterns that match in it."""
 
     rules: tuple[type[Rule], ...]
-    statement: re.Pattern[str] | None
-    function: re.Pattern[str] | None
+    statement: Triggers | None
+    function: Triggers | None
 
 
 def _triggered(
@@ -152,8 +152,8 @@ def _check_python(
     source: SourceFile,
     context: RuleContext,
     rules: Sequence[type[Rule]],
-    statement: re.Pattern[str] | None,
-    function: re.Pattern[str] | None,
+    statement: Triggers | None,
+    function: Triggers | None,
     module_name: str,
     whole: bool,
     has_suppressions: bool,
@@ -209,8 +209,8 @@ def _check_cpp(
     source: SourceFile,
     context: RuleContext,
     rules: Sequence[type[Rule]],
-    statement: re.Pattern[str] | None,
-    function: re.Pattern[str] | None,
+    statement: Triggers | None,
+    function: Triggers | None,
     has_suppressions: bool,
 ) -> _Outcome:
     wanted = (statement and statement.search(source.text)) or (

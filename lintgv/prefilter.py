@@ -10,6 +10,7 @@ files at memory speed, and only the patterns whose guard passes are searched.
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # private, no stubs; stable in 3.11+
 import re._parser as sre_parse  # type: ignore[import-not-found]  # the same
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -50,9 +51,57 @@ def guard_of(pattern: str) -> Guard:
     return Guard(tuple(ordered))
 
 
+# A trigger that must start its line (after indentation) begins with this. sre has no
+# fast path for such a pattern: it tries the anchor at every position of the file, which
+# made two Python triggers cost seconds on a compiler tree. The rest of the pattern starts
+# with a literal, which sre finds quickly; a match of the rest counts when nothing but
+# blanks precedes it on its line.
+LINE_START = r"(?:(?<=\n)|^)[ \t]*"
+
+
+@dataclass(frozen=True)
+class Triggers:
+    """Trigger patterns searched together: those anchored at a line start apart."""
+
+    anywhere: re.Pattern[str] | None
+    line_start: re.Pattern[str] | None  # the patterns with LINE_START taken off
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """Return a match of any pattern in `text`, or None."""
+        return next(self.finditer(text), None)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """Yield the matches of the unanchored patterns, then of the anchored ones.
+
+        The two sets may overlap where one alternation would have kept only the first;
+        callers want every place a trigger occurs, so more is never wrong.
+        """
+        if self.anywhere is not None:
+            yield from self.anywhere.finditer(text)
+        if self.line_start is None:
+            return
+        position = 0
+        while (match := self.line_start.search(text, position)) is not None:
+            start = match.start()
+            begin = text.rfind("\n", 0, start) + 1
+            if not text[begin:start].strip(" \t"):
+                yield match
+                position = max(match.end(), start + 1)
+            else:
+                position = start + 1
+
+
 @cache
-def combined(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """Return one regex matching any of `patterns` (None for none)."""
+def combined(patterns: tuple[str, ...]) -> Triggers | None:
+    """Return the patterns compiled to search together (None for none)."""
+    if not patterns:
+        return None
+    anchored = tuple(p[len(LINE_START) :] for p in patterns if p.startswith(LINE_START))
+    anywhere = tuple(p for p in patterns if not p.startswith(LINE_START))
+    return Triggers(_alternation(anywhere), _alternation(anchored))
+
+
+def _alternation(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 
 

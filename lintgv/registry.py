@@ -3,7 +3,7 @@
 import importlib
 import pkgutil
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 import lintgv.rules
 from lintgv.config import Config
@@ -54,6 +54,8 @@ def is_enabled(code: str, default_enabled: bool, config: Config) -> bool:
     return _matches(code, config.ignore) < chosen or _matches(code, config.ignore) < 0
 
 
+# Asked once per file checked; a run has one config per project root.
+@lru_cache(maxsize=64)
 def select(config: Config, language: Language | None = None) -> tuple[type[Rule], ...]:
     """Return the rules `config` enables (for one language, when given)."""
     return tuple(

@@ -1,8 +1,7 @@
 """Partial parsing keeps working where a file's strings continue over a backslash."""
 
-import re
-
 from lintgv.parsing.python import parse_python, select_lines
+from lintgv.prefilter import combined
 
 CONTINUED = (
     "def f(mod):\n"
@@ -16,13 +15,13 @@ CONTINUED = (
 
 
 def test_a_backslash_continued_string_still_allows_a_partial_parse() -> None:
-    selection = select_lines(CONTINUED, re.compile("GlobalVar"))
+    selection = select_lines(CONTINUED, combined(("GlobalVar",)))
     assert selection is not None  # None would mean: parse the whole file
     assert selection.keep == frozenset({5, 6})
 
 
 def test_the_partial_parse_keeps_the_file_line_numbers() -> None:
-    selection = select_lines(CONTINUED, re.compile("GlobalVar"))
+    selection = select_lines(CONTINUED, combined(("GlobalVar",)))
     parsed = parse_python(CONTINUED, "", selection)
     assert not parsed.complete
     assert parsed.file_line(1) == 6
@@ -30,4 +29,4 @@ def test_the_partial_parse_keeps_the_file_line_numbers() -> None:
 
 def test_an_escaped_backslash_before_a_newline_ends_nothing() -> None:
     broken = 'x = "a\\\\\nb"\nGlobalVar("f")\n'
-    assert select_lines(broken, re.compile("GlobalVar")) is None
+    assert select_lines(broken, combined(("GlobalVar",))) is None

@@ -1,10 +1,13 @@
 """The literal guards in front of trigger regexes never hide a match."""
 
 import re
+from collections.abc import Iterable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from lintgv.prefilter import combined, guard_of
+from lintgv.prefilter import LINE_START, combined, guard_of
 
 # (pattern, texts it matches, a text it cannot match)
 CASES = [
@@ -50,3 +53,27 @@ def test_combined_matches_any_of_its_patterns_in_order() -> None:
     assert pattern is not None
     assert [m.group() for m in pattern.finditer("ab a")] == ["ab", "a"]
     assert combined(()) is None
+
+
+def test_combined_matches_any_of_its_patterns_in_order_with_anchored_ones_after() -> None:
+    pattern = combined((LINE_START + "for ", "x"))
+    assert pattern is not None
+    found = [(m.start(), m.group()) for m in pattern.finditer("for x\n  for y\nz for")]
+    assert found == [(4, "x"), (0, "for "), (8, "for ")]
+
+
+@given(st.lists(st.sampled_from(["for ", "while ", " ", "\t", "\n", "x", "#", "\r\n"])))
+def test_an_anchored_trigger_matches_on_the_lines_the_plain_regex_matches(
+    pieces: list[str],
+) -> None:
+    text = "".join(pieces)
+    patterns = (LINE_START + "for ", LINE_START + r"while[ \t]x")
+    triggers = combined(patterns)
+    assert triggers is not None
+    plain = re.compile("|".join(f"(?:{p})" for p in patterns))
+
+    def lines(matches: Iterable[re.Match[str]]) -> set[int]:
+        return {text.count("\n", 0, m.end()) for m in matches}
+
+    assert lines(triggers.finditer(text)) == lines(plain.finditer(text))
+    assert (triggers.search(text) is None) == (plain.search(text) is None)

@@ -32,6 +32,7 @@ from lintgv.fixes import apply_edits
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
+from lintgv.prefilter import combined
 from lintgv.rules._unique_names.names import (
     PYTHON_SHAPE_TRIGGERS,
     Verdict,
@@ -129,8 +130,8 @@ def plan_python_changes(
 
 
 def _may_hold_copy(text: str, config: Config) -> bool:
-    pattern = "|".join(f"(?:{p})" for p in name_triggers(config) + PYTHON_SHAPE_TRIGGERS)
-    return re.search(pattern, text) is not None
+    triggers = combined(name_triggers(config) + PYTHON_SHAPE_TRIGGERS)
+    return triggers is not None and triggers.search(text) is not None
 
 
 def _copies(parsed: _File, config: Config) -> Iterator[tuple[cst.FunctionDef, cst.ClassDef | None]]:

@@ -19,6 +19,7 @@ from libcst.metadata import CodeRange, MetadataWrapper
 from lintgv.errors import ParseError
 from lintgv.parsing.names import NameTable
 from lintgv.parsing.positions import LazyPositions
+from lintgv.prefilter import Triggers
 
 _TOKEN = re.compile(r'"""|\'\'\'|"|\'|#|[\[\](){}]|\\\r?\n|\n')
 _HEADER = re.compile(r"[ \t]*(?:async[ \t]+def|def|class)\b")
@@ -303,8 +304,8 @@ def _alias_after(text: str, hit: re.Match[str]) -> re.Match[str] | None:
 
 def select_lines(
     text: str,
-    statement_trigger: re.Pattern[str] | None,
-    function_trigger: re.Pattern[str] | None = None,
+    statement_trigger: Triggers | None,
+    function_trigger: Triggers | None = None,
 ) -> Selection | None:
     """Return the lines to parse so every trigger parses in context, or None for all.
 

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
 from lintgv.model import Language
+from lintgv.prefilter import LINE_START
 
 # GetUniqueName, _GetUniqueName, get_unique_name, GetUniqueBufferName, GenerateUniqueName,
 # make_unique_var_name, ...: a verb, "unique", an optional word, "name".
@@ -220,9 +221,9 @@ PYTHON_SHAPE_TRIGGERS = (
     # while name in used: ... / while True: with a counter-append in its first lines.
     # Anchored at the start of a line, so the word in a comment or a string does not
     # make a file (the PTX tables, 363 KB) be parsed whole.
-    rf"(?:(?<=\n)|^)[ \t]*while[ \t](?:[^\n]*?{_LOOKUP_PY}|(?={_LINES_PY}[^\n]*?{_APPEND_PY}))",
+    rf"{LINE_START}while[ \t](?:[^\n]*?{_LOOKUP_PY}|(?={_LINES_PY}[^\n]*?{_APPEND_PY}))",
     # for i in range(...) / itertools.count(): with a counter-append and a lookup.
-    rf"(?:(?<=\n)|^)[ \t]*for[ \t]+\w+[ \t]+in[ \t]+(?:range|(?:itertools\.)?count)\("
+    rf"{LINE_START}for[ \t]+\w+[ \t]+in[ \t]+(?:range|(?:itertools\.)?count)\("
     rf"(?={_LINES_PY}[^\n]*?{_APPEND_PY})(?={_LINES_PY}[ \t]*(?:if|elif)[ \t][^\n]*?{_LOOKUP_PY})",
     # return self.unique(name + str(i)) / return unique(name, i + 1), or a counter kept in
     # the map: return name + str(self.names[name]) / f"{name}_{self.names[name]}"
