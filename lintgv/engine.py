@@ -14,6 +14,7 @@ from lintgv.errors import ParseError, RuleCrash
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python, select_lines
+from lintgv.parsing.walk import walk
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Triggers, combined, guard_of
 from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
@@ -169,7 +170,7 @@ def _check_python(
     parsed = parse_python(source.text, module_name, selection)
     visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]
     try:
-        parsed.wrapper.visit_batched(visitors)
+        walk(parsed.module, [v.get_visitors() for v in visitors])
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to analyse") from exc
     findings: list[Finding] = []

@@ -1,0 +1,74 @@
+"""One depth-first walk over a libcst tree that calls every rule's visit_/leave_ methods.
+
+libcst's own traversal rebuilds each node it passes, because a transformer may replace
+it; for read-only rules that is three quarters of the time the walk takes. This walk
+reads each node's children in the order libcst visits them, calls the same methods with
+the same nodes, and builds nothing. It keeps its own stack, so deep nesting costs no
+Python recursion.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields
+
+import libcst as cst
+
+_Method = Callable[[cst.CSTNode], None]
+_CHILD_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
+
+
+def child_fields(kind: type[cst.CSTNode]) -> tuple[str, ...]:
+    """Return the fields of `kind` that hold children, in the order libcst visits them.
+
+    Each node class names its children as string constants in its
+    `_visit_and_replace_children` (`visit_required(self, "value", self.value, visitor)`),
+    and the compiler stores constants in the order they first occur in the source.
+    """
+    found = _CHILD_FIELDS.get(kind)
+    if found is None:
+        names = {f.name for f in fields(kind)}
+        constants = kind._visit_and_replace_children.__code__.co_consts
+        found = tuple(c for c in dict.fromkeys(constants) if isinstance(c, str) and c in names)
+        _CHILD_FIELDS[kind] = found
+    return found
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Return the children of `node` in libcst's visiting order."""
+    result: list[cst.CSTNode] = []
+    for name in child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            result.append(value)
+        elif isinstance(value, tuple | list):
+            result.extend(child for child in value if isinstance(child, cst.CSTNode))
+    return result
+
+
+def walk(root: cst.CSTNode, visitors: Iterable[Mapping[str, _Method]]) -> None:
+    """Call the `visit_<Type>` methods of `visitors` on entering each node of `root` and
+    their `leave_<Type>` methods on leaving it, as libcst's visit_batched does.
+
+    `visitors` are the mappings BatchableCSTVisitor.get_visitors returns.
+    """
+    on_visit: dict[str, list[_Method]] = {}
+    on_leave: dict[str, list[_Method]] = {}
+    for methods in visitors:
+        for name, method in methods.items():
+            kind, _, node_type = name.partition("_")
+            if "_" in node_type:
+                raise ValueError(f"{name}: attribute visitors are not supported")
+            (on_visit if kind == "visit" else on_leave).setdefault(node_type, []).append(method)
+    none: list[_Method] = []
+    # An entry is a node to enter, or (node,) to leave.
+    stack: list[cst.CSTNode | tuple[cst.CSTNode]] = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            node = item[0]
+            for method in on_leave.get(type(node).__name__, none):
+                method(node)
+            continue
+        for method in on_visit.get(type(item).__name__, none):
+            method(item)
+        stack.append((item,))
+        stack.extend(reversed(children(item)))
