@@ -1,5 +1,7 @@
 """Positions worked out one statement at a time equal libcst's PositionProvider's."""
 
+from pathlib import Path
+
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -12,6 +14,24 @@ SOURCES = {
     "decorated": '# header\n\n@d\n@e(1)\ndef f():\n    """a\n    b"""\n    return 1\n',
     "no trailing newline": "def g():\n    return GlobalVar('main')",
     "continuation": 'x = "a \\\nb"\ny = 1 + \\\n    2\n',
+    "tabs": "if x:\n\ty = 1\n\tif z:\n\t\tw = f(\n\t\t\t2)\n",
+    "nested": (
+        "class A:\n"
+        "    # comment\n"
+        "    def f(self):\n"
+        "      if x:  # blocks indented by 2, 3 and 4 spaces\n"
+        "         try:\n"
+        "             y = GlobalVar('f')\n"
+        "         except E as e:\n"
+        "             raise\n"
+        "         finally: z = 1; w = 2\n"
+        "      else:\n"
+        "\n"
+        "          with a as b:\n"
+        "              for i in r: pass\n"
+        "    @property\n"
+        "    def g(self): return 1\n"
+    ),
 }
 
 
@@ -33,6 +53,23 @@ def test_asking_for_one_node_generates_only_its_statement() -> None:
     last = module.body[2]
     assert positions[last].start.line == 3
     assert module.body[0] not in positions._provider._computed
+
+
+def test_asking_for_a_nested_node_generates_only_its_innermost_statement() -> None:
+    module = cst.parse_module(SOURCES["nested"])
+    expected = _full(module)
+    call = next(n for n in expected if isinstance(n, cst.Call))
+    positions = LazyPositions(module)
+    assert positions[call] == expected[call]
+    assert module.body[0] not in positions._provider._computed
+
+
+def test_every_node_of_lintgvs_own_sources_is_placed_as_position_provider_places_it() -> None:
+    for path in sorted((Path(__file__).parents[1] / "lintgv" / "parsing").glob("*.py")):
+        module = cst.parse_module(path.read_text(encoding="utf-8"))
+        expected = _full(module)
+        positions = LazyPositions(module)
+        assert {node: positions[node] for node in reversed(list(expected))} == expected, path
 
 
 def test_iterating_gives_every_node() -> None:

@@ -1,11 +1,12 @@
-"""Node positions of a libcst module, worked out one top-level statement at a time.
+"""Node positions of a libcst module, worked out one statement at a time.
 
 libcst's PositionProvider generates the code of the whole module, recording a range for
 every node; in a file with one finding that is most of the cost of checking it. Plain
-code generation is several times cheaper: one pass of it finds the line each top-level
-statement starts on and which statement holds each node, and only the statements that
-hold a node asked about are generated again with positions. Ranges are the same as
-PositionProvider's: they come from the same code generation, started on the same line.
+code generation is several times cheaper: one pass of it notes, for every statement
+(nested ones too), the line it starts on and the indentation around it, and which
+innermost statement holds each node. Only the statements that hold a node asked about are
+generated again with positions. Ranges are the same as PositionProvider's: they come
+from the same code generation, started on the same line with the same indentation.
 """
 
 from collections.abc import Iterator, Mapping
@@ -19,21 +20,40 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 _HEADER = -1  # nodes of the module's header and footer: not in any statement
 
 
+@dataclass(frozen=True)
+class _Statement:
+    node: cst.BaseStatement
+    line: int  # the line its code generation starts on (its leading lines included)
+    indent: tuple[str, ...]  # the indentation tokens in force there
+
+
 @dataclass
 class _IndexingState(CodegenState):
-    """Plain code generation that notes which top-level statement each node is in."""
+    """Plain code generation that notes where each statement starts and holds what."""
 
     owners: dict[int, int] = field(default_factory=dict)
-    statement: int = _HEADER
+    statements: list[_Statement] = field(default_factory=list)
+    line: int = 1
+    counted: int = 0  # tokens already counted into `line`
+    open: list[int] = field(default_factory=list)  # statements being generated, innermost last
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        self.owners[id(node)] = self.statement
+        if isinstance(node, cst.BaseStatement):
+            for token in self.tokens[self.counted :]:
+                self.line += _newlines(token)
+            self.counted = len(self.tokens)
+            self.open.append(len(self.statements))
+            self.statements.append(_Statement(node, self.line, tuple(self.indent_tokens)))
+        self.owners[id(node)] = self.open[-1] if self.open else _HEADER
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if isinstance(node, cst.BaseStatement):
+            self.open.pop()
 
 
-def _newlines(tokens: list[str]) -> int:
-    text = "".join(tokens)
+def _newlines(token: str) -> int:
     # As PositionProvider counts: "\r\n", "\r" and "\n" each end a line.
-    return text.count("\n") + text.count("\r") - text.count("\r\n")
+    return token.count("\n") + token.count("\r") - token.count("\r\n")
 
 
 class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
@@ -44,7 +64,7 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         # One provider holds every range computed so far, statement by statement.
         self._provider = PositionProvider()
         self._owners: dict[int, int] | None = None
-        self._starts: list[int] = []
+        self._statements: list[_Statement] = []
         self._done: set[int] = set()
         self._complete = False
 
@@ -72,28 +92,23 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         if self._owners is None:
             module = self._module
             state = _IndexingState(module.default_indent, module.default_newline)
-            for line in module.header:
-                line._codegen(state)
-            line_number = 1 + _newlines(state.tokens)
-            for number, statement in enumerate(module.body):
-                state.statement = number
-                state.tokens.clear()
-                statement._codegen(state)
-                self._starts.append(line_number)
-                line_number += _newlines(state.tokens)
+            module._codegen(state)
+            self._statements = state.statements
             self._owners = state.owners
         return self._owners
 
-    def _generate(self, statement: int) -> None:
+    def _generate(self, index: int) -> None:
         module = self._module
+        statement = self._statements[index]
         state = PositionProvidingCodegenState(
             default_indent=module.default_indent,
             default_newline=module.default_newline,
             provider=self._provider,
         )
-        state.line = self._starts[statement]
-        module.body[statement]._codegen(state)
-        self._done.add(statement)
+        state.line = statement.line
+        state.indent_tokens = list(statement.indent)
+        statement.node._codegen(state)
+        self._done.add(index)
 
     def _generate_all(self) -> None:
         if not self._complete:
