@@ -9,6 +9,7 @@ from typing import Protocol
 import libcst as cst
 
 from lintgv.model import Span
+from lintgv.parsing.walk import children, walk
 
 FunctionLike = cst.FunctionDef | cst.Module
 _CLAUSES = (cst.Else, cst.If, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
@@ -73,7 +74,7 @@ def walk_statements(statements: list[cst.BaseStatement]) -> Iterator[cst.BaseSta
 
 
 def _blocks(statement: cst.CSTNode) -> Iterator[cst.IndentedBlock]:
-    for child in statement.children:
+    for child in children(statement):
         if isinstance(child, cst.IndentedBlock):
             yield child
         elif isinstance(child, _CLAUSES):
@@ -204,18 +205,9 @@ def insertion_line(tools: Tools, statement: cst.CSTNode) -> int:
 
 def names_in(node: cst.CSTNode) -> set[str]:
     """Return every plain name used or bound inside `node`."""
-    collector = _NameCollector()
-    node.visit(collector)
-    return collector.names
-
-
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
+    names: set[str] = set()
+    walk(node, [{"visit_Name": lambda name: names.add(cst.ensure_type(name, cst.Name).value)}])
+    return names
 
 
 def resolves_to(
@@ -230,26 +222,3 @@ def resolves_to(
         return any(wanted(n) for n in names)
     text = tools.module.code_for_node(target)
     return wanted(text)
-
-
-class _Parents(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[cst.CSTNode] = []
-        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if self.stack:
-            self.parents[node] = self.stack[-1]
-        self.stack.append(node)
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self.stack.pop()
-
-
-def parent_map(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
-    """Return the parent of every node of `module` (one walk)."""
-    collector = _Parents()
-    module.visit(collector)
-    return collector.parents

@@ -18,6 +18,7 @@ from lintgv.codemods import python_scope as scope
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Edit, Fix, Span
+from lintgv.parsing.walk import methods_of, walk
 
 _REGISTER_METHODS = frozenset({"update_func", "add"})
 _LOOKUPS = frozenset({"get_global_var"})
@@ -110,7 +111,7 @@ class SupplyPlanner:
     def facts(self, owner: scope.FunctionLike) -> "_OwnerFacts":
         if id(owner) not in self._facts:
             facts = _OwnerFacts(self.tools.module.code_for_node)
-            owner.visit(facts)
+            walk(owner, [methods_of(facts)])
             self._facts[id(owner)] = facts
         return self._facts[id(owner)]
 
@@ -321,12 +322,11 @@ def _end_of(span: Span) -> Span:
     return Span(span.end_line, span.end_col, span.end_line, span.end_col)
 
 
-class _OwnerFacts(cst.CSTVisitor):
+class _OwnerFacts:
     """What a function does with globals: where it registers them (`M[gv] = f`,
     `M.update_func(gv, f)`) and which names it looks up or constructs."""
 
     def __init__(self, code: Callable[[cst.CSTNode], str]) -> None:
-        super().__init__()
         self.code = code
         # (the registered call itself, or the name of the variable holding it) → modules
         self.registered: dict[object, list[cst.BaseExpression]] = {}

@@ -32,6 +32,7 @@ from lintgv.fixes import apply_edits
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
+from lintgv.parsing.walk import children
 from lintgv.prefilter import combined
 from lintgv.rules._unique_names.names import (
     PYTHON_SHAPE_TRIGGERS,
@@ -380,4 +381,4 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(children(current))

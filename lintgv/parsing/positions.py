@@ -10,7 +10,9 @@ from the same code generation, started on the same line with the same indentatio
 """
 
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -38,7 +40,7 @@ class _IndexingState(CodegenState):
     open: list[int] = field(default_factory=list)  # statements being generated, innermost last
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        if isinstance(node, cst.BaseStatement):
+        if _is_statement(node):
             for token in self.tokens[self.counted :]:
                 self.line += _newlines(token)
             self.counted = len(self.tokens)
@@ -47,8 +49,30 @@ class _IndexingState(CodegenState):
         self.owners[id(node)] = self.open[-1] if self.open else _HEADER
 
     def after_codegen(self, node: cst.CSTNode) -> None:
-        if isinstance(node, cst.BaseStatement):
+        if _is_statement(node):
             self.open.pop()
+
+    def record_syntactic_position(  # type: ignore[override]  # any context manager does
+        self,
+        node: cst.CSTNode,
+        *,
+        start_node: cst.CSTNode | None = None,
+        end_node: cst.CSTNode | None = None,
+    ) -> AbstractContextManager[None]:
+        # No positions here: skip the generator-based context manager libcst makes per node.
+        return _NOTHING
+
+
+_NOTHING = nullcontext()
+_IS_STATEMENT: dict[type, bool] = {}
+
+
+def _is_statement(node: cst.CSTNode) -> TypeGuard[cst.BaseStatement]:
+    kind = type(node)
+    found = _IS_STATEMENT.get(kind)
+    if found is None:
+        found = _IS_STATEMENT[kind] = issubclass(kind, cst.BaseStatement)
+    return found
 
 
 def _newlines(token: str) -> int:

@@ -32,15 +32,27 @@ def child_fields(kind: type[cst.CSTNode]) -> tuple[str, ...]:
     return found
 
 
+def is_node(value: object) -> bool:
+    """Tell whether `value` is a libcst node (CSTNode is an ABC: isinstance is slow)."""
+    kind = type(value)
+    found = _IS_NODE.get(kind)
+    if found is None:
+        found = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return found
+
+
+_IS_NODE: dict[type, bool] = {}
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """Return the children of `node` in libcst's visiting order."""
     result: list[cst.CSTNode] = []
     for name in child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        if type(value) is tuple or type(value) is list:
+            result.extend(child for child in value if is_node(child))
+        elif is_node(value):
             result.append(value)
-        elif isinstance(value, tuple | list):
-            result.extend(child for child in value if isinstance(child, cst.CSTNode))
     return result
 
 
@@ -72,3 +84,24 @@ def walk(root: cst.CSTNode, visitors: Iterable[Mapping[str, _Method]]) -> None:
             method(item)
         stack.append((item,))
         stack.extend(reversed(children(item)))
+
+
+def methods_of(visitor: object) -> dict[str, _Method]:
+    """Return the visit_/leave_ methods of a plain object, for `walk`."""
+    return {
+        name: getattr(visitor, name)
+        for name in dir(type(visitor))
+        if name.startswith(("visit_", "leave_"))
+    }
+
+
+def parents(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
+    """Return the parent of every node below `root`."""
+    found: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in children(node):
+            found[child] = node
+            stack.append(child)
+    return found

@@ -6,12 +6,12 @@ import libcst as cst
 import tree_sitter
 
 from lintgv.codemods import NO_FIX_MARKER, supply_cpp
-from lintgv.codemods.python_scope import parent_map
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
 from lintgv.model import Applicability, Severity
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
+from lintgv.parsing.walk import parents
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 
 # The release that removed GlobalVarSupply; from it on, GlobalVar(names->FreshName(x)) is
@@ -201,7 +201,7 @@ class DirectGlobalVarPython(PythonRule):
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """Return the parent of `node` (None for the module); mapped on first use."""
         if self._parents is None:
-            self._parents = parent_map(self.parsed.module)
+            self._parents = parents(self.parsed.module)
         return self._parents.get(node)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from lintgv.parsing.walk import children
 from lintgv.rules._global_symbol.messages import Kind
 
 KEY = "global_symbol"
@@ -58,7 +59,7 @@ def is_copied_symbol(value: cst.BaseExpression) -> bool:
         if isinstance(current, cst.BinaryOperation | cst.FormattedString):
             return False
         has_read = has_read or read_subject(current) is not None
-        stack.extend(current.children)
+        stack.extend(children(current))
     return has_read
 
 
@@ -102,7 +103,7 @@ def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
         current = stack.pop()
         if current is node:
             return True
-        stack.extend(current.children)
+        stack.extend(children(current))
     return False
 
 
@@ -110,7 +111,7 @@ def path_to(tree: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:
     """Return the nodes from `tree` down to `node` (empty when it is not inside)."""
     if tree is node:
         return [tree]
-    for child in tree.children:
+    for child in children(tree):
         below = path_to(child, node)
         if below:
             return [tree, *below]
@@ -169,7 +170,7 @@ def names_in(node: cst.CSTNode) -> list[str]:
             if isinstance(current.func, cst.Attribute):
                 stack.append(current.func.value)
         elif not isinstance(current, cst.Lambda):
-            stack.extend(current.children)
+            stack.extend(children(current))
     return found
 
 

@@ -9,6 +9,7 @@ import libcst as cst
 
 from lintgv.config import Config
 from lintgv.parsing.names import dotted
+from lintgv.parsing.walk import children
 from lintgv.rules._unique_names.names import (
     Facts,
     Verdict,
@@ -57,7 +58,7 @@ class _Walk:
                 continue  # a unit of its own
             self._visit(node, in_loop)
             inner = in_loop or isinstance(node, cst.While | cst.For)
-            stack.extend((child, inner) for child in reversed(node.children))
+            stack.extend((child, inner) for child in reversed(children(node)))
 
     def _visit(self, node: cst.CSTNode, in_loop: bool) -> None:
         if isinstance(node, cst.BaseExpression) and is_built(node):
@@ -107,7 +108,7 @@ def _nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(children(current))
 
 
 def _holds(node: cst.CSTNode, ids: set[int]) -> bool:
