@@ -12,9 +12,8 @@ from lintgv import registry
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
-from lintgv.parsing.cpp import ParsedCpp, parse_cpp
+from lintgv.parsing.cpp import CppTrees, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python, select_lines
-from lintgv.parsing.walk import walk
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Triggers, combined, guard_of
 from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
@@ -104,11 +103,14 @@ def check(
     module_name: str = "",
     helper_names: frozenset[str] = frozenset(),
     whole: bool = False,
+    cpp_trees: CppTrees | None = None,
 ) -> FileResult:
     """Return the findings and errors for one file.
 
     `whole` parses every line of a Python file (fixes need the full scope); otherwise
     only the parts near a trigger are parsed, which finds the same things faster.
+    `cpp_trees` keeps C++ parses so that the next version of the file is parsed
+    incrementally (an editor's documents).
     """
     rules = rules_for(source.path, source.language, config)
     context = RuleContext(source.path, config, helper_names)
@@ -132,7 +134,13 @@ def check(
             )
         else:
             findings, errors, helpers = _check_cpp(
-                source, context, code_rules, statement_pattern, function_pattern, bool(suppressions)
+                source,
+                context,
+                code_rules,
+                statement_pattern,
+                function_pattern,
+                bool(suppressions),
+                cpp_trees,
             )
     except ParseError as exc:
         error = FileError(source.path, str(exc), exc.line, exc.column)
@@ -170,7 +178,7 @@ def _check_python(
     parsed = parse_python(source.text, module_name, selection)
     visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]
     try:
-        walk(parsed.module, [v.get_visitors() for v in visitors])
+        parsed.walk([v.get_visitors() for v in visitors])
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to analyse") from exc
     findings: list[Finding] = []
@@ -213,13 +221,17 @@ def _check_cpp(
     statement: Triggers | None,
     function: Triggers | None,
     has_suppressions: bool,
+    cpp_trees: CppTrees | None,
 ) -> _Outcome:
     wanted = (statement and statement.search(source.text)) or (
         function and function.search(source.text)
     )
     if not wanted and not has_suppressions:
         return [], [], set()
-    parsed: ParsedCpp = parse_cpp(source.text)
+    if cpp_trees is not None:
+        parsed = cpp_trees.parse(source.path, source.text)
+    else:
+        parsed = parse_cpp(source.text)
     findings: list[Finding] = []
     errors: list[FileError] = []
     helpers: set[str] = set()

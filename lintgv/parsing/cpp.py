@@ -1,8 +1,12 @@
 """C++ text to a tree-sitter tree; the only module that converts tree-sitter byte offsets."""
 
 from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from threading import Lock
 
 import tree_sitter
 import tree_sitter_cpp
@@ -76,15 +80,22 @@ class ParsedCpp:
         return found
 
 
-def parse_cpp(text: str) -> ParsedCpp:
-    """Parse C++ `text`; raise ParseError only when error recovery leaves nothing to check."""
+def parse_cpp(text: str, previous: ParsedCpp | None = None) -> ParsedCpp:
+    """Parse C++ `text`; raise ParseError only when error recovery leaves nothing to check.
+
+    With `previous`, the parse of an earlier version of the same document, tree-sitter
+    reparses only what changed between the two.
+    """
     data = text.encode("utf-8")
-    tree = _parser().parse(data)
     starts = [0]
     index = data.find(b"\n")
     while index != -1:
         starts.append(index + 1)
         index = data.find(b"\n", index + 1)
+    if previous is None:
+        tree = _parser().parse(data)
+    else:
+        tree = _parser().parse(data, _edited(previous, data, starts))
     parsed = ParsedCpp(tree, data, tuple(starts), text.isascii())
     if tree.root_node.has_error and data.strip():
         broken = sum(n.end_byte - n.start_byte for n in parsed.error_nodes())
@@ -98,6 +109,68 @@ def parse_cpp(text: str) -> ParsedCpp:
                 column=parsed._column(row, col) + 1,
             )
     return parsed
+
+
+def _edited(previous: ParsedCpp, data: bytes, starts: list[int]) -> tree_sitter.Tree:
+    """Return a copy of `previous`'s tree told which bytes differ in `data`: one edit
+    from the first differing byte to the last, found by comparing the two texts."""
+    old = previous.data
+    start = _common_prefix(old, data)
+    end = _common_prefix(old[start:][::-1], data[start:][::-1])
+    old_end, new_end = len(old) - end, len(data) - end
+    tree = previous.tree.copy()
+    tree.edit(
+        start_byte=start,
+        old_end_byte=old_end,
+        new_end_byte=new_end,
+        start_point=_point(previous.line_starts, start),
+        old_end_point=_point(previous.line_starts, old_end),
+        new_end_point=_point(starts, new_end),
+    )
+    return tree
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Return the length of the longest common prefix (slice comparisons run in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _point(line_starts: Sequence[int], offset: int) -> tuple[int, int]:
+    row = bisect_right(line_starts, offset) - 1
+    return row, offset - line_starts[row]
+
+
+class CppTrees:
+    """The last parse of each C++ document, so that the next version of a document an
+    editor changes is parsed incrementally. Safe to share between threads."""
+
+    def __init__(self, size: int = 32) -> None:
+        self._size = size
+        self._last: OrderedDict[Path, ParsedCpp] = OrderedDict()
+        self._lock = Lock()
+
+    def parse(self, path: Path, text: str) -> ParsedCpp:
+        """Parse `text`, the current version of the document at `path`."""
+        with self._lock:
+            previous = self._last.pop(path, None)
+        parsed = parse_cpp(text, previous)
+        with self._lock:
+            self._last[path] = parsed
+            while len(self._last) > self._size:
+                self._last.popitem(last=False)
+        return parsed
+
+    def forget(self, path: Path) -> None:
+        """Drop the parse kept for `path` (its document was closed)."""
+        with self._lock:
+            self._last.pop(path, None)
 
 
 def error_free(text: str) -> int:

@@ -22,6 +22,7 @@ from lintgv.discovery import Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.model import Language, SourceFile
+from lintgv.parsing.cpp import CppTrees
 from lintgv_server.analysis import Analysis, Target, lines_of
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan import ScanCache
@@ -90,6 +91,7 @@ class LintgvServer(LanguageServer):
         self.helper_names: frozenset[str] = frozenset()
         self.scanned_uris: set[str] = set()  # closed files the last scan reported on
         self.scan_cache = ScanCache()
+        self.cpp_trees = CppTrees()  # open C++ documents are reparsed incrementally
         self.reported: set[tuple[str, int | None, str]] = set()  # logged crashes
         # The engine runs on one thread: analyses never race, and the event loop stays free.
         self.lint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lintgv")
@@ -200,6 +202,7 @@ class LintgvServer(LanguageServer):
             target.config,
             module_name=target.module_name,
             helper_names=self.helper_names,
+            cpp_trees=self.cpp_trees,
         )
         return Analysis(uri, version, generation, text, target, result, self.helper_names)
 
@@ -268,6 +271,9 @@ class LintgvServer(LanguageServer):
             handle.cancel()
         self.analyses.pop(uri, None)
         self.published.pop(uri, None)
+        path = to_fs_path(uri)
+        if path:
+            self.cpp_trees.forget(Path(path))
         self.reported = {k for k in self.reported if k[0] != uri}
 
 

@@ -1,0 +1,79 @@
+"""A C++ document parsed incrementally from its previous version gets the tree a fresh
+parse gives, whatever the edit."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lintgv.config import Config
+from lintgv.engine import check
+from lintgv.errors import ParseError
+from lintgv.model import Language, SourceFile
+from lintgv.parsing.cpp import CppTrees, parse_cpp
+
+BASE = """#include <tvm/ir/module.h>
+namespace tvm {
+// café: a non-ASCII comment shifts byte columns
+GlobalVar Make(IRModule mod) {
+  GlobalVar gv("main");
+  mod->Add(gv, f);
+  return gv;
+}
+}  // namespace tvm
+"""
+PIECES = ['GlobalVar x("f");', "\n", "{", "}", "é", "  ", "#define M(x) x\n", "int y;", ")"]
+
+
+def _same(text: str, previous: str) -> None:
+    try:
+        before = parse_cpp(previous)
+    except ParseError:
+        return  # nothing to start from
+    try:
+        fresh = parse_cpp(text)
+    except ParseError as refused:
+        with pytest.raises(ParseError) as also:
+            parse_cpp(text, before)
+        assert str(also.value) == str(refused)
+        return
+    incremental = parse_cpp(text, before)
+    assert str(incremental.root) == str(fresh.root)
+    assert incremental.root.end_point == fresh.root.end_point
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, len(BASE)),
+    st.integers(0, 40),
+    st.lists(st.sampled_from(PIECES), max_size=4),
+)
+def test_an_edited_version_parses_as_a_fresh_parse_does(
+    start: int, cut: int, pieces: list[str]
+) -> None:
+    edited = BASE[:start] + "".join(pieces) + BASE[start + cut :]
+    _same(edited, BASE)
+    _same(BASE, edited)
+
+
+def test_a_document_keeps_its_last_parse_until_it_is_forgotten(tmp_path: Path) -> None:
+    trees = CppTrees(size=1)
+    path = tmp_path / "a.cc"
+    first = trees.parse(path, BASE)
+    second = trees.parse(path, BASE.replace('"main"', '"other"'))
+    assert trees._last[path] is second and first is not second
+    trees.parse(tmp_path / "b.cc", BASE)
+    assert path not in trees._last  # the oldest document made room
+    trees.forget(tmp_path / "b.cc")
+    assert not trees._last
+
+
+def test_findings_of_an_incremental_check_match_a_fresh_check(tmp_path: Path) -> None:
+    config = Config(root=tmp_path)
+    trees = CppTrees()
+    path = tmp_path / "a.cc"
+    versions = [BASE, BASE.replace("  mod->Add", '  GlobalVar g2("x");\n  mod->Add'), BASE]
+    for text in versions:
+        source = SourceFile(path, Language.CPP, text)
+        assert check(source, config, cpp_trees=trees) == check(source, config)
