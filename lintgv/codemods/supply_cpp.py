@@ -22,7 +22,7 @@ from lintgv.codemods.includes import (
 )
 from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Edit, Fix, Span
-from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp import ParsedCpp, compile_query
 
 _REGISTER_METHODS = frozenset({"Add", "Update", "AddUnchecked"})
 _LOOKUPS = frozenset({"GetGlobalVar", "Lookup"})
@@ -114,6 +114,7 @@ class SupplyPlanner:
         self.unique_names = unique_names
         self._taken: dict[int, set[str]] = {}
         self._late: dict[int, str] = {}
+        self._body_facts: dict[int, _BodyFacts] = {}
 
     @property
     def supply_type(self) -> str:
@@ -215,7 +216,7 @@ class SupplyPlanner:
         """Return the module the new global is added to (`mod->Add(gv, f)`), if visible."""
         assert scope.body is not None
         target = self._target_name(site)
-        for call in self._register_calls(scope.body):
+        for call in self._facts(scope.body).register_calls:
             arguments = call.child_by_field_name("arguments")
             first = _arguments(arguments)[0] if arguments is not None else None
             if first is None:
@@ -251,23 +252,10 @@ class SupplyPlanner:
             return self.parsed.text(left) if left is not None else None
         return None
 
-    def _register_calls(self, body: tree_sitter.Node) -> list[tree_sitter.Node]:
-        found = []
-        stack = [body]
-        while stack:
-            node = stack.pop()
-            if node.type == "call_expression":
-                func = node.child_by_field_name("function")
-                name = func.child_by_field_name("field") if func is not None else None
-                if (
-                    func is not None
-                    and func.type == "field_expression"
-                    and name is not None
-                    and self.parsed.text(name) in _REGISTER_METHODS
-                ):
-                    found.append(node)
-            stack.extend(reversed(node.named_children))
-        return found
+    def _facts(self, body: tree_sitter.Node) -> "_BodyFacts":
+        if body.id not in self._body_facts:
+            self._body_facts[body.id] = _BodyFacts.of(self.parsed, body)
+        return self._body_facts[body.id]
 
     def _is_existing_name(self, argument: tree_sitter.Node, scope: cpp_scope.Scope) -> bool:
         """Tell whether the name is an existing function's: a global_symbol, a name_hint,
@@ -281,70 +269,19 @@ class SupplyPlanner:
             if initializer is not None and _names_existing(self.parsed.text(initializer)):
                 return True
         assert scope.body is not None
+        facts = self._facts(scope.body)
         wanted = cpp_scope.normalized(text)
-        if self._is_given_as_symbol(scope, wanted) or self._is_assigned_a_symbol(scope, wanted):
-            return True
-        stack = [scope.body]
-        while stack:
-            node = stack.pop()
-            if node.type == "call_expression":
-                func = node.child_by_field_name("function")
-                arguments = node.child_by_field_name("arguments")
-                called = cpp_scope.normalized(self.parsed.text(func)) if func else ""
-                first = _arguments(arguments)[:1] if arguments is not None else []
-                if (
-                    called.rsplit("->", 1)[-1].rsplit(".", 1)[-1] in _LOOKUPS
-                    and first
-                    and cpp_scope.normalized(self.parsed.text(first[0])) == wanted
-                ):
-                    return True
-            stack.extend(node.named_children)
-        return False
-
-    def _is_assigned_a_symbol(self, scope: cpp_scope.Scope, wanted: str) -> bool:
-        """Tell whether the function assigns the variable `wanted` a global_symbol
-        (`gv_name = opt.value();` where `auto opt = f->GetAttr<String>(kGlobalSymbol)`)."""
-        assert scope.body is not None
-        symbols: set[str] = set()  # variables declared from a global_symbol
-        assigned: list[str] = []  # what `wanted` is assigned
-        stack = [scope.body]
-        while stack:
-            node = stack.pop()
-            # `if (auto opt = ...)` declares in a condition: a declaration with a value.
-            if node.type in ("init_declarator", "declaration", "assignment_expression"):
-                is_assignment = node.type == "assignment_expression"
-                left = node.child_by_field_name("left" if is_assignment else "declarator")
-                right = node.child_by_field_name("right" if is_assignment else "value")
-                if left is not None and right is not None:
-                    name, value = self.parsed.text(left), self.parsed.text(right)
-                    if _names_existing(value):
-                        symbols.add(cpp_scope.normalized(name))
-                    if cpp_scope.normalized(name) == wanted:
-                        assigned.append(value)
-            stack.extend(node.named_children)
-        return any(
-            _names_existing(value) or _root_of(_unwrapped(value)) in symbols for value in assigned
-        )
-
-    def _is_given_as_symbol(self, scope: cpp_scope.Scope, wanted: str) -> bool:
-        """Tell whether the function also sets `wanted` (or the variable it was copied
-        from) as a `kGlobalSymbol`: then the global must keep exactly that name."""
+        # Given as a kGlobalSymbol too (itself, or the variable it was copied from): the
+        # global must keep exactly that name.
         names = {wanted}
         binding = scope.find(wanted)
         if binding is not None and binding.initializer is not None:
             names.add(_unwrapped(self.parsed.text(binding.initializer)))
-        assert scope.body is not None
-        stack = [scope.body]
-        while stack:
-            node = stack.pop()
-            if node.type == "call_expression":
-                arguments = node.child_by_field_name("arguments")
-                texts = [self.parsed.text(a) for a in _arguments(arguments)] if arguments else []
-                keys = [i for i, t in enumerate(texts) if _SYMBOL.search(t)]
-                if keys and any(_unwrapped(t) in names for t in texts[keys[0] + 1 :]):
-                    return True
-            stack.extend(node.named_children)
-        return False
+        return (
+            not names.isdisjoint(facts.given_as_symbol)
+            or facts.is_assigned_a_symbol(wanted)
+            or wanted in facts.looked_up
+        )
 
     def _mark_repeated_names(self, plans: list[_Plan]) -> None:
         """A name constructed twice in one function is looked up again: UniqueGlobalFor."""
@@ -476,3 +413,74 @@ class SupplyPlanner:
             edits.append(Edit(self.parsed.span(opening), "("))
             edits.append(Edit(self.parsed.span(closing), ")"))
         return edits
+
+
+# `if (auto opt = ...)` declares in a condition: a declaration with a value.
+_BODY_NODES = """
+[(call_expression) (init_declarator) (declaration) (assignment_expression)] @node
+"""
+
+
+@dataclass
+class _BodyFacts:
+    """What one function body does with names, gathered in one walk for all its sites."""
+
+    register_calls: list[tree_sitter.Node] = field(default_factory=list)  # mod->Add(gv, f)
+    looked_up: set[str] = field(default_factory=set)  # mod->GetGlobalVar(name)
+    # Arguments after a kGlobalSymbol key (`WithAttr(f, tvm::attr::kGlobalSymbol, name)`).
+    given_as_symbol: set[str] = field(default_factory=set)
+    symbols: set[str] = field(default_factory=set)  # variables declared from a global_symbol
+    assigned: dict[str, list[str]] = field(default_factory=dict)  # variable → values given
+
+    @classmethod
+    def of(cls, parsed: ParsedCpp, body: tree_sitter.Node) -> "_BodyFacts":
+        facts = cls()
+        cursor = tree_sitter.QueryCursor(compile_query(_BODY_NODES))
+        cursor.set_byte_range(body.start_byte, body.end_byte)
+        found = cursor.captures(body).get("node", [])
+        # Outer nodes first, as a walk from the body meets them; nodes the range only
+        # touches (a call holding a lambda whose body this is) are not the body's.
+        found.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        for node in found:
+            if node.start_byte < body.start_byte or node.end_byte > body.end_byte:
+                continue
+            if node.type == "call_expression":
+                facts._call(parsed, node)
+            else:
+                facts._binding(parsed, node)
+        return facts
+
+    def _call(self, parsed: ParsedCpp, node: tree_sitter.Node) -> None:
+        func = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        given = _arguments(arguments) if arguments is not None else []
+        name = func.child_by_field_name("field") if func is not None else None
+        is_member_call = func is not None and func.type == "field_expression"
+        if is_member_call and name is not None and parsed.text(name) in _REGISTER_METHODS:
+            self.register_calls.append(node)
+        called = cpp_scope.normalized(parsed.text(func)) if func else ""
+        if called.rsplit("->", 1)[-1].rsplit(".", 1)[-1] in _LOOKUPS and given:
+            self.looked_up.add(cpp_scope.normalized(parsed.text(given[0])))
+        texts = [parsed.text(a) for a in given]
+        keys = [i for i, t in enumerate(texts) if _SYMBOL.search(t)]
+        if keys:
+            self.given_as_symbol.update(_unwrapped(t) for t in texts[keys[0] + 1 :])
+
+    def _binding(self, parsed: ParsedCpp, node: tree_sitter.Node) -> None:
+        is_assignment = node.type == "assignment_expression"
+        left = node.child_by_field_name("left" if is_assignment else "declarator")
+        right = node.child_by_field_name("right" if is_assignment else "value")
+        if left is None or right is None:
+            return
+        name, value = cpp_scope.normalized(parsed.text(left)), parsed.text(right)
+        if _names_existing(value):
+            self.symbols.add(name)
+        self.assigned.setdefault(name, []).append(value)
+
+    def is_assigned_a_symbol(self, wanted: str) -> bool:
+        """Tell whether the variable `wanted` is assigned a global_symbol
+        (`gv_name = opt.value();` where `auto opt = f->GetAttr<String>(kGlobalSymbol)`)."""
+        return any(
+            _names_existing(value) or _root_of(_unwrapped(value)) in self.symbols
+            for value in self.assigned.get(wanted, [])
+        )

@@ -9,7 +9,7 @@ False, as TVM did by hand in PR 12066, so names change only where they would col
 """
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -36,6 +36,9 @@ def _is_module_value(name: str) -> bool:
     )
 
 
+Owner = scope.FunctionLike | cst.Lambda | cst.ClassDef
+
+
 @dataclass(frozen=True)
 class Outcome:
     fix: Fix | None
@@ -59,13 +62,24 @@ class _Site:
 class SupplyPlanner:
     """Plans the GV101 fixes of one Python file; see the module docstring."""
 
-    def __init__(self, tools: scope.Tools, complete: bool, unique_names: bool) -> None:
+    def __init__(
+        self,
+        tools: scope.Tools,
+        complete: bool,
+        unique_names: bool,
+        *,
+        facts: Mapping[int, "OwnerFacts"] | None = None,
+        owners: Mapping[int, tuple[Owner, ...]] | None = None,
+    ) -> None:
+        """`facts` (by id of function) and `owners` (by id of call: the functions, lambdas
+        and classes holding it, innermost first) may come from a walk already made."""
         self.tools = tools
         self.complete = complete
         self.unique_names = unique_names  # target TVM 0.25's UniqueNameSupply
         self._bindings: dict[int, list[scope.PyBinding]] = {}
         self._taken: dict[int, set[str]] = {}
-        self._facts: dict[int, _OwnerFacts] = {}
+        self._facts: dict[int, OwnerFacts] = dict(facts or {})
+        self._owners = owners or {}
 
     @property
     def supply_type(self) -> str:
@@ -87,11 +101,14 @@ class SupplyPlanner:
         return {site.call: self._outcome(site, imports) for site in sites}
 
     def _site(self, call: cst.Call) -> _Site:
-        owner = scope.owner_of(self.tools, call)
+        chain = self._owners.get(id(call))
+        owner = chain[0] if chain else scope.owner_of(self.tools, call)
         inline = False
         while isinstance(owner, cst.Lambda):
             inline = True
-            owner = scope.owner_of(self.tools, owner)
+            if chain:
+                chain = chain[1:]
+            owner = chain[0] if chain else scope.owner_of(self.tools, owner)
         if isinstance(owner, cst.ClassDef):
             return _Site(call, self.tools.module, reason="in a class body; no supply can be made")
         site = _Site(call, owner, inline=inline)
@@ -108,9 +125,9 @@ class SupplyPlanner:
         self._choose_supply(site)
         return site
 
-    def facts(self, owner: scope.FunctionLike) -> "_OwnerFacts":
+    def facts(self, owner: scope.FunctionLike) -> "OwnerFacts":
         if id(owner) not in self._facts:
-            facts = _OwnerFacts(self.tools.module.code_for_node)
+            facts = OwnerFacts(self.tools.module.code_for_node)
             walk(owner, [methods_of(facts)])
             self._facts[id(owner)] = facts
         return self._facts[id(owner)]
@@ -322,7 +339,7 @@ def _end_of(span: Span) -> Span:
     return Span(span.end_line, span.end_col, span.end_line, span.end_col)
 
 
-class _OwnerFacts:
+class OwnerFacts:
     """What a function does with globals: where it registers them (`M[gv] = f`,
     `M.update_func(gv, f)`) and which names it looks up or constructs."""
 

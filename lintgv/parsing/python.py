@@ -9,8 +9,8 @@ needs. Every other line is blanked, so line and column numbers stay those of the
 import ast
 import re
 from bisect import bisect_right
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import libcst as cst
@@ -19,6 +19,7 @@ from libcst.metadata import CodeRange, MetadataWrapper
 from lintgv.errors import ParseError
 from lintgv.parsing.names import NameTable
 from lintgv.parsing.positions import LazyPositions
+from lintgv.parsing.walk import parents, walk
 from lintgv.prefilter import Triggers
 
 _TOKEN = re.compile(r'"""|\'\'\'|"|\'|#|[\[\](){}]|\\\r?\n|\n')
@@ -358,6 +359,12 @@ def compact(text: str, selection: Selection) -> tuple[str, tuple[int, ...]]:
     return "\n".join(out) + "\n", tuple(origin)
 
 
+@dataclass
+class _Parents:
+    found: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    complete: bool = False
+
+
 @dataclass(frozen=True)
 class ParsedPython:
     """A parsed file; positions and names are worked out only when a rule asks."""
@@ -380,6 +387,24 @@ class ParsedPython:
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Return every node's range in the parsed text (computed as nodes are asked for)."""
         return LazyPositions(self.module)
+
+    @cached_property
+    def _parents(self) -> _Parents:
+        return _Parents()
+
+    def walk(self, visitors: Iterable[Mapping[str, Callable[[cst.CSTNode], None]]]) -> None:
+        """Walk the module with `visitors` (see walk.walk), noting every node's parent."""
+        walk(self.module, visitors, self._parents.found)
+        self._parents.complete = True
+
+    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """Return the parent of `node` (None for the module): noted by the walk, or all
+        mapped on first use when there was none."""
+        known = self._parents
+        if not known.complete and node not in known.found:
+            known.found.update(parents(self.module))
+            known.complete = True
+        return known.found.get(node)
 
     @cached_property
     def names(self) -> NameTable:

@@ -56,11 +56,17 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return result
 
 
-def walk(root: cst.CSTNode, visitors: Iterable[Mapping[str, _Method]]) -> None:
+def walk(
+    root: cst.CSTNode,
+    visitors: Iterable[Mapping[str, _Method]],
+    parents: dict[cst.CSTNode, cst.CSTNode] | None = None,
+) -> None:
     """Call the `visit_<Type>` methods of `visitors` on entering each node of `root` and
     their `leave_<Type>` methods on leaving it, as libcst's visit_batched does.
 
-    `visitors` are the mappings BatchableCSTVisitor.get_visitors returns.
+    `visitors` are the mappings BatchableCSTVisitor.get_visitors returns. `parents`, when
+    given, is filled with each node's parent as the walk meets it: when a method runs, the
+    node's ancestors are in it, and after the walk every node is.
     """
     on_visit: dict[str, list[_Method]] = {}
     on_leave: dict[str, list[_Method]] = {}
@@ -83,7 +89,11 @@ def walk(root: cst.CSTNode, visitors: Iterable[Mapping[str, _Method]]) -> None:
         for method in on_visit.get(type(item).__name__, none):
             method(item)
         stack.append((item,))
-        stack.extend(reversed(children(item)))
+        below = children(item)
+        if parents is not None:
+            for child in below:
+                parents[child] = item
+        stack.extend(reversed(below))
 
 
 def methods_of(visitor: object) -> dict[str, _Method]:

@@ -6,12 +6,11 @@ import libcst as cst
 import tree_sitter
 
 from lintgv.codemods import NO_FIX_MARKER, supply_cpp
-from lintgv.codemods.supply_python import SupplyPlanner
+from lintgv.codemods.supply_python import Owner, OwnerFacts, SupplyPlanner
 from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
 from lintgv.model import Applicability, Severity
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
-from lintgv.parsing.walk import parents
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 
 # The release that removed GlobalVarSupply; from it on, GlobalVar(names->FreshName(x)) is
@@ -192,40 +191,72 @@ class DirectGlobalVarPython(PythonRule):
         self._class_depth = 0
         self._supplied_names: list[set[str]] = [set()]
         self._sites: list[cst.Call] = []
-        self._parents: dict[cst.CSTNode, cst.CSTNode] | None = None
+        # Noted during the walk, so that planning fixes walks nothing again: the functions,
+        # lambdas and classes holding each site (innermost first), and each function's facts.
+        self._owners: list[Owner] = []
+        self._chains: dict[int, tuple[Owner, ...]] = {}
+        self._facts: dict[int, OwnerFacts] = {}
 
     @property
     def module(self) -> cst.Module:
         return self.parsed.module
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        """Return the parent of `node` (None for the module); mapped on first use."""
-        if self._parents is None:
-            self._parents = parents(self.parsed.module)
-        return self._parents.get(node)
+        """Return the parent of `node` (None for the module)."""
+        return self.parsed.parent_of(node)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._enter(node)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._enter(node)
         # The constructor's own definition (class GlobalVar in tvm.ir.expr) is allowed.
         if node.name.value == "GlobalVar" or self._class_depth:
             self._class_depth += 1
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self._owners.pop()
         if self._class_depth:
             self._class_depth -= 1
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._enter(node)
         self._supplied_names.append(set())
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._owners.pop()
         self._supplied_names.pop()
 
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._enter(node)
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self._owners.pop()
+
+    def _enter(self, owner: Owner) -> None:
+        self._owners.append(owner)
+        if isinstance(owner, cst.FunctionDef | cst.Module):
+            self._facts[id(owner)] = OwnerFacts(self.parsed.module.code_for_node)
+
+    def _note_facts(self, node: cst.Assign | cst.Call) -> None:
+        """Feed `node` to the facts of every function holding it (see SupplyPlanner)."""
+        for owner in self._owners:
+            facts = self._facts.get(id(owner))
+            if facts is not None:
+                if isinstance(node, cst.Call):
+                    facts.visit_Call(node)
+                else:
+                    facts.visit_Assign(node)
+
     def visit_Assign(self, node: cst.Assign) -> None:
+        self._note_facts(node)
         if _is_supply_call(node.value):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     self._supplied_names[-1].add(target.target.value)
 
     def visit_Call(self, node: cst.Call) -> None:
+        self._note_facts(node)
         if self._class_depth or not node.args:
             return
         if _is_supply_call(node) and isinstance(node.args[0].value, cst.Name):
@@ -240,13 +271,16 @@ class DirectGlobalVarPython(PythonRule):
         if self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE and self._is_supplied(node):
             return
         self._sites.append(node)
+        self._chains[id(node)] = tuple(reversed(self._owners))
 
     def leave_Module(self, original_node: cst.Module) -> None:
         # Fixes are planned together: sites of one function share one supply.
         if not self._sites:
             return
         unique_names = self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
-        planner = SupplyPlanner(self, self.parsed.complete, unique_names)
+        planner = SupplyPlanner(
+            self, self.parsed.complete, unique_names, facts=self._facts, owners=self._chains
+        )
         outcomes = planner.plan(self._sites)
         for call in self._sites:
             outcome = outcomes[call]
