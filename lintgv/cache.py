@@ -23,7 +23,7 @@ from lintgv import __version__
 from lintgv.model import FileResult
 
 log = logging.getLogger(__name__)
-FORMAT = 1
+FORMAT = 2
 
 # What a cache file may build: the values of lintgv.model and the types they hold.
 _ALLOWED = frozenset(
@@ -80,8 +80,9 @@ class Entry:
 
 
 # On disk an entry is a plain tuple, and a clean file's result is None: unpickling 5,000
-# dataclasses holding Paths costs more than the whole rest of a warm run.
-_Stored = tuple[tuple[int, int, int], str, FileResult | None]
+# dataclasses holding Paths costs more than the whole rest of a warm run. A result holds
+# for the file's module name too: relative imports resolve through it.
+_Stored = tuple[tuple[int, int, int], str, str, FileResult | None]
 
 
 @dataclass
@@ -111,48 +112,106 @@ class ResultCache:
             cache.dirty = True
         return cache
 
-    def entry(self, path: Path) -> Entry | None:
-        """Return what the cache holds for `path`, if anything usable."""
+    def entry(self, path: Path, module_name: str = "") -> Entry | None:
+        """Return what the cache holds for `path` as module `module_name`, if usable."""
         stored = self.stored.get(str(path))
-        if not isinstance(stored, tuple) or len(stored) != 3:
+        if not isinstance(stored, tuple) or len(stored) != 4 or stored[1] != module_name:
             return None
-        stat, digest, result = stored
+        stat, _, digest, result = stored
         return Entry(stat, digest, result if result is not None else FileResult(path))
 
-    def get(self, path: Path, stat_key: tuple[int, int, int]) -> FileResult | None:
-        """Return the cached result when the file's size, mtime and inode are unchanged."""
+    def get(
+        self, path: Path, stat_key: tuple[int, int, int], module_name: str = ""
+    ) -> FileResult | None:
+        """Return the cached result when the file's size, mtime and inode, and its module
+        name, are unchanged."""
         stored = self.stored.get(str(path))
-        if not isinstance(stored, tuple) or len(stored) != 3 or stored[0] != stat_key:
+        if (
+            not isinstance(stored, tuple)
+            or len(stored) != 4
+            or stored[:2]
+            != (
+                stat_key,
+                module_name,
+            )
+        ):
             return None
-        return stored[2] if stored[2] is not None else FileResult(path)
+        return stored[3] if stored[3] is not None else FileResult(path)
 
     def put(
-        self, path: Path, stat_key: tuple[int, int, int], digest: str, result: FileResult
+        self,
+        path: Path,
+        stat_key: tuple[int, int, int],
+        digest: str,
+        result: FileResult,
+        module_name: str = "",
     ) -> None:
-        """Remember the result for `path`."""
+        """Remember the result for `path` as module `module_name`."""
         clean = not (result.findings or result.errors or result.defined_helpers)
-        self.stored[str(path)] = (stat_key, digest, None if clean else result)
+        self.stored[str(path)] = (stat_key, module_name, digest, None if clean else result)
         self.dirty = True
 
     def save(self) -> None:
         """Write the cache atomically; a failure is logged, never raised."""
-        if not self.dirty:
-            return
+        if self.dirty:
+            _write(self.path, self.stored)
+
+
+@dataclass(frozen=True)
+class WalkMemo:
+    """What one walk of the tree found, and every path it read with that path's state.
+
+    A warm run spends most of its time walking (a thousand folders, dozens of .gitignore
+    files to compile); the walk's outcome depends only on what it read, so while each
+    of those paths is unchanged (see discovery.signature) the files it found are reused.
+    """
+
+    path: Path
+
+    @classmethod
+    def at(cls, folder: Path, fingerprint: str) -> "WalkMemo":
+        stamp = f"{FORMAT}\n{__version__}\n{code_stamp()}\n{fingerprint}"
+        key = hashlib.blake2b(stamp.encode(), digest_size=12)
+        return cls(folder / f"walk-{key.hexdigest()}.pickle")
+
+    def load(self) -> tuple[dict[str, object], list[tuple[object, ...]]] | None:
+        """Return (paths read with their states, files found), or None."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            gitignore = self.path.parent / ".gitignore"
-            if not gitignore.exists():
-                gitignore.write_text("*\n", encoding="utf-8")
-            fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as stream:
-                    pickle.dump(self.stored, stream, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(temp, self.path)
-            except BaseException:
-                os.unlink(temp)
-                raise
-        except OSError as exc:
-            log.warning("cache %s could not be written (%s); results are not kept", self.path, exc)
+            with self.path.open("rb") as stream:
+                loaded = _load(stream)
+        except FileNotFoundError:
+            return None
+        except Exception as exc:  # any corruption: walk afresh rather than fail the run
+            log.warning("cache %s is unreadable (%s); rebuilding it", self.path, exc)
+            return None
+        if not (isinstance(loaded, tuple) and len(loaded) == 2):
+            return None
+        read, found = loaded
+        if not (isinstance(read, dict) and isinstance(found, list)):
+            return None
+        return read, found
+
+    def save(self, read: dict[str, object], found: list[tuple[object, ...]]) -> None:
+        _write(self.path, (read, found))
+
+
+def _write(path: Path, value: object) -> None:
+    """Pickle `value` to `path` atomically; a failure is logged, never raised."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        gitignore = path.parent / ".gitignore"
+        if not gitignore.exists():
+            gitignore.write_text("*\n", encoding="utf-8")
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as stream:
+                pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, path)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError as exc:
+        log.warning("cache %s could not be written (%s); results are not kept", path, exc)
 
 
 def stat_key(path: Path) -> tuple[int, int, int] | None:

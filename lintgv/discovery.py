@@ -30,6 +30,21 @@ def _broken_link(path: str) -> str:
     return "symbolic link to nothing"
 
 
+Signature = tuple[int, int, int]
+
+
+def signature(path: str) -> Signature | None:
+    """Return (size, mtime_ns, inode) of `path`, following links; None when it is absent.
+
+    A folder's mtime changes whenever an entry is added, removed or renamed in it.
+    """
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_size, status.st_mtime_ns, status.st_ino)
+
+
 @dataclass(frozen=True)
 class Candidate:
     path: Path
@@ -56,13 +71,36 @@ class Discovery:
     ) -> None:
         self.overrides = dict(overrides)
         self.force_exclude = force_exclude
+        self._loaded: dict[str | None, Config] = {}
+        self._keys: dict[int, str | None] = {}
+        # Every path the walk's outcome depends on, with its state then (None: absent):
+        # folders for their listings, config and .gitignore files, markers looked for.
+        self.read: dict[str, Signature | None] = {}
+        if config_file is not None:
+            self._note(str(config_file))
         self.fixed = self._load(config_file) if config_file is not None else None
         self._configs: dict[str, Config] = {}
         self._packages: dict[str, str | None] = {}
 
+    def _note(self, path: str) -> None:
+        self.read[os.path.abspath(path)] = signature(path)
+
     def _load(self, path: Path | None) -> Config:
-        base = load_config(path) if path is not None else Config()
-        return apply_settings(base, self.overrides, None) if self.overrides else base
+        key = str(path) if path is not None else None
+        if key not in self._loaded:
+            base = load_config(path) if path is not None else Config()
+            config = apply_settings(base, self.overrides, None) if self.overrides else base
+            self._loaded[key] = config
+            self._keys[id(config)] = key
+        return self._loaded[key]
+
+    def config_key(self, config: Config) -> str | None:
+        """Return what `config` was loaded from (a config file's path; None: defaults)."""
+        return self._keys[id(config)]
+
+    def config_by_key(self, key: str | None) -> Config:
+        """Return the config loaded from `key` (see config_key)."""
+        return self.fixed if self.fixed is not None else self._load(Path(key) if key else None)
 
     def config_for(self, folder: Path) -> Config:
         """Return the config governing files in `folder` (the nearest config file upward)."""
@@ -74,6 +112,8 @@ class Discovery:
         known = self._configs.get(folder)
         if known is not None:
             return known
+        for name in CONFIG_FILES:
+            self._note(os.path.join(folder, name))
         found = _config_file_in(folder)
         if found is not None:
             config = self._load(Path(found))
@@ -104,7 +144,9 @@ class Discovery:
     def _package(self, folder: str) -> str | None:
         if folder not in self._packages:
             parent = os.path.dirname(folder)
-            if os.path.isfile(os.path.join(folder, "__init__.py")):
+            marker = os.path.join(folder, "__init__.py")
+            self._note(marker)
+            if os.path.isfile(marker):
                 outer = self._package(parent) if parent != folder else None
                 name = os.path.basename(folder)
                 self._packages[folder] = f"{outer}.{name}" if outer else name
@@ -118,6 +160,7 @@ class Discovery:
         """Yield every file to check under `paths`; unreadable paths go to `errors`."""
         seen: set[str] = set()
         for given in paths:
+            self._note(str(given))
             if not given.exists():
                 why = _broken_link(str(given)) if given.is_symlink() else "no such file or folder"
                 errors.append((given, why))
@@ -155,6 +198,7 @@ class Discovery:
                     errors.append((Path(folder), "symbolic link loop; not followed again"))
                     continue
                 visited.add((status.st_dev, status.st_ino))
+                self.read[absolute] = (status.st_size, status.st_mtime_ns, status.st_ino)
                 with os.scandir(folder) as scan:
                     entries = sorted(scan, key=lambda e: e.name)
             except OSError as exc:
@@ -166,6 +210,7 @@ class Discovery:
                 errors.append((Path(folder), str(exc)))
                 continue
             if config.respect_gitignore and any(e.name == ".gitignore" for e in entries):
+                self._note(os.path.join(absolute, ".gitignore"))
                 ignore = _read_gitignore(os.path.join(absolute, ".gitignore"))
                 if ignore is not None:
                     ignores = (*ignores, ignore)
@@ -213,6 +258,8 @@ class Discovery:
         """Return the .gitignore files above `top`, up to the repository's root."""
         found: list[_Ignore] = []
         for folder in Path(os.path.abspath(top)).parents:
+            self._note(str(folder / ".gitignore"))
+            self._note(str(folder / ".git"))
             ignore = _read_gitignore(str(folder / ".gitignore"))
             if ignore is not None:
                 found.append(ignore)

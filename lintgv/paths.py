@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-import pathspec
-
 
 class Matcher:
     """Tells whether a POSIX path (a folder ends with "/") matches a set of patterns."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
+        # Imported here: a warm run that reuses its last walk compiles no patterns.
+        import pathspec
+
         spec = pathspec.PathSpec.from_lines("gitignore", patterns)
         compiled = [(p.regex.pattern, bool(p.include)) for p in spec.patterns if p.regex]
         # Consecutive patterns of one polarity merge into one group; the last group that

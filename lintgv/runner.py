@@ -8,14 +8,14 @@ second pass re-checks the files that mention it so its call sites are reported t
 import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from lintgv.cache import ResultCache, digest_of, stat_key
+from lintgv.cache import ResultCache, WalkMemo, digest_of, stat_key
 from lintgv.config import Config
-from lintgv.discovery import Candidate, Discovery
-from lintgv.model import FileError, FileResult, SourceFile
+from lintgv.discovery import Candidate, Discovery, signature
+from lintgv.errors import ConfigError
+from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -91,8 +91,56 @@ def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterable[_D
     # Files that need a parse cluster in a few folders of a compiler tree, so large
     # chunks leave one worker busy while the other idles: hand them out in small ones.
     chunk = max(1, min(_MAX_CHUNK, len(tasks) // (jobs * 8)))
+    # Imported here: a warm run never starts workers and need not load multiprocessing.
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(function, tasks, chunksize=chunk))
+
+
+def _remembered_walk(
+    discovery: Discovery,
+    paths: Sequence[Path],
+    errors: list[tuple[Path, str]],
+    cache_dir: Path | None,
+) -> list[Candidate]:
+    """Walk `paths`, or reuse the files the last identical walk found when nothing it
+    read has changed since (see WalkMemo)."""
+    if not paths or not all(p.is_dir() for p in paths):
+        return list(discovery.discover(paths, errors))  # only walks of folders are kept
+    try:
+        folder = cache_dir or discovery.config_for(paths[0]).root / CACHE_FOLDER
+    except ConfigError:  # a broken config is reported by the walk itself
+        return list(discovery.discover(paths, errors))
+    settings = sorted(discovery.overrides.items(), key=lambda item: item[0])
+    fingerprint = repr(
+        ([os.path.abspath(p) for p in paths], settings, discovery.force_exclude, os.getcwd())
+    )
+    memo = WalkMemo.at(folder, fingerprint)
+    loaded = memo.load()
+    if loaded is not None:
+        read, found = loaded
+        if all(signature(path) == state for path, state in read.items()):
+            try:
+                return [
+                    Candidate(
+                        Path(str(path)),
+                        Language(str(language)),
+                        discovery.config_by_key(None if key is None else str(key)),
+                        str(module),
+                    )
+                    for path, language, key, module in found
+                ]
+            except (TypeError, ValueError, ConfigError):
+                pass  # a malformed memo, or a config that now fails: walk afresh
+    candidates = list(discovery.discover(paths, errors))
+    if not errors:
+        found = [
+            (str(c.path), str(c.language), discovery.config_key(c.config), c.module_name)
+            for c in candidates
+        ]
+        memo.save(dict(discovery.read), found)
+    return candidates
 
 
 def _helper_key(names: frozenset[str]) -> str:
@@ -116,7 +164,10 @@ def run(
     """
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
     discovery_errors: list[tuple[Path, str]] = []
-    candidates = list(discovery.discover(paths, discovery_errors))
+    if use_cache:
+        candidates = _remembered_walk(discovery, paths, discovery_errors, cache_dir)
+    else:
+        candidates = list(discovery.discover(paths, discovery_errors))
     workers = jobs or os.cpu_count() or 1
     caches: dict[str, ResultCache] = {}
 
@@ -134,8 +185,9 @@ def run(
     for candidate in candidates:
         cache = cache_for(candidate.config)
         stat = stat_key(candidate.path)
-        entry = cache.entry(candidate.path) if cache else None
-        hit = cache.get(candidate.path, stat) if cache and stat else None
+        module = candidate.module_name
+        entry = cache.entry(candidate.path, module) if cache else None
+        hit = cache.get(candidate.path, stat, module) if cache and stat else None
         if hit is not None:
             results[candidate.path] = hit
         else:
@@ -144,13 +196,14 @@ def run(
     for done in _execute(_work, tasks, workers):
         path = done.candidate.path
         cache = cache_for(done.candidate.config)
-        previous = cache.entry(path) if cache is not None and done.result is None else None
+        module = done.candidate.module_name
+        previous = cache.entry(path, module) if cache is not None and done.result is None else None
         if previous is not None:
             results[path] = previous.result
         elif done.result is not None:
             results[path] = done.result
         if cache is not None and done.stat is not None and done.digest:
-            cache.put(path, done.stat, done.digest, results[path])
+            cache.put(path, done.stat, done.digest, results[path], module)
 
     helpers = frozenset(name for r in results.values() for name in r.defined_helpers)
     if helpers:

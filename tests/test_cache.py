@@ -103,3 +103,12 @@ def test_an_edited_lintgv_source_does_not_see_the_results(
     _saved(tmp_path, "config", path, FileResult(path))
     monkeypatch.setattr(cache_module, "code_stamp", lambda: "another build of the rules")
     assert ResultCache.open(tmp_path, "config").get(path, STAT) is None
+
+
+def test_a_result_holds_for_its_module_name_only(tmp_path: Path) -> None:
+    path = tmp_path / "x.py"
+    cache = ResultCache.open(tmp_path, "config")
+    cache.put(path, STAT, digest_of(b"x"), FileResult(path), "pkg.x")
+    assert cache.get(path, STAT, "pkg.x") == FileResult(path)
+    assert cache.get(path, STAT, "x") is None
+    assert cache.entry(path, "x") is None

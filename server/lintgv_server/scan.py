@@ -46,6 +46,7 @@ class _Key:
     stat: tuple[int, int, int] | None
     fingerprint: str
     helpers: frozenset[str]
+    module_name: str  # relative imports resolve through it
 
 
 class ScanCache:
@@ -88,6 +89,7 @@ def _check_file(
         None if document is not None else stat_key(target.path),
         target.config.fingerprint,
         helpers,
+        target.module_name,
     )
     known = cache.get(target.path, key)
     if known is not None:

@@ -1,0 +1,67 @@
+"""A warm run reuses the last walk's files only while nothing the walk read has changed:
+each change below must show in the very next run."""
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.cli.conftest import Lintgv
+
+SITE = 'from tvm import relay\n\n\ndef f(mod):\n    return relay.GlobalVar("f")\n'
+Project = Callable[[dict[str, str | bytes]], Path]
+
+
+def _paths(lintgv: Lintgv, root: Path) -> list[str]:
+    done = lintgv("check", "--format", "json", ".", cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    return sorted({f["path"] for f in json.loads(done.stdout)["findings"]})
+
+
+def _touch_folder(folder: Path) -> None:
+    """Make sure a folder's mtime moves even on a file system with coarse timestamps."""
+    status = folder.stat()
+    os.utime(folder, ns=(status.st_atime_ns, status.st_mtime_ns + 10**9))
+
+
+def test_a_new_file_and_a_removed_one_are_seen(lintgv: Lintgv, project: Project) -> None:
+    root = project({"pkg/a.py": SITE, "pkg/b.py": SITE})
+    assert _paths(lintgv, root) == ["pkg/a.py", "pkg/b.py"]
+    assert list((root / ".lintgv_cache").glob("walk-*.pickle"))
+    (root / "pkg" / "c.py").write_text(SITE, encoding="utf-8")
+    (root / "pkg" / "a.py").unlink()
+    _touch_folder(root / "pkg")
+    assert _paths(lintgv, root) == ["pkg/b.py", "pkg/c.py"]
+
+
+def test_an_edited_gitignore_is_applied(lintgv: Lintgv, project: Project) -> None:
+    root = project({"a.py": SITE, "sub/b.py": SITE, "sub/.gitignore": "# nothing yet\n"})
+    assert _paths(lintgv, root) == ["a.py", "sub/b.py"]
+    (root / "sub" / ".gitignore").write_text("b.py\n", encoding="utf-8")
+    assert _paths(lintgv, root) == ["a.py"]
+
+
+def test_an_edited_config_is_applied(lintgv: Lintgv, project: Project) -> None:
+    root = project({"a.py": SITE, "gen/b.py": SITE, "lintgv.toml": "# defaults\n"})
+    assert _paths(lintgv, root) == ["a.py", "gen/b.py"]
+    (root / "lintgv.toml").write_text('extend-exclude = ["gen"]\n', encoding="utf-8")
+    assert _paths(lintgv, root) == ["a.py"]
+
+
+def test_a_new_package_marker_changes_module_names(lintgv: Lintgv, project: Project) -> None:
+    # `from .. import relay` resolves only once pkg/sub is a package inside tvm.
+    text = 'from ..relay import GlobalVar\n\n\ndef f(mod):\n    return GlobalVar("f")\n'
+    root = project({"tvm/__init__.py": "", "tvm/relay.py": "", "tvm/sub/x.py": text})
+    assert _paths(lintgv, root) == []
+    (root / "tvm" / "sub" / "__init__.py").write_text("", encoding="utf-8")
+    _touch_folder(root / "tvm" / "sub")
+    assert _paths(lintgv, root) == ["tvm/sub/x.py"]
+
+
+def test_a_corrupted_walk_is_ignored_and_rebuilt(lintgv: Lintgv, project: Project) -> None:
+    root = project({"a.py": SITE})
+    assert _paths(lintgv, root) == ["a.py"]
+    (memo,) = (root / ".lintgv_cache").glob("walk-*.pickle")
+    memo.write_bytes(b"\x80\x05not a pickle")
+    assert _paths(lintgv, root) == ["a.py"]
+    assert memo.read_bytes() != b"\x80\x05not a pickle"
