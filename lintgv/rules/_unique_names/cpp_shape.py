@@ -134,7 +134,25 @@ def _facts_if_needed(parsed: ParsedCpp, unit: Node, name: str, config: Config) -
     text = parsed.data[body.start_byte : body.end_byte]
     if not _may_copy(text) and not is_known_name(name, config):
         return Facts()
-    return facts_of(parsed, unit, name, config)
+    # Facts depend on the function's text alone: an editor's next version of a file
+    # reuses those of every function the edit did not touch.
+    key = (
+        unit.type,
+        parsed.data[unit.start_byte : unit.end_byte],
+        unit.has_error,
+        name,
+        config.fingerprint,
+    )
+    known = _FACTS.get(key)
+    if known is None:
+        known = _FACTS[key] = facts_of(parsed, unit, name, config)
+        if len(_FACTS) > _FACTS_KEPT:
+            del _FACTS[next(iter(_FACTS))]
+    return known
+
+
+_FACTS: dict[tuple[str, bytes, bool, str, str], Facts] = {}
+_FACTS_KEPT = 2048
 
 
 def _unit(parsed: ParsedCpp, node: Node, config: Config) -> CppUnit | None:
