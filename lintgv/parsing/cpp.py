@@ -1,5 +1,6 @@
 """C++ text to a tree-sitter tree; the only module that converts tree-sitter byte offsets."""
 
+import re
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -18,6 +19,13 @@ from lintgv.model import Span
 # Below this share of the file in ERROR nodes, tree-sitter's recovery still leaves
 # statements worth checking (TVM's macro-heavy files sit well under it).
 MAX_ERROR_SHARE = 0.6
+
+
+# Nodes whose children are declarations of their own: the file, a namespace's body, an
+# #if block.
+_DECLARATION_HOLDERS = frozenset(
+    {"translation_unit", "declaration_list", "preproc_if", "preproc_ifdef", "preproc_else"}
+)
 
 
 @cache
@@ -67,6 +75,33 @@ class ParsedCpp:
     def line_of_byte(self, offset: int) -> int:
         """Return the 1-based line holding byte `offset`."""
         return bisect_right(self.line_starts, offset)
+
+    def declarations_around(
+        self, pattern: re.Pattern[bytes], limit: int
+    ) -> list[tuple[int, int]] | None:
+        """Return the byte ranges of the declarations (functions, classes, variables, in
+        namespaces too) where `pattern` matches, in order, touching ones joined; None
+        when there are more than `limit`."""
+        ranges: list[tuple[int, int]] = []
+        for match in pattern.finditer(self.data):
+            if ranges and match.start() < ranges[-1][1]:
+                continue  # inside the declaration found last
+            node: tree_sitter.Node | None = self.root.descendant_for_byte_range(
+                match.start(), match.end()
+            )
+            while node is not None and node.parent is not None:
+                if node.parent.type in _DECLARATION_HOLDERS:
+                    break
+                node = node.parent
+            if node is None or node.parent is None:
+                return [(0, len(self.data))]
+            if ranges and node.start_byte <= ranges[-1][1]:
+                ranges[-1] = (ranges[-1][0], max(node.end_byte, ranges[-1][1]))
+            elif len(ranges) == limit:
+                return None
+            else:
+                ranges.append((node.start_byte, node.end_byte))
+        return ranges
 
     def error_nodes(self) -> list[tree_sitter.Node]:
         """Return the outermost ERROR and MISSING nodes of the tree."""

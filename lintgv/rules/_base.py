@@ -1,6 +1,7 @@
 """What every rule is made of: metadata, examples, and a libcst or tree-sitter visitor."""
 
 import logging
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -170,6 +171,14 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
         self.findings.append(self.finding(span, 0, message, fix))
 
 
+_MAX_RANGES = 32
+
+
+@cache
+def _bytes_pattern(patterns: tuple[str, ...]) -> re.Pattern[bytes]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns).encode())
+
+
 @cache
 def _visitor_names(cls: type) -> tuple[str, ...]:
     """Return the visit_/leave_ methods a rule class defines, without libcst's empty stubs.
@@ -214,6 +223,10 @@ class CppRule(Rule):
 
     LANGUAGE = Language.CPP
     QUERY: ClassVar[str]
+    # True when every match of QUERY lies in a declaration whose text matches one of the
+    # rule's statement triggers: where those declarations are a small part of the file,
+    # the query runs over them alone.
+    MATCHES_HOLD_TRIGGER: ClassVar[bool] = False
 
     def __init__(self, context: RuleContext, parsed: ParsedCpp) -> None:
         super().__init__(context)
@@ -222,8 +235,23 @@ class CppRule(Rule):
     def run(self) -> None:
         """Run the query over the file and hand each match to `on_match`."""
         cursor = tree_sitter.QueryCursor(compile_query(self.QUERY))
-        for _, captures in cursor.matches(self.parsed.root):
-            self.on_match(captures)
+        for start, end in self._query_ranges():
+            cursor.set_byte_range(start, end)
+            for _, captures in cursor.matches(self.parsed.root):
+                # A match reaching into this range from before it was handed over already.
+                if min(n.start_byte for nodes in captures.values() for n in nodes) >= start:
+                    self.on_match(captures)
+
+    def _query_ranges(self) -> list[tuple[int, int]]:
+        whole = [(0, len(self.parsed.data))]
+        statement, _ = self.triggers(self.config)
+        if not self.MATCHES_HOLD_TRIGGER or not statement:
+            return whole
+        ranges = self.parsed.declarations_around(_bytes_pattern(statement), _MAX_RANGES)
+        # Each range costs a pass of its own: worth it only when they skip most of the file.
+        if ranges is None or sum(e - s for s, e in ranges) > len(self.parsed.data) // 2:
+            return whole
+        return ranges
 
     def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
         raise NotImplementedError

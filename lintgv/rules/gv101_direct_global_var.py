@@ -376,6 +376,8 @@ class DirectGlobalVarCpp(CppRule):
     """
 
     META = META
+    # Every construction spells GlobalVar, or an extra constructor: both are triggers.
+    MATCHES_HOLD_TRIGGER = True
     QUERY = """
     (call_expression
        function: [(identifier) (qualified_identifier) (template_function)] @func
