@@ -101,6 +101,12 @@ def combined(patterns: tuple[str, ...]) -> Triggers | None:
     return Triggers(_alternation(anywhere), _alternation(anchored))
 
 
+@cache
+def bytes_pattern(patterns: tuple[str, ...]) -> re.Pattern[bytes]:
+    """Return one regex over bytes matching any of `patterns` (C++ sources are bytes)."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns).encode())
+
+
 def _alternation(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 

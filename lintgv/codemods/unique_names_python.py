@@ -32,7 +32,7 @@ from lintgv.fixes import apply_edits
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
-from lintgv.parsing.walk import children
+from lintgv.parsing.walk import descendants
 from lintgv.prefilter import combined
 from lintgv.rules._unique_names.names import (
     PYTHON_SHAPE_TRIGGERS,
@@ -214,7 +214,7 @@ class _Rewrite:
         """Return the copy's table (`self.X` or `X`) and the line that sets it up empty."""
         used = {
             d
-            for n in _walk(self.function.body)
+            for n in descendants(self.function.body)
             if isinstance(n, cst.Attribute | cst.Name)
             and (d := dotted(n)) is not None
             and d.startswith(self.prefix)
@@ -374,11 +374,3 @@ def _target(statement: cst.SimpleStatementLine) -> str | None:
         return None
     code = cst.Module(body=[]).code_for_node(value).replace(" ", "")
     return dotted(target) if code in _EMPTY_TABLES else None
-
-
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))

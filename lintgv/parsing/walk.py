@@ -7,7 +7,7 @@ the same nodes, and builds nothing. It keeps its own stack, so deep nesting cost
 Python recursion.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import fields
 
 import libcst as cst
@@ -54,6 +54,15 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
         elif is_node(value):
             result.append(value)
     return result
+
+
+def descendants(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Yield `root` and every node below it (depth first, order otherwise unspecified)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(children(node))
 
 
 def walk(

@@ -1,7 +1,6 @@
 """What every rule is made of: metadata, examples, and a libcst or tree-sitter visitor."""
 
 import logging
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -16,6 +15,7 @@ from lintgv.errors import RuleCrash
 from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
+from lintgv.prefilter import bytes_pattern
 
 log = logging.getLogger(__name__)
 
@@ -175,11 +175,6 @@ _MAX_RANGES = 32
 
 
 @cache
-def _bytes_pattern(patterns: tuple[str, ...]) -> re.Pattern[bytes]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns).encode())
-
-
-@cache
 def _visitor_names(cls: type) -> tuple[str, ...]:
     """Return the visit_/leave_ methods a rule class defines, without libcst's empty stubs.
 
@@ -247,7 +242,7 @@ class CppRule(Rule):
         statement, _ = self.triggers(self.config)
         if not self.MATCHES_HOLD_TRIGGER or not statement:
             return whole
-        ranges = self.parsed.declarations_around(_bytes_pattern(statement), _MAX_RANGES)
+        ranges = self.parsed.declarations_around(bytes_pattern(statement), _MAX_RANGES)
         # Each range costs a pass of its own: worth it only when they skip most of the file.
         if ranges is None or sum(e - s for s, e in ranges) > len(self.parsed.data) // 2:
             return whole

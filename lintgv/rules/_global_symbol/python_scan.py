@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from lintgv.parsing.walk import children
+from lintgv.parsing.walk import children, descendants
 from lintgv.rules._global_symbol.messages import Kind
 
 KEY = "global_symbol"
@@ -98,13 +98,7 @@ class FunctionState:
 
 def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     """Tell whether `node` is `tree` or lies inside it."""
-    stack = [tree]
-    while stack:
-        current = stack.pop()
-        if current is node:
-            return True
-        stack.extend(children(current))
-    return False
+    return any(current is node for current in descendants(tree))
 
 
 def path_to(tree: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:

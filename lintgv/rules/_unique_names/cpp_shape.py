@@ -3,12 +3,13 @@ its uniquing facts (see cpp_facts), found once per parse for GV201, GV202 and GV
 
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import tree_sitter
 
 from lintgv.config import Config
 from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.prefilter import bytes_pattern
 from lintgv.rules._unique_names.cpp_facts import facts_of
 from lintgv.rules._unique_names.names import (
     CPP_SHAPE_TRIGGERS,
@@ -84,14 +85,9 @@ _LOOKUP_WORDS = (b"count", b"find", b"contains")
 _APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
 
 
-@cache
-def _bytes_pattern(pieces: tuple[str, ...]) -> re.Pattern[bytes]:
-    return re.compile("|".join(f"(?:{p})" for p in pieces).encode())
-
-
 def mentions(parsed: ParsedCpp, pieces: tuple[str, ...]) -> bool:
     """Tell whether the file's text matches one of the patterns `pieces`."""
-    return bool(pieces) and _bytes_pattern(pieces).search(parsed.data) is not None
+    return bool(pieces) and bytes_pattern(pieces).search(parsed.data) is not None
 
 
 def units(parsed: ParsedCpp, config: Config) -> list[CppUnit]:
@@ -106,7 +102,7 @@ def _units(parsed: ParsedCpp, config: Config) -> tuple[CppUnit, ...]:
     names = name_triggers(config)
     if not mentions(parsed, names + CPP_SHAPE_TRIGGERS):
         return ()
-    named = _bytes_pattern(names)
+    named = bytes_pattern(names)
     cursor = tree_sitter.QueryCursor(compile_query(_UNIT_QUERY))
     found = []
     for node in sorted(cursor.captures(parsed.root).get("unit", []), key=lambda n: n.start_byte):

@@ -3,13 +3,11 @@ a lookup and a counter-append (see python_text) linked by a variable or by nesti
 loop, by recursion, or with the counter kept in the map itself.
 """
 
-from collections.abc import Iterator
-
 import libcst as cst
 
 from lintgv.config import Config
 from lintgv.parsing.names import dotted
-from lintgv.parsing.walk import children
+from lintgv.parsing.walk import children, descendants
 from lintgv.rules._unique_names.names import (
     Facts,
     Verdict,
@@ -103,20 +101,12 @@ class _Walk:
             self.tests.append((node.args[0].value, in_loop, dotted(func.value) or ""))
 
 
-def _nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))
-
-
 def _holds(node: cst.CSTNode, ids: set[int]) -> bool:
-    return any(id(n) in ids for n in _nodes(node))
+    return any(id(n) in ids for n in descendants(node))
 
 
 def _names(node: cst.CSTNode) -> set[str]:
-    return {n.value for n in _nodes(node) if isinstance(n, cst.Name)}
+    return {n.value for n in descendants(node) if isinstance(n, cst.Name)}
 
 
 def is_self_call(call: cst.Call, name: str) -> bool:
@@ -188,7 +178,9 @@ def facts_of(function: cst.FunctionDef, config: Config) -> Facts:
     for value in walk.returns:
         mentions = _names(value) | ({d} if (d := dotted(value)) else set())
         holds_built = _holds(value, walk.built)
-        self_made = any(isinstance(n, cst.Call) and is_self_call(n, name) for n in _nodes(value))
+        self_made = any(
+            isinstance(n, cst.Call) and is_self_call(n, name) for n in descendants(value)
+        )
         facts.returns_name |= (
             holds_built or self_made or bool(mentions & (built_vars | tested_names))
         )
