@@ -15,7 +15,8 @@ GOLDEN = Path(__file__).parent / "golden"
 Lintgv = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run_lintgv(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run `python -m lintgv ARGS...` in `cwd` and return what it did."""
     return subprocess.run(
         [sys.executable, "-m", "lintgv", *map(str, args)],
         cwd=cwd,
@@ -29,7 +30,7 @@ def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def lintgv() -> Lintgv:
     """Return a function that runs `lintgv ARGS...` in a folder (keyword `cwd`)."""
-    return _run
+    return run_lintgv
 
 
 @pytest.fixture

@@ -15,22 +15,12 @@ import libcst as cst
 import pytest
 
 from lintgv.parsing.cpp import parse_cpp
+from tests.cli.conftest import run_lintgv
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 PROJECT = FIXTURES / "fix_project"
 EXPECTED = FIXTURES / "fix_project_fixed"
 SOURCES = ("src/relay/lift_functions.cc", "python/tvm_ext/build.py")
-
-
-def lintgv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lintgv", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture
@@ -45,7 +35,7 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 
 
 def test_unsafe_fix_rewrites_the_project_as_expected(project: Path) -> None:
-    result = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
     if os.environ.get("LINTGV_UPDATE_GOLDEN"):
         for name in SOURCES:
             shutil.copyfile(project / name, EXPECTED / name)
@@ -61,21 +51,21 @@ def test_unsafe_fix_rewrites_the_project_as_expected(project: Path) -> None:
 
 
 def test_a_second_run_changes_nothing(project: Path) -> None:
-    lintgv("fix", "--unsafe", ".", cwd=project)
+    run_lintgv("fix", "--unsafe", ".", cwd=project)
     before = _snapshot(project)
-    again = lintgv("fix", "--unsafe", ".", cwd=project)
+    again = run_lintgv("fix", "--unsafe", ".", cwd=project)
     assert _snapshot(project) == before
     assert again.stdout.startswith("Fixed nothing.")
 
 
 def test_every_changed_file_parses_again(project: Path) -> None:
-    lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+    run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
     cst.parse_module((project / "python/tvm_ext/build.py").read_text())
     assert parse_cpp((project / "src/relay/lift_functions.cc").read_text()).error_nodes() == []
 
 
 def test_without_unsafe_nothing_changes_and_the_summary_says_why(project: Path) -> None:
-    result = lintgv("fix", "--no-cache", ".", cwd=project)
+    result = run_lintgv("fix", "--no-cache", ".", cwd=project)
     assert _snapshot(project) == _snapshot(PROJECT)
     assert result.returncode == 1
     assert (
@@ -85,7 +75,7 @@ def test_without_unsafe_nothing_changes_and_the_summary_says_why(project: Path) 
 
 
 def test_diff_prints_a_patch_and_writes_nothing(project: Path) -> None:
-    result = lintgv("fix", "--unsafe", "--diff", "--no-cache", ".", cwd=project)
+    result = run_lintgv("fix", "--unsafe", "--diff", "--no-cache", ".", cwd=project)
     assert _snapshot(project) == _snapshot(PROJECT)
     expected = ""
     for name in SOURCES:
@@ -103,14 +93,14 @@ def test_diff_prints_a_patch_and_writes_nothing(project: Path) -> None:
 
 
 def test_ignore_keeps_a_code_from_being_fixed(project: Path) -> None:
-    result = lintgv("fix", "--unsafe", "--no-cache", "--ignore", "GV101", ".", cwd=project)
+    result = run_lintgv("fix", "--unsafe", "--no-cache", "--ignore", "GV101", ".", cwd=project)
     assert _snapshot(project) == _snapshot(PROJECT)
     assert result.stdout.startswith("Fixed nothing.")
     assert result.returncode == 0
 
 
 def test_select_limits_the_files_fixed(project: Path) -> None:
-    result = lintgv("fix", "--unsafe", "--select", "GV101", "src", cwd=project)
+    result = run_lintgv("fix", "--unsafe", "--select", "GV101", "src", cwd=project)
     assert (project / SOURCES[0]).read_bytes() == (EXPECTED / SOURCES[0]).read_bytes()
     assert (project / SOURCES[1]).read_bytes() == (PROJECT / SOURCES[1]).read_bytes()
     assert result.stdout.startswith("Fixed 4 findings in 1 file (GV101: 4).")
@@ -124,7 +114,7 @@ def test_crlf_bom_mode_and_a_missing_final_newline_are_kept(tmp_path: Path) -> N
     path = tmp_path / "a.cc"
     path.write_bytes(b"\xef\xbb\xbf" + source.replace("\n", "\r\n").encode())
     path.chmod(0o750)
-    result = lintgv("fix", "--unsafe", "--no-cache", "a.cc", cwd=tmp_path)
+    result = run_lintgv("fix", "--unsafe", "--no-cache", "a.cc", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     data = path.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf#include <tvm/ir/global_var_supply.h>\r\n\r\n")
@@ -138,13 +128,13 @@ def test_a_run_with_every_site_fixed_exits_zero(tmp_path: Path) -> None:
         "import tvm\nfrom tvm import relay\n\n\ndef f(mod: tvm.IRModule):\n"
         '    mod[relay.GlobalVar("f")] = 1\n'
     )
-    result = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
     assert result.returncode == 0
     assert result.stdout == "Fixed 1 finding in 1 file (GV101: 1).\n"
 
 
 def test_max_rounds_below_one_is_a_usage_error(tmp_path: Path) -> None:
-    result = lintgv("fix", "--max-rounds", "0", ".", cwd=tmp_path)
+    result = run_lintgv("fix", "--max-rounds", "0", ".", cwd=tmp_path)
     assert result.returncode == 2
     assert "--max-rounds" in result.stderr
 
@@ -156,7 +146,7 @@ def test_a_crlf_python_file_keeps_its_line_ends(tmp_path: Path) -> None:
     )
     path = tmp_path / "a.py"
     path.write_bytes(source.replace("\n", "\r\n").encode())
-    lintgv("fix", "--unsafe", "--no-cache", "a.py", cwd=tmp_path)
+    run_lintgv("fix", "--unsafe", "--no-cache", "a.py", cwd=tmp_path)
     data = path.read_bytes()
     assert b"from tvm.ir.supply import GlobalVarSupply\r\n" in data
     assert b'mod[GlobalVarSupply(mod).fresh_global("f", False)] = 1  # keep\r\n' in data
@@ -169,7 +159,7 @@ def test_a_file_that_cannot_be_checked_sets_bit_two(tmp_path: Path) -> None:
         '    mod[relay.GlobalVar("f")] = 1\n'
     )
     (tmp_path / "b.cc").write_bytes(b"int x;\0\n")
-    result = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
     assert result.returncode == 2
     assert "Fixed 1 finding in 1 file (GV101: 1)." in result.stdout
     assert "b.cc: binary file (NUL byte); not checked" in result.stdout

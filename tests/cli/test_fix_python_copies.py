@@ -1,10 +1,10 @@
 """`lintgv fix --unsafe` as a subprocess on a Python unique-name copy."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import libcst as cst
+
+from tests.cli.conftest import run_lintgv
 
 PRINTER = """class Printer:
     def __init__(self):
@@ -32,34 +32,23 @@ class Printer:
 """
 
 
-def lintgv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lintgv", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_unsafe_fix_replaces_a_python_copy_once(tmp_path: Path) -> None:
     source = tmp_path / "printer.py"
     source.write_bytes(PRINTER.replace("\n", "\r\n").encode())
 
-    safe = lintgv("fix", "--no-cache", ".", cwd=tmp_path)
+    safe = run_lintgv("fix", "--no-cache", ".", cwd=tmp_path)
     assert source.read_bytes() == PRINTER.replace("\n", "\r\n").encode()
     assert "apply with --unsafe" in safe.stdout
 
-    first = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    first = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
     assert first.returncode == 0, first.stdout + first.stderr
     assert "Replaced 1 unique-name copy with a NameSupply (1 call site)" in first.stdout
     after = source.read_bytes()
     assert after == FIXED.replace("\n", "\r\n").encode()
     cst.parse_module(after.decode())
 
-    second = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    second = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
     assert source.read_bytes() == after
     assert second.returncode == 0
-    check = lintgv("check", "--no-cache", ".", cwd=tmp_path)
+    check = run_lintgv("check", "--no-cache", ".", cwd=tmp_path)
     assert "GV2" not in check.stdout, check.stdout
