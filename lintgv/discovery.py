@@ -104,11 +104,11 @@ class Discovery:
 
     def config_for(self, folder: Path) -> Config:
         """Return the config governing files in `folder` (the nearest config file upward)."""
-        if self.fixed is not None:
-            return self.fixed
         return self._config_of(os.path.abspath(folder))
 
     def _config_of(self, folder: str) -> Config:
+        if self.fixed is not None:  # --config governs every file
+            return self.fixed
         known = self._configs.get(folder)
         if known is not None:
             return known
