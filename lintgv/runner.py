@@ -103,6 +103,7 @@ def _remembered_walk(
     paths: Sequence[Path],
     errors: list[tuple[Path, str]],
     cache_dir: Path | None,
+    config_file: Path | None,
 ) -> list[Candidate]:
     """Walk `paths`, or reuse the files the last identical walk found when nothing it
     read has changed since (see WalkMemo)."""
@@ -113,8 +114,9 @@ def _remembered_walk(
     except ConfigError:  # a broken config is reported by the walk itself
         return list(discovery.discover(paths, errors))
     settings = sorted(discovery.overrides.items(), key=lambda item: item[0])
+    given = os.path.abspath(config_file) if config_file is not None else None
     fingerprint = repr(
-        ([os.path.abspath(p) for p in paths], settings, discovery.force_exclude, os.getcwd())
+        ([os.path.abspath(p) for p in paths], settings, given, discovery.force_exclude, os.getcwd())
     )
     memo = WalkMemo.at(folder, fingerprint)
     loaded = memo.load()
@@ -165,7 +167,7 @@ def run(
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
     discovery_errors: list[tuple[Path, str]] = []
     if use_cache:
-        candidates = _remembered_walk(discovery, paths, discovery_errors, cache_dir)
+        candidates = _remembered_walk(discovery, paths, discovery_errors, cache_dir, config_file)
     else:
         candidates = list(discovery.discover(paths, discovery_errors))
     workers = jobs or os.cpu_count() or 1

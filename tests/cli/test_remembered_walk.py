@@ -18,6 +18,14 @@ def _paths(lintgv: Lintgv, root: Path) -> list[str]:
     return sorted({f["path"] for f in json.loads(done.stdout)["findings"]})
 
 
+def _primed(lintgv: Lintgv, root: Path) -> list[str]:
+    """Check `root` twice and return the paths reported. The first run creates the cache
+    folder, which changes the root's listing; the second leaves a walk that holds."""
+    first = _paths(lintgv, root)
+    assert _paths(lintgv, root) == first
+    return first
+
+
 def _touch_folder(folder: Path) -> None:
     """Make sure a folder's mtime moves even on a file system with coarse timestamps."""
     status = folder.stat()
@@ -26,7 +34,7 @@ def _touch_folder(folder: Path) -> None:
 
 def test_a_new_file_and_a_removed_one_are_seen(lintgv: Lintgv, project: Project) -> None:
     root = project({"pkg/a.py": SITE, "pkg/b.py": SITE})
-    assert _paths(lintgv, root) == ["pkg/a.py", "pkg/b.py"]
+    assert _primed(lintgv, root) == ["pkg/a.py", "pkg/b.py"]
     assert list((root / ".lintgv_cache").glob("walk-*.pickle"))
     (root / "pkg" / "c.py").write_text(SITE, encoding="utf-8")
     (root / "pkg" / "a.py").unlink()
@@ -36,14 +44,14 @@ def test_a_new_file_and_a_removed_one_are_seen(lintgv: Lintgv, project: Project)
 
 def test_an_edited_gitignore_is_applied(lintgv: Lintgv, project: Project) -> None:
     root = project({"a.py": SITE, "sub/b.py": SITE, "sub/.gitignore": "# nothing yet\n"})
-    assert _paths(lintgv, root) == ["a.py", "sub/b.py"]
+    assert _primed(lintgv, root) == ["a.py", "sub/b.py"]
     (root / "sub" / ".gitignore").write_text("b.py\n", encoding="utf-8")
     assert _paths(lintgv, root) == ["a.py"]
 
 
 def test_an_edited_config_is_applied(lintgv: Lintgv, project: Project) -> None:
     root = project({"a.py": SITE, "gen/b.py": SITE, "lintgv.toml": "# defaults\n"})
-    assert _paths(lintgv, root) == ["a.py", "gen/b.py"]
+    assert _primed(lintgv, root) == ["a.py", "gen/b.py"]
     (root / "lintgv.toml").write_text('extend-exclude = ["gen"]\n', encoding="utf-8")
     assert _paths(lintgv, root) == ["a.py"]
 
@@ -52,7 +60,7 @@ def test_a_new_package_marker_changes_module_names(lintgv: Lintgv, project: Proj
     # `from .. import relay` resolves only once pkg/sub is a package inside tvm.
     text = 'from ..relay import GlobalVar\n\n\ndef f(mod):\n    return GlobalVar("f")\n'
     root = project({"tvm/__init__.py": "", "tvm/relay.py": "", "tvm/sub/x.py": text})
-    assert _paths(lintgv, root) == []
+    assert _primed(lintgv, root) == []
     (root / "tvm" / "sub" / "__init__.py").write_text("", encoding="utf-8")
     _touch_folder(root / "tvm" / "sub")
     assert _paths(lintgv, root) == ["tvm/sub/x.py"]
@@ -60,8 +68,44 @@ def test_a_new_package_marker_changes_module_names(lintgv: Lintgv, project: Proj
 
 def test_a_corrupted_walk_is_ignored_and_rebuilt(lintgv: Lintgv, project: Project) -> None:
     root = project({"a.py": SITE})
-    assert _paths(lintgv, root) == ["a.py"]
+    assert _primed(lintgv, root) == ["a.py"]
     (memo,) = (root / ".lintgv_cache").glob("walk-*.pickle")
     memo.write_bytes(b"\x80\x05not a pickle")
     assert _paths(lintgv, root) == ["a.py"]
     assert memo.read_bytes() != b"\x80\x05not a pickle"
+
+
+def test_another_config_file_on_the_command_line_walks_afresh(
+    lintgv: Lintgv, project: Project
+) -> None:
+    root = project(
+        {"a.py": SITE, "gen/b.py": SITE, "all.toml": "", "some.toml": 'extend-exclude = ["gen"]\n'}
+    )
+
+    def paths(config: str) -> list[str]:
+        done = lintgv("check", "--format", "json", "--config", config, ".", cwd=root)
+        return sorted({f["path"] for f in json.loads(done.stdout)["findings"]})
+
+    assert paths("all.toml") == ["a.py", "gen/b.py"]
+    assert paths("all.toml") == ["a.py", "gen/b.py"]
+    assert paths("some.toml") == ["a.py"]
+
+
+def test_an_unchanged_walk_is_reused_without_listing_folders(
+    lintgv: Lintgv, project: Project
+) -> None:
+    root = project({"pkg/a.py": SITE})
+    assert _primed(lintgv, root) == ["pkg/a.py"]
+    folder = root / "pkg"
+    before = folder.stat()
+    # One entry renamed (the listing's size stays), and the folder's mtime put back: the
+    # remembered walk still holds, so the next run looks for a.py and never lists c.py.
+    (folder / "a.py").rename(folder / "c.py")
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+    reused = lintgv("check", "--format", "json", ".", cwd=root)
+    assert reused.returncode == 2, reused.stderr
+    report = json.loads(reused.stdout)
+    assert report["findings"] == []
+    assert [e["path"] for e in report["errors"]] == ["pkg/a.py"]
+    _touch_folder(folder)
+    assert _paths(lintgv, root) == ["pkg/c.py"]
