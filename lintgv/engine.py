@@ -3,7 +3,8 @@
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 
 import libcst as cst
@@ -44,56 +45,70 @@ def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule
     return tuple(selected)
 
 
-@dataclass(frozen=True)
 class _Triggered:
-    """The rules a file's text calls for, and the trigger patterns that match in it."""
+    """The rules a file's text calls for, and the trigger patterns that match in it.
 
-    rules: tuple[type[Rule], ...]
-    statement: Triggers | None
-    function: Triggers | None
-
-
-def _triggered(
-    rules: Sequence[type[Rule]],
-    config: Config,
-    text: str,
-    helper_names: frozenset[str],
-    run_all: bool,
-) -> _Triggered:
-    """Return the rules whose triggers match `text` (all of them when `run_all`).
-
-    A pattern is searched only when its literals occur (see prefilter.py), and each
-    once: rules share patterns. Patterns that match nowhere are left out of the
-    alternations, which changes no match of the others.
+    A pattern is searched only when asked about, only when its literals occur (see
+    prefilter.py), and each once: rules share patterns, and rules ask again (see
+    `RuleContext.mentions`).
     """
-    seen: dict[str, bool] = {}
-    hits: dict[str, bool] = {}
 
-    def hit(pattern: str) -> bool:
-        if pattern not in hits:
-            admitted = guard_of(pattern).admits(text, seen)
+    def __init__(
+        self,
+        rules: Sequence[type[Rule]],
+        config: Config,
+        text: str,
+        helper_names: frozenset[str],
+        run_all: bool,
+    ) -> None:
+        self._text = text
+        self._seen: dict[str, bool] = {}
+        self._hits: dict[str, bool] = {}
+        statement: set[str] = set()
+        function: set[str] = set()
+        per_rule = []
+        for rule in rules:
+            more_statement, more_function = rule.triggers(config)
+            statement.update(more_statement)
+            function.update(more_function)
+            per_rule.append((rule, (*more_statement, *more_function)))
+        # The second pass looks for calls of helpers found in other files (GV203).
+        helpers = tuple(re.escape(name) for name in sorted(helper_names))
+        self.run_all = run_all or self.mentions(helpers)
+        self.rules = tuple(
+            r for r, own in per_rule if self.run_all or not own or self.mentions(own)
+        )
+        # Some trigger matched: rules without triggers of their own have nothing to find.
+        self.wanted = self.run_all or any(own and r in self.rules for r, own in per_rule)
+        self._statement = (*sorted(statement), *helpers)
+        self._function = tuple(sorted(function))
+
+    def hit(self, pattern: str) -> bool:
+        """Tell whether `pattern` matches in the text."""
+        found = self._hits.get(pattern)
+        if found is None:
+            admitted = guard_of(pattern).admits(self._text, self._seen)
             regex = combined((pattern,))
-            hits[pattern] = admitted and regex is not None and regex.search(text) is not None
-        return hits[pattern]
+            found = admitted and regex is not None and regex.search(self._text) is not None
+            self._hits[pattern] = found
+        return found
 
-    statement: set[str] = set()
-    function: set[str] = set()
-    per_rule = []
-    for rule in rules:
-        more_statement, more_function = rule.triggers(config)
-        statement.update(more_statement)
-        function.update(more_function)
-        per_rule.append((rule, (*more_statement, *more_function)))
-    # The second pass looks for calls of helpers found in other files (GV203).
-    helpers = tuple(re.escape(name) for name in sorted(helper_names))
-    run_all = run_all or any([hit(p) for p in helpers])
-    active = tuple(r for r, own in per_rule if run_all or not own or any([hit(p) for p in own]))
-    ordered_statement = (*sorted(statement), *helpers)
-    return _Triggered(
-        active,
-        combined(tuple(p for p in ordered_statement if hit(p))),
-        combined(tuple(p for p in sorted(function) if hit(p))),
-    )
+    def mentions(self, patterns: Sequence[str]) -> bool:
+        """Tell whether one of `patterns` matches in the text (searched until one does)."""
+        return any(self.hit(p) for p in patterns)
+
+    @cached_property
+    def statement(self) -> Triggers | None:
+        """The statement triggers that match, to search together (None for none).
+
+        Patterns that match nowhere are left out of the alternation, which changes no
+        match of the others."""
+        return combined(tuple(p for p in self._statement if self.hit(p)))
+
+    @cached_property
+    def function(self) -> Triggers | None:
+        """The function triggers that match, to search together (None for none)."""
+        return combined(tuple(p for p in self._function if self.hit(p)))
 
 
 def check(
@@ -113,35 +128,28 @@ def check(
     incrementally (an editor's documents).
     """
     rules = rules_for(source.path, source.language, config)
-    context = RuleContext(source.path, config, helper_names)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
     suppressions = find_suppressions(source.text, source.language)
     run_all = bool(suppressions) or (whole and source.language == Language.PYTHON)
-    triggered = _triggered(code_rules, config, source.text, helper_names, run_all)
+    triggered = _Triggered(code_rules, config, source.text, helper_names, run_all)
+    context = RuleContext(source.path, config, triggered.mentions, helper_names)
     code_rules = list(triggered.rules)
-    statement_pattern, function_pattern = triggered.statement, triggered.function
     try:
         if source.language == Language.PYTHON:
             findings, errors, helpers = _check_python(
                 source,
                 context,
                 code_rules,
-                statement_pattern,
-                function_pattern,
+                triggered.statement,
+                triggered.function,
                 module_name,
                 whole,
                 bool(suppressions),
             )
         else:
-            findings, errors, helpers = _check_cpp(
-                source,
-                context,
-                code_rules,
-                statement_pattern,
-                function_pattern,
-                bool(suppressions),
-                cpp_trees,
-            )
+            if not triggered.wanted and not suppressions:
+                return FileResult(source.path)
+            findings, errors, helpers = _check_cpp(source, context, code_rules, cpp_trees)
     except ParseError as exc:
         error = FileError(source.path, str(exc), exc.line, exc.column)
         return FileResult(source.path, errors=(error,))
@@ -218,16 +226,8 @@ def _check_cpp(
     source: SourceFile,
     context: RuleContext,
     rules: Sequence[type[Rule]],
-    statement: Triggers | None,
-    function: Triggers | None,
-    has_suppressions: bool,
     cpp_trees: CppTrees | None,
 ) -> _Outcome:
-    wanted = (statement and statement.search(source.text)) or (
-        function and function.search(source.text)
-    )
-    if not wanted and not has_suppressions:
-        return [], [], set()
     if cpp_trees is not None:
         parsed = cpp_trees.parse(source.path, source.text)
     else:

@@ -3,9 +3,9 @@
 import re
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import accumulate
 from pathlib import Path
 from threading import Lock
@@ -26,6 +26,8 @@ MAX_ERROR_SHARE = 0.6
 _DECLARATION_HOLDERS = frozenset(
     {"translation_unit", "declaration_list", "preproc_if", "preproc_ifdef", "preproc_else"}
 )
+# Declarations whose body holds declarations: a namespace, `extern "C" { ... }`.
+_DECLARATION_WRAPPERS = frozenset({"namespace_definition", "linkage_specification"})
 
 
 @cache
@@ -101,6 +103,42 @@ class ParsedCpp:
                 return None
             else:
                 ranges.append((node.start_byte, node.end_byte))
+        return ranges
+
+    @cached_property
+    def declarations(self) -> tuple[tree_sitter.Node, ...]:
+        """Return the top-level declarations (functions, classes, variables, in namespaces,
+        `extern "C"` and `#if` blocks too; an ERROR node there counts as one), in order."""
+        found: list[tree_sitter.Node] = []
+        stack = [self.root]
+        while stack:
+            holder = stack.pop()
+            for child in holder.children:
+                if not child.is_named:
+                    continue
+                if child.type in _DECLARATION_HOLDERS:
+                    stack.append(child)
+                elif child.type in _DECLARATION_WRAPPERS:
+                    body = child.child_by_field_name("body")
+                    if body is not None:
+                        stack.append(body)
+                else:
+                    found.append(child)
+        found.sort(key=lambda n: n.start_byte)
+        return tuple(found)
+
+    def ranges_where(self, admits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
+        """Return the byte ranges of the top-level declarations for whose start and end
+        byte `admits` holds, in order, touching ones joined."""
+        ranges: list[tuple[int, int]] = []
+        for node in self.declarations:
+            start, end = node.start_byte, node.end_byte
+            if not admits(start, end):
+                continue
+            if ranges and start <= ranges[-1][1]:
+                ranges[-1] = (ranges[-1][0], max(end, ranges[-1][1]))
+            else:
+                ranges.append((start, end))
         return ranges
 
     def error_nodes(self) -> list[tree_sitter.Node]:

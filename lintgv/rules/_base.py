@@ -1,7 +1,7 @@
 """What every rule is made of: metadata, examples, and a libcst or tree-sitter visitor."""
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -56,6 +56,9 @@ class Invalid:
 class RuleContext:
     path: Path
     config: Config
+    # Tells whether one of some trigger patterns matches in the file's text; each pattern
+    # is searched once per file, however many rules ask.
+    mentions: Callable[[Sequence[str]], bool]
     # Names of unique-name helpers defined anywhere in the run (see GV203).
     helper_names: frozenset[str] = frozenset()
 

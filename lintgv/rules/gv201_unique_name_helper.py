@@ -387,7 +387,7 @@ class UniqueNameHelperCpp(CppRule):
 
     def run(self) -> None:
         """Report every copy among the file's functions and named lambdas."""
-        for unit in cpp_shape.units(self.parsed, self.config):
+        for unit in cpp_shape.units(self.parsed, self.context):
             verdict = judge(unit.name, unit.facts, self.config)
             if verdict not in (Verdict.BY_NAME, Verdict.BY_STRUCTURE):
                 continue

@@ -158,10 +158,10 @@ class UniqueNameHelperDeclarationCpp(CppRule):
         """Report each class-, namespace- or file-level declaration of a helper."""
         defined = catalogue(
             (u.name, judge(u.name, u.facts, self.config))
-            for u in cpp_shape.units(self.parsed, self.config)
+            for u in cpp_shape.units(self.parsed, self.context)
         )
         names = tuple(re.escape(n) for n in sorted(defined.copies | self.context.helper_names))
-        if not cpp_shape.mentions(self.parsed, name_triggers(self.config) + names):
+        if not self.context.mentions(name_triggers(self.config) + names):
             return
         stack = [self.parsed.root]
         while stack:

@@ -263,14 +263,14 @@ class UniqueNameHelperCallCpp(CppRule):
 
     def run(self) -> None:
         """Report each call of a helper, outside the helper's own body."""
-        units = cpp_shape.units(self.parsed, self.config)
+        units = cpp_shape.units(self.parsed, self.context)
         defined = catalogue((u.name, judge(u.name, u.facts, self.config)) for u in units)
         lambdas = {u.name for u in units if u.is_lambda}  # local: not called from elsewhere
         self.defined_helpers.update(
             n for n in defined.structural if is_distinctive(n) and n not in lambdas
         )
         names = tuple(re.escape(n) for n in sorted(defined.copies | self.context.helper_names))
-        if not cpp_shape.mentions(self.parsed, name_triggers(self.config) + names):
+        if not self.context.mentions(name_triggers(self.config) + names):
             return
         cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
         for call in cursor.captures(self.parsed.root).get("call", []):

@@ -10,6 +10,7 @@ import tree_sitter
 from lintgv.config import Config
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.prefilter import bytes_pattern
+from lintgv.rules._base import RuleContext
 from lintgv.rules._unique_names.cpp_facts import facts_of
 from lintgv.rules._unique_names.names import (
     CPP_SHAPE_TRIGGERS,
@@ -85,27 +86,32 @@ _LOOKUP_WORDS = (b"count", b"find", b"contains")
 _APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
 
 
-def mentions(parsed: ParsedCpp, pieces: tuple[str, ...]) -> bool:
-    """Tell whether the file's text matches one of the patterns `pieces`."""
-    return bool(pieces) and bytes_pattern(pieces).search(parsed.data) is not None
-
-
-def units(parsed: ParsedCpp, config: Config) -> list[CppUnit]:
+def units(parsed: ParsedCpp, context: RuleContext) -> list[CppUnit]:
     """Return the functions and named lambdas of the file that may be helpers: those with
     a helper's name, and those whose body has both a lookup word and an append word."""
-    return list(_units(parsed, config))
+    if not context.mentions(name_triggers(context.config) + CPP_SHAPE_TRIGGERS):
+        return []
+    return list(_units(parsed, context.config))
 
 
 # GV201, GV202 and GV203 all ask, one after the other, about the same parse.
 @lru_cache(maxsize=4)
 def _units(parsed: ParsedCpp, config: Config) -> tuple[CppUnit, ...]:
-    names = name_triggers(config)
-    if not mentions(parsed, names + CPP_SHAPE_TRIGGERS):
-        return ()
-    named = bytes_pattern(names)
+    named = bytes_pattern(name_triggers(config))
+
+    def may_hold_unit(start: int, end: int) -> bool:
+        text = parsed.data[start:end]
+        return _may_copy(text) or named.search(parsed.data, start, end) is not None
+
+    # Only declarations that hold a cue or a helper's name can hold a unit worth keeping.
     cursor = tree_sitter.QueryCursor(compile_query(_UNIT_QUERY))
+    candidates: dict[int, Node] = {}
+    for start, end in parsed.ranges_where(may_hold_unit):
+        cursor.set_byte_range(start, end)
+        for node in cursor.captures(parsed.root).get("unit", []):
+            candidates[node.id] = node
     found = []
-    for node in sorted(cursor.captures(parsed.root).get("unit", []), key=lambda n: n.start_byte):
+    for node in sorted(candidates.values(), key=lambda n: n.start_byte):
         body = node.child_by_field_name("body")
         if body is None or node.parent is None:
             continue
