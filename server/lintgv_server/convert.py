@@ -29,6 +29,9 @@ def to_position(
     """Return the client position of a 1-based `line` and code-point `column`."""
     if line - 1 >= len(lines):
         return types.Position(line=len(lines), character=0)
+    before = lines[line - 1][:column]
+    if before.isascii():  # one code unit per character in every encoding
+        return types.Position(line=line - 1, character=len(before))
     return codec.position_to_client_units(lines, ServerTextPosition(line - 1, column))
 
 

@@ -37,11 +37,33 @@ CONFIGURATION_SECTION = "lintgv"
 
 class LintgvDocument(TextDocument):
     """pygls' document, with lines split only at `\n`, as lintgv and LSP count them
-    (`str.splitlines` also splits at form feeds and other separators)."""
+    (`str.splitlines` also splits at form feeds and other separators), split once per
+    version, and changed in place of the edited range rather than rebuilt line by line."""
+
+    _split: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return lines_of(self.source)
+        source = self.source
+        if self._split is None or self._split[0] is not source:
+            self._split = (source, lines_of(source))
+        return self._split[1]
+
+    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
+        lines = self.lines
+        where = self._position_codec.range_from_client_units(lines, change.range)
+        if where.start.line == len(lines):  # at the very end, as pygls does it
+            self._source = self.source + change.text
+            return
+
+        def offset(line: int, column: int) -> int:
+            if line >= len(lines):
+                return len(self.source)
+            return sum(map(len, lines[:line])) + min(column, len(lines[line]))
+
+        start = offset(where.start.line, where.start.character)
+        end = max(start, offset(where.end.line, where.end.character))
+        self._source = self.source[:start] + change.text + self.source[end:]
 
 
 class LintgvWorkspace(Workspace):
