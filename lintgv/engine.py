@@ -16,7 +16,7 @@ from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import CppTrees, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python, select_lines
 from lintgv.paths import matches_any, relative_to_root
-from lintgv.prefilter import Triggers, combined, guard_of
+from lintgv.prefilter import Hints, Triggers, combined, guard_of
 from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
 from lintgv.suppress import apply_suppressions, find_suppressions
 
@@ -60,8 +60,14 @@ class _Triggered:
         text: str,
         helper_names: frozenset[str],
         run_all: bool,
+        hints: Hints | None = None,
     ) -> None:
         self._text = text
+        # Where patterns matched in the document's last version (an editor's; see
+        # CppTrees): a match still there settles a pattern without a search.
+        self._hints = hints if hints is not None else Hints()
+        self._last_length = self._hints.length or len(text)
+        self._hints.length = len(text)
         self._seen: dict[str, bool] = {}
         self._hits: dict[str, bool] = {}
         statement: set[str] = set()
@@ -87,15 +93,41 @@ class _Triggered:
         """Tell whether `pattern` matches in the text."""
         found = self._hits.get(pattern)
         if found is None:
-            admitted = guard_of(pattern).admits(self._text, self._seen)
-            regex = combined((pattern,))
-            found = admitted and regex is not None and regex.search(self._text) is not None
-            self._hits[pattern] = found
+            found = self._hits[pattern] = self._search(pattern)
         return found
 
+    def _search(self, pattern: str) -> bool:
+        regex = combined((pattern,))
+        if regex is None or not guard_of(pattern).admits(self._text, self._seen):
+            return False
+        if self._still_matches(pattern, regex):
+            return True
+        match = regex.search(self._text)
+        positions = self._hints.positions
+        if match is None:
+            positions.pop(pattern, None)
+            return False
+        positions[pattern] = match.start()
+        return True
+
+    def _still_matches(self, pattern: str, regex: Triggers) -> bool:
+        """Tell whether `pattern` matches where it did in the last version: at the same
+        place (an edit after it) or as far on as the text grew (an edit before it)."""
+        last = self._hints.positions.get(pattern)
+        if last is None:
+            return False
+        moved = last + len(self._text) - self._last_length
+        for at in (last, moved):
+            if 0 <= at <= len(self._text) and regex.matches_at(self._text, at):
+                self._hints.positions[pattern] = at
+                return True
+        return False
+
     def mentions(self, patterns: Sequence[str]) -> bool:
-        """Tell whether one of `patterns` matches in the text (searched until one does)."""
-        return any(self.hit(p) for p in patterns)
+        """Tell whether one of `patterns` matches in the text (searched until one does;
+        those that matched in the document's last version first)."""
+        ordered = sorted(patterns, key=lambda p: p not in self._hints.positions)
+        return any(self.hit(p) for p in ordered)
 
     @cached_property
     def statement(self) -> Triggers | None:
@@ -131,7 +163,10 @@ def check(
     code_rules = [r for r in rules if r.LANGUAGE is not None]
     suppressions = find_suppressions(source.text, source.language)
     run_all = bool(suppressions) or (whole and source.language == Language.PYTHON)
-    triggered = _Triggered(code_rules, config, source.text, helper_names, run_all)
+    hints = None
+    if cpp_trees is not None and source.language == Language.CPP:
+        hints = cpp_trees.trigger_hints(source.path)
+    triggered = _Triggered(code_rules, config, source.text, helper_names, run_all, hints)
     context = RuleContext(source.path, config, triggered.mentions, helper_names)
     code_rules = list(triggered.rules)
     try:

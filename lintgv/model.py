@@ -1,6 +1,6 @@
 """Frozen values that flow between lintgv's stages."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -38,6 +38,10 @@ class Span:
         """Tell whether `line` lies within the span."""
         return self.start_line <= line <= self.end_line
 
+    def moved(self, lines: int) -> "Span":
+        """Return the span `lines` lines further down (up, when negative)."""
+        return Span(self.start_line + lines, self.start_col, self.end_line + lines, self.end_col)
+
 
 @dataclass(frozen=True)
 class Edit:
@@ -46,12 +50,18 @@ class Edit:
     span: Span
     text: str
 
+    def moved(self, lines: int) -> "Edit":
+        return Edit(self.span.moved(lines), self.text)
+
 
 @dataclass(frozen=True)
 class Fix:
     title: str
     applicability: Applicability
     edits: tuple[Edit, ...]
+
+    def moved(self, lines: int) -> "Fix":
+        return Fix(self.title, self.applicability, tuple(e.moved(lines) for e in self.edits))
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,15 @@ class Finding:
     fix: Fix | None = None
     # First line of the enclosing statement, where a suppression comment may also sit.
     statement_line: int = 0
+
+    def moved(self, lines: int) -> "Finding":
+        """Return the finding, its fix and statement `lines` lines further down."""
+        return replace(
+            self,
+            span=self.span.moved(lines),
+            fix=self.fix.moved(lines) if self.fix is not None else None,
+            statement_line=self.statement_line + lines if self.statement_line else 0,
+        )
 
 
 @dataclass(frozen=True)

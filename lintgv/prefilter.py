@@ -11,7 +11,7 @@ import re
 import re._constants as sre  # type: ignore[import-not-found]  # private, no stubs; stable in 3.11+
 import re._parser as sre_parse  # type: ignore[import-not-found]  # the same
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 # One group of a guard: at least one of these strings occurs in every matching text.
@@ -59,6 +59,15 @@ def guard_of(pattern: str) -> Guard:
 LINE_START = r"(?:(?<=\n)|^)[ \t]*"
 
 
+@dataclass
+class Hints:
+    """Where trigger patterns matched in a document's last version, as character offsets,
+    and that version's length: an editor's next version usually has the match in place."""
+
+    positions: dict[str, int] = field(default_factory=dict)
+    length: int = 0
+
+
 @dataclass(frozen=True)
 class Triggers:
     """Trigger patterns searched together: those anchored at a line start apart."""
@@ -69,6 +78,15 @@ class Triggers:
     def search(self, text: str) -> re.Match[str] | None:
         """Return a match of any pattern in `text`, or None."""
         return next(self.finditer(text), None)
+
+    def matches_at(self, text: str, position: int) -> bool:
+        """Tell whether a pattern matches in `text` starting at `position`."""
+        if self.anywhere is not None and self.anywhere.match(text, position) is not None:
+            return True
+        if self.line_start is None or self.line_start.match(text, position) is None:
+            return False
+        begin = text.rfind("\n", 0, position) + 1
+        return not text[begin:position].strip(" \t")
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """Yield the matches of the unanchored patterns, then of the anchored ones.

@@ -4,6 +4,7 @@ parse gives, whatever the edit."""
 from pathlib import Path
 
 import pytest
+import tree_sitter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +12,7 @@ from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.model import Language, SourceFile
-from lintgv.parsing.cpp import CppTrees, parse_cpp
+from lintgv.parsing.cpp import CppTrees, language, parse_cpp
 
 BASE = """#include <tvm/ir/module.h>
 namespace tvm {
@@ -62,11 +63,11 @@ def test_a_document_keeps_its_last_parse_until_it_is_forgotten(tmp_path: Path) -
     path = tmp_path / "a.cc"
     first = trees.parse(path, BASE)
     second = trees.parse(path, BASE.replace('"main"', '"other"'))
-    assert trees._last[path] is second and first is not second
+    assert trees._kept[path].parsed is second and first is not second
     trees.parse(tmp_path / "b.cc", BASE)
-    assert path not in trees._last  # the oldest document made room
+    assert path not in trees._kept  # the oldest document made room
     trees.forget(tmp_path / "b.cc")
-    assert not trees._last
+    assert not trees._kept
 
 
 def test_findings_of_an_incremental_check_match_a_fresh_check(tmp_path: Path) -> None:
@@ -77,3 +78,28 @@ def test_findings_of_an_incremental_check_match_a_fresh_check(tmp_path: Path) ->
     for text in versions:
         source = SourceFile(path, Language.CPP, text)
         assert check(source, config, cpp_trees=trees) == check(source, config)
+
+
+ROUGH = ["#ifdef X\n", "#endif\n", "{", "}", "(", ")", "auto f = [&](const A&)", "\n", "int x;"]
+ROUGH += ["namespace n {", "void F() {", " << a", "TVM(x)", '"s"', ";", "class C {", "return"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(ROUGH), min_size=1, max_size=10).map("".join))
+def test_a_file_is_refused_exactly_when_most_of_it_is_in_syntax_errors(text: str) -> None:
+    tree = tree_sitter.Parser(language()).parse(text.encode())
+    whole = len(text.encode())
+    broken = 0
+    stack = [tree.root_node]
+    while stack:  # every outermost ERROR or MISSING node, counted by hand
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            broken += node.end_byte - node.start_byte
+        else:
+            stack.extend(node.children)
+    try:
+        parse_cpp(text)
+    except ParseError:
+        assert broken / whole > 0.6
+    else:
+        assert broken / whole <= 0.6

@@ -2,12 +2,15 @@
 
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lintgv.prefilter import LINE_START, combined, guard_of
+from lintgv.config import Config
+from lintgv.engine import _Triggered
+from lintgv.prefilter import LINE_START, Hints, Triggers, combined, guard_of
 
 # (pattern, texts it matches, a text it cannot match)
 CASES = [
@@ -77,3 +80,48 @@ def test_an_anchored_trigger_matches_on_the_lines_the_plain_regex_matches(
 
     assert lines(triggers.finditer(text)) == lines(plain.finditer(text))
     assert (triggers.search(text) is None) == (plain.search(text) is None)
+
+
+SHAPE = (
+    r"(?:while|for)\s*\((?=(?:[^\n]*\n){0,3}?[^\n]*?\.count\()",
+    LINE_START + r"return\s+x",
+    r"GlobalVar\s*\(",
+)
+PIECES = ["while (", "for(", "m.count(", "\n", "  return x", "return x", "GlobalVar(", "y", " "]
+
+
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=12).map("".join),
+    st.dictionaries(st.sampled_from(SHAPE), st.integers(0, 80)),
+    st.integers(0, 80),
+)
+def test_a_hint_from_the_last_version_never_changes_what_matches(
+    text: str, positions: dict[str, int], length: int
+) -> None:
+    fresh = _Triggered((), Config(root=Path("/p")), text, frozenset(), False)
+    hints = Hints(dict(positions), length)
+    hinted = _Triggered((), Config(root=Path("/p")), text, frozenset(), False, hints)
+    for pattern in SHAPE:
+        assert hinted.hit(pattern) == fresh.hit(pattern)
+        if fresh.hit(pattern):  # the hint now points at a match of this version
+            assert combined((pattern,)).matches_at(text, hints.positions[pattern])  # type: ignore[union-attr]
+    assert hints.length == len(text)
+
+
+def test_a_match_still_in_place_or_moved_by_an_edit_needs_no_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pattern = SHAPE[0]
+    before = "int a;\nwhile (m.count(n)) {}\n"
+    hints = Hints()
+    assert _Triggered((), Config(root=Path("/p")), before, frozenset(), False, hints).hit(pattern)
+    assert hints.positions[pattern] == 7
+
+    def no_search(self: object, text: str) -> None:
+        raise AssertionError("searched although the hint holds")
+
+    monkeypatch.setattr(Triggers, "search", no_search)
+    for after in (before + "int b;\n", "int zz;\n" + before):  # an edit after it, before it
+        last = Hints(dict(hints.positions), hints.length)
+        assert _Triggered((), Config(root=Path("/p")), after, frozenset(), False, last).hit(pattern)
+        assert last.positions[pattern] == after.index("while")

@@ -43,6 +43,9 @@ class Scope:
     bindings: tuple[Binding, ...]  # innermost first
     function: tree_sitter.Node | None  # innermost function definition or lambda
     body: tree_sitter.Node | None  # its compound statement
+    # The members came from, or were looked for in, a class defined elsewhere in the file
+    # (`void Lowerer::Lower() {...}`).
+    looked_outside: bool = False
 
     def of_type(self, type_name: str) -> list[Binding]:
         """Return the visible bindings of `type_name`, innermost first, shadowing applied."""
@@ -143,20 +146,23 @@ def _parameters(parsed: ParsedCpp, function: tree_sitter.Node) -> Iterator[Bindi
             yield from declared(parsed, parameter, Kind.PARAMETER)
 
 
-def _class_of(parsed: ParsedCpp, function: tree_sitter.Node) -> tree_sitter.Node | None:
-    """Return the class a member function belongs to, when it is defined in this file."""
+def _class_of(
+    parsed: ParsedCpp, function: tree_sitter.Node
+) -> tuple[tree_sitter.Node | None, bool]:
+    """Return the class a member function belongs to, when it is defined in this file, and
+    whether it was looked for outside the function (an out-of-class definition)."""
     parent = function.parent
     if parent is not None and parent.type == "field_declaration_list":
-        return parent.parent
+        return parent.parent, False
     declarator = function.child_by_field_name("declarator")
     inner = declarator.child_by_field_name("declarator") if declarator is not None else None
     if inner is None or inner.type != "qualified_identifier":
-        return None
+        return None, False
     scope = inner.child_by_field_name("scope")
     if scope is None:
-        return None
+        return None, False
     owner = normalized(parsed.text(scope)).rsplit("::", 1)[-1]
-    return find_class(parsed, owner)
+    return find_class(parsed, owner), True
 
 
 def find_class(parsed: ParsedCpp, name: str) -> tree_sitter.Node | None:
@@ -224,6 +230,7 @@ def scope_at(parsed: ParsedCpp, node: tree_sitter.Node) -> Scope:
     """Return what is visible at `node`: locals declared before it, parameters, members."""
     found: list[Binding] = []
     function: tree_sitter.Node | None = None
+    looked_outside = False
     allow_all, allow_this, allowed = True, True, set[str]()
     current = node
     parent = node.parent
@@ -257,14 +264,14 @@ def scope_at(parsed: ParsedCpp, node: tree_sitter.Node) -> Scope:
             for binding in _parameters(parsed, parent):
                 keep(binding)
             function = function or parent
-            cls = _class_of(parsed, parent)
+            cls, looked_outside = _class_of(parsed, parent)
             if cls is not None:
                 for binding in members(parsed, cls):
                     keep(binding)
             break
         current, parent = parent, parent.parent
     body = function.child_by_field_name("body") if function is not None else None
-    return Scope(tuple(found), function, body)
+    return Scope(tuple(found), function, body, looked_outside)
 
 
 def enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:

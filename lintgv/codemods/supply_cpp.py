@@ -115,13 +115,21 @@ class SupplyPlanner:
         self._taken: dict[int, set[str]] = {}
         self._late: dict[int, str] = {}
         self._body_facts: dict[int, _BodyFacts] = {}
+        # Sites whose plan read a class defined elsewhere in the file.
+        self.looked_outside: list[tree_sitter.Node] = []
 
     @property
     def supply_type(self) -> str:
         return "UniqueNameSupply" if self.unique_names else "GlobalVarSupply"
 
+    def include(self) -> Edit | None:
+        """Return the edit that includes the supply's header, unless the file does."""
+        header = GLOBAL_VAR_SUPPLY_HEADER if not self.unique_names else UNIQUE_NAME_SUPPLY_HEADER
+        return include_edit(self.parsed, header)
+
     def plan(self, sites: list[CppSite]) -> list[Outcome]:
-        """Return the fix (or the reason there is none) for each site, in order."""
+        """Return the fix (or the reason there is none) for each site, in order; each fix
+        also needs `include()`, which depends on the whole file."""
         plans = [self._plan(site) for site in sites]
         self._mark_repeated_names(plans)
         groups: dict[tuple[int, str], list[_Plan]] = {}
@@ -131,9 +139,7 @@ class SupplyPlanner:
                 groups.setdefault((plan.function.id, plan.module), []).append(plan)
         for members in groups.values():
             self._declare_supply(members)
-        header = GLOBAL_VAR_SUPPLY_HEADER if not self.unique_names else UNIQUE_NAME_SUPPLY_HEADER
-        include = include_edit(self.parsed, header)
-        return [self._outcome(plan, include) for plan in plans]
+        return [self._outcome(plan) for plan in plans]
 
     def _plan(self, site: CppSite) -> _Plan:
         plan = _Plan(site)
@@ -146,6 +152,8 @@ class SupplyPlanner:
             plan.reason = "the call also passes a type or span, which FreshGlobal cannot take"
             return plan
         scope = cpp_scope.scope_at(self.parsed, site.node)
+        if scope.looked_outside:
+            self.looked_outside.append(site.node)
         if scope.function is None or scope.body is None:
             plan.reason = "outside any function, where no supply can be declared"
             return plan
@@ -369,7 +377,7 @@ class SupplyPlanner:
             return text.decode("utf-8", "replace") if not text.strip() else ""
         return ""
 
-    def _outcome(self, plan: _Plan, include: Edit | None) -> Outcome:
+    def _outcome(self, plan: _Plan) -> Outcome:
         if plan.reason is not None:
             return Outcome(None, plan.reason)
         site = plan.site
@@ -392,8 +400,6 @@ class SupplyPlanner:
             edits.extend(self._rewrite(site, call))
             edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false"))
             title = f"Use {call}(..., false)"
-        if include is not None:
-            edits.append(include)
         applicability = Applicability.UNSAFE
         if plan.note is not None:
             applicability = Applicability.DISPLAY

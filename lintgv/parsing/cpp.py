@@ -3,18 +3,20 @@
 import re
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import accumulate
 from pathlib import Path
 from threading import Lock
+from typing import Any, NamedTuple, cast
 
 import tree_sitter
 import tree_sitter_cpp
 
 from lintgv.errors import ParseError
 from lintgv.model import Span
+from lintgv.prefilter import Hints
 
 # Below this share of the file in ERROR nodes, tree-sitter's recovery still leaves
 # statements worth checking (TVM's macro-heavy files sit well under it).
@@ -47,12 +49,67 @@ def compile_query(source: str) -> tree_sitter.Query:
     return tree_sitter.Query(language(), source)
 
 
+class Region(NamedTuple):  # a tuple: a file has hundreds, made on every edit
+    """Top-level declarations that share lines (with the comment just above them): the
+    unit in which an editor's next version of a document reuses what rules worked out
+    (see RegionMemo)."""
+
+    start_byte: int
+    end_byte: int
+    first_line: int  # 1-based, like a Span's
+    last_line: int
+    # Equal keys: equal text at an equal column, parsed into equal shapes.
+    key: Hashable
+
+
+class RegionMemo:
+    """What rules worked out for the regions of a document's last versions, by region key.
+
+    Values must not depend on where the region lies: lines count from its first line.
+    Each rule (a `purpose`) keeps what it used or added in the last version it ran on,
+    so the memo stays the document's size, and a rule that did not run on some versions
+    (its trigger was gone for a while) still finds its values. Used by one thread at a
+    time (the language server's lint thread).
+    """
+
+    def __init__(self) -> None:
+        self._version = 0
+        # purpose → (version it was last used in, values of that version, of the one before)
+        self._tables: dict[str, tuple[int, dict[Hashable, object], dict[Hashable, object]]] = {}
+
+    def next_version(self) -> None:
+        """Start a new version of the document."""
+        self._version += 1
+
+    def _table(self, purpose: str) -> tuple[dict[Hashable, object], dict[Hashable, object]]:
+        version, now, last = self._tables.get(purpose, (self._version, {}, {}))
+        if version != self._version:
+            now, last = {}, now
+        self._tables[purpose] = (self._version, now, last)
+        return now, last
+
+    def get(self, purpose: str, key: Hashable) -> object | None:
+        """Return what `purpose` stored under `key`, or None."""
+        now, last = self._table(purpose)
+        if key in now:
+            return now[key]
+        value = last.get(key)
+        if value is not None:
+            now[key] = value
+        return value
+
+    def put(self, purpose: str, key: Hashable, value: object) -> None:
+        self._table(purpose)[0][key] = value
+
+
 @dataclass(frozen=True)
 class ParsedCpp:
     tree: tree_sitter.Tree
     data: bytes
     line_starts: tuple[int, ...]
     is_ascii: bool
+    # Kept across an editor's versions of the document (CppTrees); None elsewhere.
+    memo: RegionMemo | None = field(default=None, compare=False)
 
     @property
     def root(self) -> tree_sitter.Node:
@@ -109,10 +166,23 @@ class ParsedCpp:
     def declarations(self) -> tuple[tree_sitter.Node, ...]:
         """Return the top-level declarations (functions, classes, variables, in namespaces,
         `extern "C"` and `#if` blocks too; an ERROR node there counts as one), in order."""
-        found: list[tree_sitter.Node] = []
+        return tuple(node for _, node in self._held_declarations)
+
+    @cached_property
+    def _held_declarations(self) -> tuple[tuple[str, tree_sitter.Node], ...]:
+        """Return each top-level declaration with the type of the node holding it."""
+        return self._layout[0]
+
+    @cached_property
+    def _layout(self) -> tuple[tuple[tuple[str, tree_sitter.Node], ...], int]:
+        """Return the top-level declarations with their holders' types, and how many bytes
+        the parts of namespaces outside their bodies that hold syntax errors take."""
+        found: list[tuple[str, tree_sitter.Node]] = []
+        loose = 0
         stack = [self.root]
         while stack:
             holder = stack.pop()
+            holder_type = holder.type
             for child in holder.children:
                 if not child.is_named:
                     continue
@@ -122,24 +192,114 @@ class ParsedCpp:
                     body = child.child_by_field_name("body")
                     if body is not None:
                         stack.append(body)
+                    for part in child.children if child.has_error else ():
+                        if part.has_error and part != body:
+                            loose += part.end_byte - part.start_byte
                 else:
-                    found.append(child)
-        found.sort(key=lambda n: n.start_byte)
-        return tuple(found)
+                    found.append((holder_type, child))
+        found.sort(key=lambda held: held[1].start_byte)
+        return tuple(found), loose
 
-    def ranges_where(self, admits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
-        """Return the byte ranges of the top-level declarations for whose start and end
-        byte `admits` holds, in order, touching ones joined."""
-        ranges: list[tuple[int, int]] = []
-        for node in self.declarations:
-            start, end = node.start_byte, node.end_byte
-            if not admits(start, end):
-                continue
-            if ranges and start <= ranges[-1][1]:
-                ranges[-1] = (ranges[-1][0], max(end, ranges[-1][1]))
+    def error_bound(self) -> int:
+        """Return at least as many bytes as the ERROR and MISSING nodes take: those of the
+        declarations that hold one, whole, and of the parts around them that hold one."""
+        if self.root.is_error:  # nothing was recognised: the whole file is one ERROR
+            return self.root.end_byte - self.root.start_byte
+        held = sum(n.end_byte - n.start_byte for n in self.declarations if n.has_error)
+        return held + self._layout[1]
+
+    @cached_property
+    def regions(self) -> tuple[Region, ...]:
+        """Return the top-level declarations, those that share a line (or follow a comment
+        on the line above) joined, in order."""
+        starts, data, row_of = self.line_starts, self.data, bisect_right
+        # Each group: [first byte, end byte, first row, last row, shape], shape being
+        # (holder, type, descendant count) per declaration.
+        groups: list[list[Any]] = []
+        last_row = -1
+        after_comment = False
+        for holder_type, node in self._held_declarations:
+            node_start, node_end, kind = node.start_byte, node.end_byte, node.type
+            row = row_of(starts, node_start) - 1
+            # The row of the node's last byte: a directive's node takes its newline.
+            end_row = row_of(starts, node_end - 1 if node_end > node_start else node_start) - 1
+            # A comment on the lines just above a declaration goes with it: half as many
+            # regions to key on every edit.
+            if groups and row <= last_row + after_comment:
+                group = groups[-1]
+                if node_end > group[1]:
+                    group[1] = node_end
+                group[4].append((holder_type, kind, node.descendant_count))
             else:
-                ranges.append((start, end))
-        return ranges
+                group = [
+                    node_start,
+                    node_end,
+                    row,
+                    row,
+                    [(holder_type, kind, node.descendant_count)],
+                ]
+                groups.append(group)
+            if end_row > last_row:
+                last_row = group[3] = end_row
+            after_comment = kind == "comment"
+        regions = [
+            Region(
+                start,
+                end,
+                first + 1,
+                last + 1,
+                (data[starts[first] : start], data[start:end], tuple(shape)),
+            )
+            for start, end, first, last, shape in groups
+        ]
+        return tuple(regions)
+
+    def find_in_regions(
+        self,
+        purpose: str,
+        salt: Hashable,
+        admits: Callable[[Region], bool],
+        find: Callable[[list[tuple[int, int]]], Iterable[tree_sitter.Node]],
+    ) -> list[tree_sitter.Node]:
+        """Return, in order, the nodes `find` returns for the byte ranges of the regions
+        `admits` accepts; what `find` returns in a region must depend on the region's
+        text and `salt` alone. With a memo, the regions it knows are not searched again:
+        their nodes are found by position."""
+        regions = self.regions
+        found: list[tree_sitter.Node] = []
+        fresh: list[int] = []
+        for index, region in enumerate(regions):
+            known = self.memo.get(purpose, (salt, region.key)) if self.memo is not None else None
+            again = self._nodes_at(region, cast(_Places, known)) if known is not None else None
+            if again is None:
+                fresh.append(index)
+            else:
+                found.extend(again)
+        chosen = [i for i in fresh if admits(regions[i])]
+        new = sorted(find(joined_ranges(regions, chosen)), key=lambda n: n.start_byte)
+        if self.memo is not None:
+            starts = [regions[i].start_byte for i in fresh]
+            places: dict[int, list[tuple[int, int, str]]] = {i: [] for i in fresh}
+            for node in new:
+                index = fresh[bisect_right(starts, node.start_byte) - 1]
+                base = regions[index].start_byte
+                places[index].append((node.start_byte - base, node.end_byte - base, node.type))
+            for index, where in places.items():
+                self.memo.put(purpose, (salt, regions[index].key), tuple(where))
+        return sorted([*found, *new], key=lambda n: n.start_byte)
+
+    def _nodes_at(self, region: Region, places: "_Places") -> list[tree_sitter.Node] | None:
+        """Return the nodes at `places` in `region`, or None if one is not there."""
+        nodes = []
+        for start, end, kind in places:
+            start, end = start + region.start_byte, end + region.start_byte
+            node = self.root.descendant_for_byte_range(start, end)
+            while node is not None and node.type != kind and node.start_byte == start:
+                node = node.parent
+            if node is None or (node.start_byte, node.end_byte, node.type) != (start, end, kind):
+                return None
+            nodes.append(node)
+        return nodes
 
     def error_nodes(self) -> list[tree_sitter.Node]:
         """Return the outermost ERROR and MISSING nodes of the tree."""
@@ -154,11 +314,30 @@ class ParsedCpp:
         return found
 
 
-def parse_cpp(text: str, previous: ParsedCpp | None = None) -> ParsedCpp:
+# Where nodes are in a region: byte offsets from its start, and the node's type.
+_Places = tuple[tuple[int, int, str], ...]
+
+
+def joined_ranges(regions: Sequence[Region], chosen: Sequence[int]) -> list[tuple[int, int]]:
+    """Return the byte ranges of the regions at the `chosen` indices (ascending),
+    neighbouring regions joined: one query pass over both costs less than two."""
+    ranges: list[tuple[int, int]] = []
+    for position, index in enumerate(chosen):
+        if position and chosen[position - 1] == index - 1:
+            ranges[-1] = (ranges[-1][0], regions[index].end_byte)
+        else:
+            ranges.append((regions[index].start_byte, regions[index].end_byte))
+    return ranges
+
+
+def parse_cpp(
+    text: str, previous: ParsedCpp | None = None, memo: RegionMemo | None = None
+) -> ParsedCpp:
     """Parse C++ `text`; raise ParseError only when error recovery leaves nothing to check.
 
     With `previous`, the parse of an earlier version of the same document, tree-sitter
-    reparses only what changed between the two.
+    reparses only what changed between the two; `memo` keeps what rules work out about
+    the document's regions for its next version.
     """
     data = text.encode("utf-8")
     # Each line's start: one past the end of the line before (the sum runs in C).
@@ -168,12 +347,13 @@ def parse_cpp(text: str, previous: ParsedCpp | None = None) -> ParsedCpp:
         tree = _parser().parse(data)
     else:
         tree = _parser().parse(data, _edited(previous, data, starts))
-    parsed = ParsedCpp(tree, data, tuple(starts), text.isascii())
-    if tree.root_node.has_error and data.strip():
-        broken = sum(n.end_byte - n.start_byte for n in parsed.error_nodes())
+    parsed = ParsedCpp(tree, data, tuple(starts), text.isascii(), memo)
+    # A bound costs little and usually settles it: walking every error costs more.
+    if tree.root_node.has_error and parsed.error_bound() > MAX_ERROR_SHARE * len(data):
+        errors = parsed.error_nodes()
+        broken = sum(n.end_byte - n.start_byte for n in errors)
         if broken / len(data) > MAX_ERROR_SHARE:
-            first = parsed.error_nodes()[0]
-            row, col = first.start_point
+            row, col = errors[0].start_point
             raise ParseError(
                 f"C++ could not be parsed: {broken * 100 // len(data)}% of the file is in "
                 "syntax errors, first at this position",
@@ -219,30 +399,53 @@ def _point(line_starts: Sequence[int], offset: int) -> tuple[int, int]:
     return row, offset - line_starts[row]
 
 
+@dataclass
+class _Kept:
+    """What is kept of one document between its versions."""
+
+    parsed: ParsedCpp | None = None  # None until a version parses
+    memo: RegionMemo = field(default_factory=RegionMemo)
+    # Where each trigger pattern last matched: most edits leave the match in place, and
+    # checking it there costs far less than searching the text.
+    hints: Hints = field(default_factory=Hints)
+
+
 class CppTrees:
     """The last parse of each C++ document, so that the next version of a document an
-    editor changes is parsed incrementally. Safe to share between threads."""
+    editor changes is parsed incrementally, its regions' memo, and where its triggers
+    matched. Safe to share between threads, as long as one document is checked by one
+    thread at a time."""
 
     def __init__(self, size: int = 32) -> None:
         self._size = size
-        self._last: OrderedDict[Path, ParsedCpp] = OrderedDict()
+        self._kept: OrderedDict[Path, _Kept] = OrderedDict()
         self._lock = Lock()
+
+    def _of(self, path: Path) -> _Kept:
+        with self._lock:
+            kept = self._kept.pop(path, None) or _Kept()
+            self._kept[path] = kept
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+        return kept
 
     def parse(self, path: Path, text: str) -> ParsedCpp:
         """Parse `text`, the current version of the document at `path`."""
-        with self._lock:
-            previous = self._last.pop(path, None)
-        parsed = parse_cpp(text, previous)
-        with self._lock:
-            self._last[path] = parsed
-            while len(self._last) > self._size:
-                self._last.popitem(last=False)
-        return parsed
+        kept = self._of(path)
+        # Until this parse succeeds, the document has no parse to start from.
+        previous, kept.parsed = kept.parsed, None
+        kept.memo.next_version()
+        kept.parsed = parse_cpp(text, previous, kept.memo)
+        return kept.parsed
+
+    def trigger_hints(self, path: Path) -> Hints:
+        """Return where each trigger matched in the last version of the document."""
+        return self._of(path).hints
 
     def forget(self, path: Path) -> None:
-        """Drop the parse kept for `path` (its document was closed)."""
+        """Drop what is kept for `path` (its document was closed)."""
         with self._lock:
-            self._last.pop(path, None)
+            self._kept.pop(path, None)
 
 
 def error_free(text: str) -> int:

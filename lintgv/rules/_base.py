@@ -1,11 +1,12 @@
 """What every rule is made of: metadata, examples, and a libcst or tree-sitter visitor."""
 
 import logging
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import libcst as cst
 import tree_sitter
@@ -13,7 +14,7 @@ import tree_sitter
 from lintgv.config import Config
 from lintgv.errors import RuleCrash
 from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
-from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, compile_query, joined_ranges
 from lintgv.parsing.python import ParsedPython
 from lintgv.prefilter import bytes_pattern
 
@@ -225,15 +226,57 @@ class CppRule(Rule):
     # rule's statement triggers: where those declarations are a small part of the file,
     # the query runs over them alone.
     MATCHES_HOLD_TRIGGER: ClassVar[bool] = False
+    # True when the findings in a region (ParsedCpp.regions) depend on its text and the
+    # config alone: an editor's next version of the document then reuses those of every
+    # region an edit did not touch. A finding that depended on more (a class defined
+    # elsewhere in the file) has its node listed in `looked_outside`; its region is
+    # worked out afresh each time.
+    LOCAL: ClassVar[bool] = False
 
     def __init__(self, context: RuleContext, parsed: ParsedCpp) -> None:
         super().__init__(context)
         self.parsed = parsed
+        # Nodes whose findings depended on text outside their region (see LOCAL).
+        self.looked_outside: list[tree_sitter.Node] = []
 
     def run(self) -> None:
-        """Run the query over the file and hand each match to `on_match`."""
+        """Check the file; with a memo, only the regions it does not know (see LOCAL)."""
+        memo = self.parsed.memo
+        if not self.LOCAL or memo is None:
+            self.check(self._query_ranges())
+            return
+        regions = self.parsed.regions
+        purpose = self.META.code
+        keys = [(self.config.fingerprint, r.key) for r in regions]
+        known = [memo.get(purpose, key) for key in keys]
+        fresh = [i for i, value in enumerate(known) if value is None]
+        self.check(joined_ranges(regions, fresh))
+        found: dict[int, list[Finding]] = {i: [] for i in fresh}
+        firsts = [regions[i].first_line for i in fresh]
+        for finding in self.findings:
+            at = bisect_right(firsts, finding.span.start_line) - 1
+            index = fresh[at] if at >= 0 else -1
+            if index >= 0 and finding.span.start_line <= regions[index].last_line:
+                found[index].append(finding)
+        for node in self.looked_outside:
+            found.pop(self._region_holding(node.start_byte), None)
+        # Stored with lines counted from the region's first line, which is line 1.
+        for index, findings in found.items():
+            above = regions[index].first_line - 1
+            memo.put(purpose, keys[index], tuple(f.moved(-above) for f in findings))
+        for region, value in zip(regions, known, strict=True):
+            if value:  # None: worked out above; (): nothing to report
+                stored = cast(tuple[Finding, ...], value)
+                self.findings.extend(f.moved(region.first_line - 1) for f in stored)
+
+    def _region_holding(self, offset: int) -> int:
+        starts = [r.start_byte for r in self.parsed.regions]
+        return bisect_right(starts, offset) - 1
+
+    def check(self, ranges: Sequence[tuple[int, int]]) -> None:
+        """Run the query over the byte `ranges` and hand each match to `on_match`."""
         cursor = tree_sitter.QueryCursor(compile_query(self.QUERY))
-        for start, end in self._query_ranges():
+        for start, end in ranges:
             cursor.set_byte_range(start, end)
             for _, captures in cursor.matches(self.parsed.root):
                 # A match reaching into this range from before it was handed over already.

@@ -1,6 +1,8 @@
 """GV101: a GlobalVar constructed by hand, in Python and C++."""
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
 import libcst as cst
 import tree_sitter
@@ -8,7 +10,7 @@ import tree_sitter
 from lintgv.codemods import NO_FIX_MARKER, supply_cpp
 from lintgv.codemods.supply_python import Owner, OwnerFacts, SupplyPlanner
 from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
-from lintgv.model import Applicability, Severity
+from lintgv.model import Applicability, Fix, Severity
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
@@ -378,6 +380,7 @@ class DirectGlobalVarCpp(CppRule):
     META = META
     # Every construction spells GlobalVar, or an extra constructor: both are triggers.
     MATCHES_HOLD_TRIGGER = True
+    LOCAL = True
     QUERY = """
     (call_expression
        function: [(identifier) (qualified_identifier) (template_function)] @func
@@ -534,14 +537,30 @@ class DirectGlobalVarCpp(CppRule):
         self._sites: list[tuple[supply_cpp.CppSite, tree_sitter.Node | None]] = []
 
     def run(self) -> None:
-        """Find every site, then plan their fixes together: one supply per function."""
         super().run()
-        unique_names = self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
-        planner = supply_cpp.SupplyPlanner(self.parsed, unique_names)
+        include = self._planner().include()
+        if include is None:
+            return
+        self.findings = [
+            f
+            if f.fix is None
+            else replace(f, fix=Fix(f.fix.title, f.fix.applicability, (*f.fix.edits, include)))
+            for f in self.findings
+        ]
+
+    def check(self, ranges: Sequence[tuple[int, int]]) -> None:
+        """Find the sites, then plan their fixes together: one supply per function."""
+        super().check(ranges)
+        planner = self._planner()
         outcomes = planner.plan([site for site, _ in self._sites])
+        self.looked_outside.extend(planner.looked_outside)
         for (site, end), outcome in zip(self._sites, outcomes, strict=True):
             message = message_for(self.config, outcome.reason)
             self.report(site.node, message, end=end, fix=outcome.fix)
+
+    def _planner(self) -> supply_cpp.SupplyPlanner:
+        unique_names = self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+        return supply_cpp.SupplyPlanner(self.parsed, unique_names)
 
     def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
         if "params" in captures:

@@ -8,7 +8,7 @@ from functools import lru_cache
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, Region, compile_query
 from lintgv.prefilter import bytes_pattern
 from lintgv.rules._base import RuleContext
 from lintgv.rules._unique_names.cpp_facts import facts_of
@@ -99,30 +99,39 @@ def units(parsed: ParsedCpp, context: RuleContext) -> list[CppUnit]:
 def _units(parsed: ParsedCpp, config: Config) -> tuple[CppUnit, ...]:
     named = bytes_pattern(name_triggers(config))
 
-    def may_hold_unit(start: int, end: int) -> bool:
+    def may_hold_unit(region: Region) -> bool:
+        start, end = region.start_byte, region.end_byte
         text = parsed.data[start:end]
         return _may_copy(text) or named.search(parsed.data, start, end) is not None
 
+    def find(ranges: list[tuple[int, int]]) -> list[Node]:
+        cursor = tree_sitter.QueryCursor(compile_query(_UNIT_QUERY))
+        candidates: dict[int, Node] = {}
+        for start, end in ranges:
+            cursor.set_byte_range(start, end)
+            for node in cursor.captures(parsed.root).get("unit", []):
+                if start <= node.start_byte and node.end_byte <= end:
+                    candidates[node.id] = node
+        return [node for node in candidates.values() if _may_be_helper(parsed, node, named)]
+
     # Only declarations that hold a cue or a helper's name can hold a unit worth keeping.
-    cursor = tree_sitter.QueryCursor(compile_query(_UNIT_QUERY))
-    candidates: dict[int, Node] = {}
-    for start, end in parsed.ranges_where(may_hold_unit):
-        cursor.set_byte_range(start, end)
-        for node in cursor.captures(parsed.root).get("unit", []):
-            candidates[node.id] = node
     found = []
-    for node in sorted(candidates.values(), key=lambda n: n.start_byte):
-        body = node.child_by_field_name("body")
-        if body is None or node.parent is None:
-            continue
-        text = parsed.data[body.start_byte : body.end_byte]
-        start = (node.parent if node.type == "lambda_expression" else node).start_byte
-        if not _may_copy(text) and not named.search(parsed.data, start, body.start_byte):
-            continue  # most functions: no cue in the body, no helper's name in the header
+    for node in parsed.find_in_regions("units", config.fingerprint, may_hold_unit, find):
         unit = _unit(parsed, node, config)
         if unit is not None:
             found.append(unit)
     return tuple(found)
+
+
+def _may_be_helper(parsed: ParsedCpp, node: Node, named: re.Pattern[bytes]) -> bool:
+    """Tell whether a function's body has a cue, or its header a helper's name."""
+    body = node.child_by_field_name("body")
+    if body is None or node.parent is None:
+        return False
+    text = parsed.data[body.start_byte : body.end_byte]
+    start = (node.parent if node.type == "lambda_expression" else node).start_byte
+    # Most functions have no cue in the body and no helper's name in the header.
+    return _may_copy(text) or named.search(parsed.data, start, body.start_byte) is not None
 
 
 def _may_copy(body: bytes) -> bool:
