@@ -6,7 +6,9 @@ Usage (run by hand; see docs/server.md):
 
 For a 5,000-line C++ file and a 3,000-line Python file it opens the file, then sends
 `--edits` incremental `didChange`s one after the other, each adding or removing a
-`GlobalVar` construction, and times each from sending the change to receiving the
+`GlobalVar` construction (in C++ at the middle line; in Python before the first top-level
+definition from the middle on, so that every version parses), and times each from
+sending the change to receiving the
 `publishDiagnostics` of that version. The server's debounce is set to 0 through
 `initializationOptions`, so the figures exclude it; the server's CPU time per edit is
 given too, which a busy machine hardly changes. The files are generated in TVM's style,
@@ -204,6 +206,20 @@ def from_tree(tree: Path, suffix: str, lines: int) -> str:
     return "\n".join(chosen[:cut]) + "\n"
 
 
+def _insertion_line(text: str, language: str) -> int:
+    """Return the line, from the middle on, before which the benchmark's edit goes: for
+    Python a top-level `def` or `class` (not one under a decorator), so that both
+    versions of the file parse; C++ takes a statement anywhere."""
+    lines = text.splitlines()
+    middle = len(lines) // 2
+    if language != "python":
+        return middle
+    for index in range(middle, len(lines)):
+        if lines[index].startswith(("def ", "class ")) and not lines[index - 1].startswith("@"):
+            return index
+    raise SystemExit("no top-level definition after the middle of the Python file to edit at")
+
+
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -224,7 +240,7 @@ def measure_latency(text: str, suffix: str, edits: int) -> dict[str, Any]:
             {"method": "textDocument/didOpen", "params": {"textDocument": item}}
         )
         first, _ = connection.wait(lambda m: _published(m, uri, 1))
-        middle = len(text.splitlines()) // 2
+        middle = _insertion_line(text, language)
         line = (
             '  GlobalVar extra("bench");\n'
             if language == "cpp"
