@@ -147,15 +147,15 @@ def test_regions_join_declarations_that_share_a_line_and_comments_above_them() -
 def test_a_rule_keeps_its_values_through_versions_it_did_not_run_on() -> None:
     memo = RegionMemo()
     memo.next_version()
-    memo.put("GV101", "region", ("finding",))
-    memo.put("units", "region", ())
+    memo.table("GV101").put("region", ("finding",))
+    memo.table("units").put("region", ())
     memo.next_version()
-    assert memo.get("units", "region") == ()
+    assert memo.table("units").get("region") == ()
     memo.next_version()  # GV101 did not run on the version before: its values stay
-    assert memo.get("GV101", "region") == ("finding",)
-    assert memo.get("units", "region") == ()
+    assert memo.table("GV101").get("region") == ("finding",)
+    assert memo.table("units").get("region") == ()
     memo.next_version()
     memo.next_version()
-    memo.get("units", "other")  # units ran on a version that did not have the region
+    memo.table("units").get("other")  # units ran on a version that did not have the region
     memo.next_version()
-    assert memo.get("units", "region") is None
+    assert memo.table("units").get("region") is None

@@ -62,6 +62,28 @@ class Region(NamedTuple):  # a tuple: a file has hundreds, made on every edit
     key: Hashable
 
 
+class RegionTable:
+    """One purpose's values in a RegionMemo: those of the version it last ran on, and of
+    the one before, whose values it may reuse."""
+
+    def __init__(self, version: int, last: dict[Hashable, object]) -> None:
+        self.version = version
+        self.now: dict[Hashable, object] = {}
+        self._last = last
+
+    def get(self, key: Hashable) -> object | None:
+        """Return what was stored under `key`, or None."""
+        value = self.now.get(key)
+        if value is None:
+            value = self._last.get(key)
+            if value is not None:
+                self.now[key] = value
+        return value
+
+    def put(self, key: Hashable, value: object) -> None:
+        self.now[key] = value
+
+
 class RegionMemo:
     """What rules worked out for the regions of a document's last versions, by region key.
 
@@ -74,32 +96,19 @@ class RegionMemo:
 
     def __init__(self) -> None:
         self._version = 0
-        # purpose → (version it was last used in, values of that version, of the one before)
-        self._tables: dict[str, tuple[int, dict[Hashable, object], dict[Hashable, object]]] = {}
+        self._tables: dict[str, RegionTable] = {}
 
     def next_version(self) -> None:
         """Start a new version of the document."""
         self._version += 1
 
-    def _table(self, purpose: str) -> tuple[dict[Hashable, object], dict[Hashable, object]]:
-        version, now, last = self._tables.get(purpose, (self._version, {}, {}))
-        if version != self._version:
-            now, last = {}, now
-        self._tables[purpose] = (self._version, now, last)
-        return now, last
-
-    def get(self, purpose: str, key: Hashable) -> object | None:
-        """Return what `purpose` stored under `key`, or None."""
-        now, last = self._table(purpose)
-        if key in now:
-            return now[key]
-        value = last.get(key)
-        if value is not None:
-            now[key] = value
-        return value
-
-    def put(self, purpose: str, key: Hashable, value: object) -> None:
-        self._table(purpose)[0][key] = value
+    def table(self, purpose: str) -> RegionTable:
+        """Return the values of `purpose` for this version of the document."""
+        table = self._tables.get(purpose)
+        if table is None or table.version != self._version:
+            last = table.now if table is not None else {}
+            table = self._tables[purpose] = RegionTable(self._version, last)
+        return table
 
 
 @dataclass(frozen=True)
@@ -212,7 +221,7 @@ class ParsedCpp:
     def regions(self) -> tuple[Region, ...]:
         """Return the top-level declarations, those that share a line (or follow a comment
         on the line above) joined, in order."""
-        starts, data, row_of = self.line_starts, self.data, bisect_right
+        starts, data = self.line_starts, self.data
         # Each group: [first byte, end byte, first row, last row, shape], shape being
         # (holder, type, descendant count) per declaration.
         groups: list[list[Any]] = []
@@ -220,9 +229,11 @@ class ParsedCpp:
         after_comment = False
         for holder_type, node in self._held_declarations:
             node_start, node_end, kind = node.start_byte, node.end_byte, node.type
-            row = row_of(starts, node_start) - 1
+            row = node.start_point[0]
             # The row of the node's last byte: a directive's node takes its newline.
-            end_row = row_of(starts, node_end - 1 if node_end > node_start else node_start) - 1
+            end_row, end_column = node.end_point
+            if end_column == 0 and end_row > row:
+                end_row -= 1
             # A comment on the lines just above a declaration goes with it: half as many
             # regions to key on every edit.
             if groups and row <= last_row + after_comment:
@@ -266,10 +277,13 @@ class ParsedCpp:
         text and `salt` alone. With a memo, the regions it knows are not searched again:
         their nodes are found by position."""
         regions = self.regions
+        table = self.memo.table(purpose) if self.memo is not None else None
         found: list[tree_sitter.Node] = []
         fresh: list[int] = []
         for index, region in enumerate(regions):
-            known = self.memo.get(purpose, (salt, region.key)) if self.memo is not None else None
+            known = table.get((salt, region.key)) if table is not None else None
+            if known == ():
+                continue  # nothing there
             again = self._nodes_at(region, cast(_Places, known)) if known is not None else None
             if again is None:
                 fresh.append(index)
@@ -277,7 +291,7 @@ class ParsedCpp:
                 found.extend(again)
         chosen = [i for i in fresh if admits(regions[i])]
         new = sorted(find(joined_ranges(regions, chosen)), key=lambda n: n.start_byte)
-        if self.memo is not None:
+        if table is not None:
             starts = [regions[i].start_byte for i in fresh]
             places: dict[int, list[tuple[int, int, str]]] = {i: [] for i in fresh}
             for node in new:
@@ -285,7 +299,7 @@ class ParsedCpp:
                 base = regions[index].start_byte
                 places[index].append((node.start_byte - base, node.end_byte - base, node.type))
             for index, where in places.items():
-                self.memo.put(purpose, (salt, regions[index].key), tuple(where))
+                table.put((salt, regions[index].key), tuple(where))
         return sorted([*found, *new], key=lambda n: n.start_byte)
 
     def _nodes_at(self, region: Region, places: "_Places") -> list[tree_sitter.Node] | None:

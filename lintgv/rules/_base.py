@@ -246,9 +246,10 @@ class CppRule(Rule):
             self.check(self._query_ranges())
             return
         regions = self.parsed.regions
-        purpose = self.META.code
-        keys = [(self.config.fingerprint, r.key) for r in regions]
-        known = [memo.get(purpose, key) for key in keys]
+        table = memo.table(self.META.code)
+        fingerprint = self.config.fingerprint
+        keys = [(fingerprint, r.key) for r in regions]
+        known = [table.get(key) for key in keys]
         fresh = [i for i, value in enumerate(known) if value is None]
         self.check(joined_ranges(regions, fresh))
         found: dict[int, list[Finding]] = {i: [] for i in fresh}
@@ -263,7 +264,7 @@ class CppRule(Rule):
         # Stored with lines counted from the region's first line, which is line 1.
         for index, findings in found.items():
             above = regions[index].first_line - 1
-            memo.put(purpose, keys[index], tuple(f.moved(-above) for f in findings))
+            table.put(keys[index], tuple(f.moved(-above) for f in findings))
         for region, value in zip(regions, known, strict=True):
             if value:  # None: worked out above; (): nothing to report
                 stored = cast(tuple[Finding, ...], value)
