@@ -538,6 +538,8 @@ class DirectGlobalVarCpp(CppRule):
 
     def run(self) -> None:
         super().run()
+        if not any(f.fix is not None for f in self.findings):
+            return
         include = self._planner().include()
         if include is None:
             return
