@@ -7,10 +7,15 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from lintgv.parsing.positions import LazyPositions
+from lintgv.parsing.python import parse_python
 
 SOURCES = {
     "statements": "import tvm\n\nx = 1; y = 2\nif x:\n    z = (1,\n         2)\nelse:\n    pass\n",
     "crlf": "x = 1\r\ny = f(\r\n    2)\r\n",
+    "comments between": (
+        "x = 1\n\n# about f\n@d\n# between\n\n@e(\n  1)\ndef f():\n    pass\n\n\n"
+        "# tail\nclass C: pass\n\n"
+    ),
     "decorated": '# header\n\n@d\n@e(1)\ndef f():\n    """a\n    b"""\n    return 1\n',
     "no trailing newline": "def g():\n    return GlobalVar('main')",
     "continuation": 'x = "a \\\nb"\ny = 1 + \\\n    2\n',
@@ -47,6 +52,21 @@ def test_each_node_is_placed_as_position_provider_places_it(source: str) -> None
         assert LazyPositions(module)[node] == expected[node]
 
 
+@pytest.mark.parametrize("source", SOURCES.values(), ids=list(SOURCES))
+def test_indexing_only_the_top_level_statement_asked_about_places_nodes_alike(
+    source: str,
+) -> None:
+    parsed = parse_python(source)  # as the engine parses: CPython's lines at hand
+    assert parsed.starts is not None, "the two parses line up"
+    expected = _full(parsed.module)
+    for node in reversed(list(expected)):
+        positions = LazyPositions(parsed.module, parsed.starts, parsed.parent_of)
+        assert positions[node] == expected[node]
+        # Only a node outside every statement (the module, its header) needs the index
+        # of the whole module.
+        assert positions._owners is None or positions._top_of(node) is None
+
+
 def test_asking_for_one_node_generates_only_its_statement() -> None:
     module = cst.parse_module("a = 1\nb = 2\nc = 3\n")
     positions = LazyPositions(module)
@@ -70,6 +90,12 @@ def test_every_node_of_lintgvs_own_sources_is_placed_as_position_provider_places
         expected = _full(module)
         positions = LazyPositions(module)
         assert {node: positions[node] for node in reversed(list(expected))} == expected, path
+        parsed = parse_python(path.read_text(encoding="utf-8"))
+        expected = _full(parsed.module)
+        positions = LazyPositions(parsed.module, parsed.starts, parsed.parent_of)
+        nodes = [n for n in reversed(list(expected)) if not isinstance(n, cst.Module)]
+        assert {n: positions[n] for n in nodes} == {n: expected[n] for n in nodes}, path
+        assert positions._owners is None, path
 
 
 def test_iterating_gives_every_node() -> None:

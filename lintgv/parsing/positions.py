@@ -9,7 +9,7 @@ generated again with positions. Ranges are the same as PositionProvider's: they 
 from the same code generation, started on the same line with the same indentation.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TypeGuard
@@ -81,9 +81,19 @@ def _newlines(token: str) -> int:
 
 
 class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
-    """PositionProvider's ranges, computed only for the statements asked about."""
+    """PositionProvider's ranges, computed only for the statements asked about.
 
-    def __init__(self, module: cst.Module) -> None:
+    Given the line each top-level statement starts on (`starts`, its leading lines
+    included) and a way up the tree (`parent_of`), only the top-level statements holding
+    a node asked about are indexed; otherwise the whole module is, on the first question.
+    """
+
+    def __init__(
+        self,
+        module: cst.Module,
+        starts: Sequence[int] | None = None,
+        parent_of: Callable[[cst.CSTNode], cst.CSTNode | None] | None = None,
+    ) -> None:
         self._module = module
         # One provider holds every range computed so far, statement by statement.
         self._provider = PositionProvider()
@@ -91,11 +101,16 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         self._statements: list[_Statement] = []
         self._done: set[int] = set()
         self._complete = False
+        self._starts = starts if starts is not None and parent_of is not None else None
+        self._parent_of = parent_of
+        self._top: dict[int, int] = {}  # top-level statement's id → its place in the body
+        self._top_owners: dict[int, int] = {}
+        self._indexed_tops: set[int] = set()
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         computed = self._provider._computed
         if node not in computed and not self._complete:
-            statement = self._index().get(id(node), _HEADER)
+            statement = self._owner(node)
             if statement != _HEADER and statement not in self._done:
                 self._generate(statement)
             if node not in computed:
@@ -103,6 +118,36 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         found = computed[node]
         assert isinstance(found, CodeRange)
         return found
+
+    def _owner(self, node: cst.CSTNode) -> int:
+        """Return the index of the innermost statement holding `node` (or _HEADER)."""
+        if self._owners is None and self._starts is not None:
+            top = self._top_of(node)
+            if top is not None:
+                if top not in self._indexed_tops:
+                    self._index_top(top)
+                return self._top_owners.get(id(node), _HEADER)
+        return self._index().get(id(node), _HEADER)
+
+    def _top_of(self, node: cst.CSTNode) -> int | None:
+        """Return the place in the module's body of the statement holding `node`."""
+        assert self._parent_of is not None
+        if not self._top:
+            self._top = {id(s): i for i, s in enumerate(self._module.body)}
+        current: cst.CSTNode | None = node
+        while current is not None and id(current) not in self._top:
+            current = self._parent_of(current)
+        return self._top[id(current)] if current is not None else None
+
+    def _index_top(self, top: int) -> None:
+        assert self._starts is not None
+        module = self._module
+        state = _IndexingState(module.default_indent, module.default_newline)
+        state.line = self._starts[top]
+        state.statements = self._statements  # appended to: indexes stay unique
+        state.owners = self._top_owners
+        module.body[top]._codegen(state)
+        self._indexed_tops.add(top)
 
     def __iter__(self) -> Iterator[cst.CSTNode]:
         self._generate_all()
@@ -117,8 +162,10 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
             module = self._module
             state = _IndexingState(module.default_indent, module.default_newline)
             module._codegen(state)
+            # The statements indexed one by one, if any, are indexed again here.
             self._statements = state.statements
             self._owners = state.owners
+            self._done.clear()
         return self._owners
 
     def _generate(self, index: int) -> None:

@@ -374,6 +374,8 @@ class ParsedPython:
     module_name: str
     # For a partial parse, the file's line number of each parsed line; empty when whole.
     line_map: tuple[int, ...] = ()
+    # The line each top-level statement's code starts on, when known (see LazyPositions).
+    starts: tuple[int, ...] | None = None
 
     @property
     def module(self) -> cst.Module:
@@ -386,7 +388,7 @@ class ParsedPython:
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Return every node's range in the parsed text (computed as nodes are asked for)."""
-        return LazyPositions(self.module)
+        return LazyPositions(self.module, self.starts, self.parent_of)
 
     @cached_property
     def _parents(self) -> _Parents:
@@ -426,8 +428,14 @@ _TOO_DEEP = ("too many nested", "too many levels", "too complex")
 def parse_module(text: str) -> cst.Module:
     """Parse `text` with libcst once CPython's parser, which fails cleanly, has ruled out
     nesting deep enough to crash libcst; raise ParseError for such nesting."""
+    return _parse_both(text)[0]
+
+
+def _parse_both(text: str) -> tuple[cst.Module, ast.Module | None]:
+    """Return libcst's module of `text` and CPython's, if CPython accepts it too."""
+    tree = None
     try:
-        ast.parse(text)
+        tree = ast.parse(text)
     except (MemoryError, RecursionError) as exc:
         raise ParseError("Python nesting too deep to parse") from exc
     except SyntaxError as exc:
@@ -435,7 +443,32 @@ def parse_module(text: str) -> cst.Module:
             raise ParseError(f"Python syntax error: {exc.msg}", exc.lineno) from exc
     except ValueError:
         pass  # NUL bytes: libcst reports them
-    return cst.parse_module(text)
+    return cst.parse_module(text), tree
+
+
+def _starts(module: cst.Module, tree: ast.Module | None) -> tuple[int, ...] | None:
+    """Return the line where each top-level statement's code starts, its leading lines
+    included, from CPython's line numbers; None when the two parses do not line up."""
+    if tree is None:
+        return None
+    ours: list[int] = []
+    theirs = tree.body
+    taken = 0
+    for statement in module.body:
+        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        if taken + count > len(theirs):
+            return None
+        first = theirs[taken]
+        line = first.lineno
+        # libcst puts the lines before the first decorator in the statement's leading lines.
+        if getattr(statement, "decorators", ()) and isinstance(first, _DECORATED):
+            line = min(d.lineno for d in first.decorator_list)
+        ours.append(line - len(statement.leading_lines))
+        taken += count
+    return tuple(ours) if taken == len(theirs) else None
+
+
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def parse_python(
@@ -445,18 +478,22 @@ def parse_python(
     if selection is not None:
         try:
             partial, line_map = compact(text, selection)
-            module = parse_module(partial)
+            module, tree = _parse_both(partial)
             return ParsedPython(
-                MetadataWrapper(module, unsafe_skip_copy=True), module_name, line_map
+                MetadataWrapper(module, unsafe_skip_copy=True),
+                module_name,
+                line_map,
+                _starts(module, tree),
             )
         except (cst.ParserSyntaxError, ParseError):
             pass  # the line scan misjudged a block: the whole file settles it
     try:
-        module = parse_module(text)
+        module, tree = _parse_both(text)
     except cst.ParserSyntaxError as exc:
         raise ParseError(
             f"Python syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1
         ) from exc
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to parse") from exc
-    return ParsedPython(MetadataWrapper(module, unsafe_skip_copy=True), module_name)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    return ParsedPython(wrapper, module_name, starts=_starts(module, tree))
