@@ -14,7 +14,7 @@ from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import CppTrees, parse_cpp
-from lintgv.parsing.python import ParsedPython, parse_python, select_lines
+from lintgv.parsing.python import ModuleParts, ParsedPython, parse_python, select_lines
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
 from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
@@ -151,13 +151,15 @@ def check(
     helper_names: frozenset[str] = frozenset(),
     whole: bool = False,
     cpp_trees: CppTrees | None = None,
+    python_parts: ModuleParts | None = None,
 ) -> FileResult:
     """Return the findings and errors for one file.
 
     `whole` parses every line of a Python file (fixes need the full scope); otherwise
     only the parts near a trigger are parsed, which finds the same things faster.
     `cpp_trees` keeps C++ parses so that the next version of the file is parsed
-    incrementally (an editor's documents).
+    incrementally, and `python_parts` the parses of Python's top-level statements (an
+    editor's documents).
     """
     rules = rules_for(source.path, source.language, config)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
@@ -180,6 +182,7 @@ def check(
                 module_name,
                 whole,
                 bool(suppressions),
+                python_parts,
             )
         else:
             if not triggered.wanted and not suppressions:
@@ -209,6 +212,7 @@ def _check_python(
     module_name: str,
     whole: bool,
     has_suppressions: bool,
+    parts: ModuleParts | None,
 ) -> _Outcome:
     if whole or has_suppressions:
         selection = None
@@ -218,7 +222,7 @@ def _check_python(
         selection = select_lines(source.text, statement, function)
         if selection is not None and selection.is_empty:
             return [], [], set()
-    parsed = parse_python(source.text, module_name, selection)
+    parsed = parse_python(source.text, module_name, selection, parts)
     visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]
     try:
         parsed.walk([v.get_visitors() for v in visitors])

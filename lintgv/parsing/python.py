@@ -9,9 +9,11 @@ needs. Every other line is blanked, so line and column numbers stay those of the
 import ast
 import re
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper
@@ -431,7 +433,9 @@ def parse_module(text: str) -> cst.Module:
     return _parse_both(text)[0]
 
 
-def _parse_both(text: str) -> tuple[cst.Module, ast.Module | None]:
+def _parse_both(
+    text: str, parts: "ModuleParts | None" = None
+) -> tuple[cst.Module, ast.Module | None]:
     """Return libcst's module of `text` and CPython's, if CPython accepts it too."""
     tree = None
     try:
@@ -443,6 +447,8 @@ def _parse_both(text: str) -> tuple[cst.Module, ast.Module | None]:
             raise ParseError(f"Python syntax error: {exc.msg}", exc.lineno) from exc
     except ValueError:
         pass  # NUL bytes: libcst reports them
+    if parts is not None and tree is not None:
+        return parts.parse(text), tree
     return cst.parse_module(text), tree
 
 
@@ -471,14 +477,115 @@ def _starts(module: cst.Module, tree: ast.Module | None) -> tuple[int, ...] | No
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
+class ModuleParts:
+    """libcst's parse of top-level statements, by their text: an editor's next version of
+    a document is parsed by parsing only the statements an edit changed, and putting the
+    module together from those and the kept ones. Used by one thread at a time."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._parsed: OrderedDict[str, cst.Module] = OrderedDict()
+
+    def parse(self, text: str) -> cst.Module:
+        """Return libcst's module of `text`, equal to `cst.parse_module(text)`."""
+        pieces = _pieces(text)
+        modules = []
+        used: set[str] = set()
+        for piece in pieces or ():
+            # A node appears once in a module (rules map nodes by identity): a piece
+            # that repeats is parsed again.
+            modules.append(self._parse_piece(piece, fresh=piece in used))
+            used.add(piece)
+        module = _joined(modules)
+        return module if module is not None else cst.parse_module(text)
+
+    def _parse_piece(self, piece: str, fresh: bool) -> cst.Module:
+        if fresh:
+            return cst.parse_module(piece)
+        module = self._parsed.pop(piece, None)
+        if module is None:
+            module = cst.parse_module(piece)
+        self._parsed[piece] = module
+        while len(self._parsed) > self._size:
+            self._parsed.popitem(last=False)
+        return module
+
+
+# A comment that does not start its line.
+_INDENTED_COMMENT = re.compile(r"^[ \t\f]+#", re.M)
+# A logical line at the top level that continues the statement before it.
+_CONTINUES = re.compile(r"(?:elif|else|except|finally)\b|@")
+
+
+def _pieces(text: str) -> list[str] | None:
+    """Split `text` before each top-level statement and the comment and blank lines
+    above it, unless one of those comments is indented (libcst may give it to the block
+    above); None when `text` cannot be scanned or does not end with a newline."""
+    if not text.endswith("\n"):
+        return None
+    offsets = _line_offsets(text)
+    logical = _logical_lines(text, offsets)
+    if logical is None:
+        return None
+    cuts = [0]
+    for before, item in pairwise(logical):
+        if item.indent or _CONTINUES.match(text, offsets[item.first]):
+            continue
+        if text.startswith("@", offsets[before.first]):
+            continue  # a decorator and what it decorates are one statement
+        cut = offsets[before.last + 1]
+        if _INDENTED_COMMENT.search(text, cut, offsets[item.first]) is None:
+            cuts.append(cut)
+    cuts.append(len(text))
+    return [text[a:b] for a, b in pairwise(cuts)]
+
+
+def _joined(modules: list[cst.Module]) -> cst.Module | None:
+    """Return one module of the pieces' modules, or None when libcst would have read the
+    whole text otherwise: another indentation or line end detected, or a piece that does
+    not start with a statement."""
+    if not modules:
+        return None
+    indents = {m.default_indent for m in modules if _has_block(m)}
+    newlines = {m.default_newline for m in modules}
+    if len(indents) > 1 or len(newlines) > 1 or any(not m.body for m in modules[1:]):
+        return None
+    body = list(modules[0].body)
+    for before, module in pairwise(modules):
+        # The comment and blank lines that end a piece lead the next statement, as
+        # they do in the whole text.
+        lines = (*before.footer, *module.header)
+        leading = module.body[0]
+        body.append(leading.with_changes(leading_lines=(*lines, *leading.leading_lines)))
+        body.extend(module.body[1:])
+    first, last = modules[0], modules[-1]
+    return cst.Module(
+        body=tuple(body),
+        header=first.header,
+        footer=last.footer,
+        encoding=first.encoding,
+        default_indent=indents.pop() if indents else first.default_indent,
+        default_newline=first.default_newline,
+        has_trailing_newline=last.has_trailing_newline,
+    )
+
+
+def _has_block(module: cst.Module) -> bool:
+    return any(isinstance(s, cst.BaseCompoundStatement) for s in module.body)
+
+
 def parse_python(
-    text: str, module_name: str = "", selection: Selection | None = None
+    text: str,
+    module_name: str = "",
+    selection: Selection | None = None,
+    parts: ModuleParts | None = None,
 ) -> ParsedPython:
-    """Parse `text` (only the selected lines, when given) into a metadata wrapper."""
+    """Parse `text` (only the selected lines, when given) into a metadata wrapper; with
+    `parts`, reuse the parse of every top-level statement parsed before."""
     if selection is not None:
         try:
             partial, line_map = compact(text, selection)
-            module, tree = _parse_both(partial)
+            module, tree = _parse_both(partial, parts)
             return ParsedPython(
                 MetadataWrapper(module, unsafe_skip_copy=True),
                 module_name,
@@ -488,7 +595,7 @@ def parse_python(
         except (cst.ParserSyntaxError, ParseError):
             pass  # the line scan misjudged a block: the whole file settles it
     try:
-        module, tree = _parse_both(text)
+        module, tree = _parse_both(text, parts)
     except cst.ParserSyntaxError as exc:
         raise ParseError(
             f"Python syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1

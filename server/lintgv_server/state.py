@@ -23,6 +23,7 @@ from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.model import Language, SourceFile
 from lintgv.parsing.cpp import CppTrees
+from lintgv.parsing.python import ModuleParts
 from lintgv_server.analysis import Analysis, Target, lines_of
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan import ScanCache
@@ -114,6 +115,7 @@ class LintgvServer(LanguageServer):
         self.scanned_uris: set[str] = set()  # closed files the last scan reported on
         self.scan_cache = ScanCache()
         self.cpp_trees = CppTrees()  # open C++ documents are reparsed incrementally
+        self.python_parts = ModuleParts()  # and Python's top-level statements reused
         self.reported: set[tuple[str, int | None, str]] = set()  # logged crashes
         # The engine runs on one thread: analyses never race, and the event loop stays free.
         self.lint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lintgv")
@@ -225,6 +227,7 @@ class LintgvServer(LanguageServer):
             module_name=target.module_name,
             helper_names=self.helper_names,
             cpp_trees=self.cpp_trees,
+            python_parts=self.python_parts,
         )
         return Analysis(uri, version, generation, text, target, result, self.helper_names)
 
