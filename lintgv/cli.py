@@ -5,6 +5,7 @@ Exit codes are bit flags: 0 clean, 1 findings remain, 2 something could not be c
 """
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -155,10 +156,25 @@ def command_server(args: argparse.Namespace) -> int:
     return int(serve(tcp=args.tcp, client_process_id=args.client_process_id))
 
 
+def _spare_the_collector() -> None:
+    """Keep Python's garbage collector off what lives as long as the process.
+
+    What exists once lintgv is loaded (modules, rules, compiled patterns) is never
+    garbage, yet every full collection walked it (60 ms each time: in the language
+    server, every few edits of a large file); and parsing makes objects by the hundred
+    thousand, which the default threshold collects every 700. Freezing the one and
+    collecting the young less often saves a tenth of a check's CPU. Workers are forked
+    later: they share it.
+    """
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    _spare_the_collector()
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="lintgv: %(levelname)s: %(message)s")
     try:

@@ -2,7 +2,6 @@
 `lintgv server` calls). Lifecycle, settings and file-watching handlers live here; the
 others in documents.py, features.py and commands.py."""
 
-import gc
 import logging
 import os
 import sys
@@ -173,10 +172,6 @@ def serve(tcp: str | None = None, client_process_id: int | None = None) -> int:
         # pygls logs every message at INFO; that is for debugging only.
         logging.getLogger("pygls").setLevel(logging.WARNING)
     server = build_server(parent_pid=client_process_id)
-    # What exists now (modules, rules, compiled patterns) lives as long as the server: a
-    # full garbage collection need not walk it again. Walking it took 60 ms, every few
-    # edits of a large file.
-    gc.freeze()
     if tcp is None:
         server.start_io()
     else:
