@@ -295,9 +295,13 @@ class ParsedCpp:
             starts = [regions[i].start_byte for i in fresh]
             places: dict[int, list[tuple[int, int, str]]] = {i: [] for i in fresh}
             for node in new:
-                index = fresh[bisect_right(starts, node.start_byte) - 1]
-                base = regions[index].start_byte
-                places[index].append((node.start_byte - base, node.end_byte - base, node.type))
+                at = bisect_right(starts, node.start_byte) - 1
+                home = regions[fresh[at]] if at >= 0 else None
+                if home is None or node.end_byte > home.end_byte:
+                    places.clear()  # outside every region: keep nothing, find it again
+                    break
+                base = home.start_byte
+                places[fresh[at]].append((node.start_byte - base, node.end_byte - base, node.type))
             for index, where in places.items():
                 table.put((salt, regions[index].key), tuple(where))
         return sorted([*found, *new], key=lambda n: n.start_byte)

@@ -259,6 +259,9 @@ class CppRule(Rule):
             index = fresh[at] if at >= 0 else -1
             if index >= 0 and finding.span.start_line <= regions[index].last_line:
                 found[index].append(finding)
+            else:
+                found.clear()  # outside every region: keep nothing, find it again next time
+                break
         for node in self.looked_outside:
             found.pop(self._region_holding(node.start_byte), None)
         # Stored with lines counted from the region's first line, which is line 1.
