@@ -147,21 +147,18 @@ class ParsedCpp:
     def declarations_around(
         self, pattern: re.Pattern[bytes], limit: int
     ) -> list[tuple[int, int]] | None:
-        """Return the byte ranges of the declarations (functions, classes, variables, in
-        namespaces too) where `pattern` matches, in order, touching ones joined; None
+        """Return the byte ranges of the top-level declarations where `pattern` matches,
+        in order, touching ones joined; the whole file for a match outside them; None
         when there are more than `limit`."""
+        declarations = self.declarations
+        starts = [node.start_byte for node in declarations]
         ranges: list[tuple[int, int]] = []
         for match in pattern.finditer(self.data):
             if ranges and match.start() < ranges[-1][1]:
                 continue  # inside the declaration found last
-            node: tree_sitter.Node | None = self.root.descendant_for_byte_range(
-                match.start(), match.end()
-            )
-            while node is not None and node.parent is not None:
-                if node.parent.type in _DECLARATION_HOLDERS:
-                    break
-                node = node.parent
-            if node is None or node.parent is None:
+            at = bisect_right(starts, match.start()) - 1
+            node = declarations[at] if at >= 0 else None
+            if node is None or match.end() > node.end_byte:
                 return [(0, len(self.data))]
             if ranges and node.start_byte <= ranges[-1][1]:
                 ranges[-1] = (ranges[-1][0], max(node.end_byte, ranges[-1][1]))
@@ -175,12 +172,7 @@ class ParsedCpp:
     def declarations(self) -> tuple[tree_sitter.Node, ...]:
         """Return the top-level declarations (functions, classes, variables, in namespaces,
         `extern "C"` and `#if` blocks too; an ERROR node there counts as one), in order."""
-        return tuple(node for _, node in self._held_declarations)
-
-    @cached_property
-    def _held_declarations(self) -> tuple[tuple[str, tree_sitter.Node], ...]:
-        """Return each top-level declaration with the type of the node holding it."""
-        return self._layout[0]
+        return tuple(node for _, node in self._layout[0])
 
     @cached_property
     def _layout(self) -> tuple[tuple[tuple[str, tree_sitter.Node], ...], int]:
@@ -227,7 +219,7 @@ class ParsedCpp:
         groups: list[list[Any]] = []
         last_row = -1
         after_comment = False
-        for holder_type, node in self._held_declarations:
+        for holder_type, node in self._layout[0]:
             node_start, node_end, kind = node.start_byte, node.end_byte, node.type
             row = node.start_point[0]
             # The row of the node's last byte: a directive's node takes its newline.
