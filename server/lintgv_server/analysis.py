@@ -6,7 +6,7 @@ after it is made, except for its memoised fixes, which are filled under a lock.
 
 import threading
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,9 @@ class Target:
 _OTHER_LINE_ENDS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
+# A version's text is split for its document's changes and again for its analysis's
+# diagnostics: the last few splits are kept.
+@lru_cache(maxsize=8)
 def lines_of(text: str) -> tuple[str, ...]:
     """Split `text` into lines as lintgv counts them (at `\\n`), keeping the line ends."""
     # Substring tests run at memory speed; a regex over the text costs milliseconds.

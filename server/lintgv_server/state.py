@@ -39,16 +39,12 @@ CONFIGURATION_SECTION = "lintgv"
 class LintgvDocument(TextDocument):
     """pygls' document, with lines split only at `\n`, as lintgv and LSP count them
     (`str.splitlines` also splits at form feeds and other separators), split once per
-    version, and changed in place of the edited range rather than rebuilt line by line."""
-
-    _split: tuple[str, tuple[str, ...]] | None = None
+    version (see lines_of), and changed in place of the edited range rather than rebuilt
+    line by line."""
 
     @property
     def lines(self) -> tuple[str, ...]:
-        source = self.source
-        if self._split is None or self._split[0] is not source:
-            self._split = (source, lines_of(source))
-        return self._split[1]
+        return lines_of(self.source)
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
         lines = self.lines
