@@ -2,17 +2,21 @@
 `lintgv server` calls). Lifecycle, settings and file-watching handlers live here; the
 others in documents.py, features.py and commands.py."""
 
+import asyncio
+import json
 import logging
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 
 from lintgv.errors import LintgvError
 from lintgv_server import commands, documents, features
+from lintgv_server.framing import read_messages
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.settings import ClientSettings
 from lintgv_server.state import LintgvServer, is_alive, use_lintgv_documents
@@ -37,6 +41,56 @@ class Server(LintgvServer):
         if source is not None and source.__name__ == "FeatureRequestError":
             return  # already answered with an error response
         self.log_message(f"lintgv server error: {error}", types.MessageType.Error)
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio with lintgv's frame reader (framing.py), which logs a
+        malformed frame and reads on from the next header instead of going deaf."""
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(read_messages(reader, self._handle_frame, self._bad_frame))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; the server exits")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]  # unannotated in pygls
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """Listen on `host`:`port` and serve one client at a time with lintgv's frame
+        reader; the server ends when a client's connection ends."""
+
+        async def listen() -> None:
+            listening: asyncio.Server | None = None
+
+            async def connection(reader: asyncio.StreamReader, writer: Any) -> None:
+                self.protocol.set_writer(writer)
+                await read_messages(reader, self._handle_frame, self._bad_frame)
+                if listening is not None:
+                    listening.close()
+
+            listening = await asyncio.start_server(connection, host, port)
+            where = ", ".join(str(s.getsockname()) for s in listening.sockets)
+            log.info("Serving on %s", where)
+            async with listening:
+                try:
+                    await listening.serve_forever()
+                except asyncio.CancelledError:
+                    log.debug("the client's connection ended")
+
+        asyncio.run(listen())
+
+    def _handle_frame(self, body: bytes) -> None:
+        protocol = self.protocol
+        try:
+            protocol.handle_message(json.loads(body, object_hook=protocol.structure_message))
+        except Exception as exc:
+            log.exception("Unable to handle message")
+            self.report_server_error(exc, JsonRpcException)
+
+    def _bad_frame(self, problem: str) -> None:
+        log.warning("%s", problem)
+        self.log_message(f"lintgv server: {problem}", types.MessageType.Warning)
 
 
 def _exit_when_gone(pid: int, server: LintgvServer) -> None:

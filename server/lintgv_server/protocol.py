@@ -3,7 +3,9 @@
 pygls drops a request whose params do not fit the method's type, a message without
 `jsonrpc`, a batch, and any request after `shutdown`, without an answer; a client
 waiting for the answer would hang. Here each gets the error the JSON-RPC and LSP
-specifications name. Commands also receive their whole params (for `workDoneToken`).
+specifications name: a request before `initialize` gets ServerNotInitialized (-32002)
+and a notification before it is dropped, as the LSP asks, instead of pygls answering
+`null`. Commands also receive their whole params (for `workDoneToken`).
 """
 
 import logging
@@ -16,6 +18,7 @@ from pygls.exceptions import (
     JsonRpcInvalidParams,
     JsonRpcInvalidRequest,
     JsonRpcParseError,
+    JsonRpcServerNotInitialized,
 )
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCNotification, RPCRequest, RPCResponse
@@ -47,6 +50,8 @@ class LintgvProtocol(LanguageServerProtocol):
         # pygls can only cancel a handler that has not started yet.
         # Kept in arrival order and bounded: ids are not reused, so old ones can go.
         self.cancelled: dict[int | str, None] = {}
+        # Whether `initialize` has arrived: before it, the LSP allows only it and `exit`.
+        self.initialize_seen = False
 
     def _handle_cancel_notification(self, msg_id: int | str) -> None:
         self.cancelled[msg_id] = None
@@ -90,11 +95,32 @@ class LintgvProtocol(LanguageServerProtocol):
             self._reject(message)
             return
         is_request = isinstance(message, RPCRequest)
+        if not self.initialize_seen and not self._accept_before_initialize(message):
+            return
         if self._shutdown and is_request and message.method != types.EXIT:
             error = JsonRpcInvalidRequest(f"{message.method}: the server is shutting down")
             self.send_error(message.id, error)
             return
         super().handle_message(message)
+
+    def _accept_before_initialize(self, message: Any) -> bool:
+        """Tell whether `message` may be handled; answer or drop it if not.
+
+        Before `initialize`, a request gets ServerNotInitialized and a notification
+        other than `exit` is dropped; responses (to nothing we sent) pass through."""
+        method = getattr(message, "method", None)
+        if method == types.INITIALIZE:
+            self.initialize_seen = True
+            return True
+        if method is None or method == types.EXIT:
+            return True
+        if isinstance(message, RPCRequest):
+            log.warning("%s before initialize: answered with ServerNotInitialized", method)
+            error = JsonRpcServerNotInitialized(f"{method}: the server is not initialized yet")
+            self.send_error(message.id, error)
+        else:
+            log.warning("%s before initialize: dropped", method)
+        return False
 
     def _reject(self, message: object) -> None:
         """Answer a message that is not a JSON-RPC 2.0 request, response or notification."""

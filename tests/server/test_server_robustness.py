@@ -130,3 +130,64 @@ def test_a_bad_tcp_address_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "HOST:PORT" in done.stderr
+
+
+def test_a_request_before_initialize_gets_server_not_initialized(tmp_path: Path) -> None:
+    server = RawServer(cwd=tmp_path)
+    hover = {
+        "textDocument": {"uri": tmp_path.as_uri() + "/a.py"},
+        "position": {"line": 0, "character": 0},
+    }
+    server.request(1, "textDocument/hover", hover)
+    assert _error(server, 1) == -32002
+    server.request(2, "shutdown")
+    assert _error(server, 2) == -32002
+    assert "capabilities" in server.initialize(write_project(tmp_path))["result"]
+    server.request(3, "shutdown")
+    assert server.response(3)["result"] is None
+    server.notify("exit")
+    assert server.close() == 0
+
+
+_GOOD = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "shutdown"}).encode()
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        b"Content-Length: abc\r\n\r\n" + _GOOD,
+        b"Content-Length: -3\r\n\r\n" + _GOOD,
+        b"Content-Lenght: 52\r\n\r\n" + _GOOD,
+        b"\r\n" + _GOOD,
+        b"no header at all\r\n\r\n" + _GOOD,
+        b"Content-Length: 5\r\n\r\n" + _GOOD,  # too short: the body's rest runs on
+    ],
+    ids=["not-a-number", "negative", "misspelt", "no-header", "garbage", "short"],
+)
+def test_after_a_malformed_frame_the_server_logs_it_and_reads_on(
+    tmp_path: Path, broken: bytes
+) -> None:
+    server = RawServer(cwd=tmp_path)
+    server.initialize(write_project(tmp_path))
+    server.write(broken)
+    server.request(6, "shutdown")
+    assert server.response(6)["result"] is None
+    logged = server.wait_for(
+        lambda m: (
+            m.get("method") == "window/logMessage" and "malformed frame" in m["params"]["message"]
+        )
+    )
+    assert logged["params"]["type"] == 2  # a warning
+    server.notify("exit")
+    assert server.close() == 0
+
+
+def test_a_frame_larger_than_any_message_ends_the_connection(tmp_path: Path) -> None:
+    server = RawServer(cwd=tmp_path)
+    server.initialize(write_project(tmp_path))
+    server.write(b"Content-Length: 99999999999\r\n\r\n{")
+    logged = server.wait_for(
+        lambda m: m.get("method") == "window/logMessage" and "bytes" in m["params"]["message"]
+    )
+    assert "the connection is closed" in logged["params"]["message"]
+    assert server.process.wait(timeout=TIMEOUT) is not None
