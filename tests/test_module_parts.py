@@ -105,3 +105,12 @@ def test_a_parse_with_parts_finds_what_a_parse_without_finds() -> None:
     plain, reused = parse_python(text), parse_python(text, parts=ModuleParts())
     assert reused.module.deep_equals(plain.module)
     assert reused.starts == plain.starts
+
+
+def test_only_the_last_versions_statements_are_kept() -> None:
+    parts = ModuleParts()
+    first = "".join(f"def f{k}():\n    return {k}\n\n\n" for k in range(50))
+    parts.parse(first)
+    assert len(parts) == 50
+    parts.parse("import tvm\n\n\ndef g():\n    return 1\n")
+    assert len(parts) == 2  # the header with its import, and g: none of the 50 left

@@ -9,7 +9,6 @@ needs. Every other line is blanked, so line and column numbers stay those of the
 import ast
 import re
 from bisect import bisect_right
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -478,37 +477,34 @@ _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 class ModuleParts:
-    """libcst's parse of top-level statements, by their text: an editor's next version of
-    a document is parsed by parsing only the statements an edit changed, and putting the
-    module together from those and the kept ones. Used by one thread at a time."""
+    """libcst's parse of one document's top-level statements, by their text: the
+    document's next version is parsed by parsing only the statements an edit changed, and
+    putting the module together from those and the kept ones. Only the last version's
+    statements are kept, so memory follows the document. Used by one thread at a time."""
 
-    def __init__(self, size: int = 4096) -> None:
-        self._size = size
-        self._parsed: OrderedDict[str, cst.Module] = OrderedDict()
+    def __init__(self) -> None:
+        self._parsed: dict[str, cst.Module] = {}
+
+    def __len__(self) -> int:
+        """Return how many statements' parses are kept."""
+        return len(self._parsed)
 
     def parse(self, text: str) -> cst.Module:
         """Return libcst's module of `text`, equal to `cst.parse_module(text)`."""
         pieces = _pieces(text)
         modules = []
-        used: set[str] = set()
+        kept: dict[str, cst.Module] = {}
         for piece in pieces or ():
             # A node appears once in a module (rules map nodes by identity): a piece
             # that repeats is parsed again.
-            modules.append(self._parse_piece(piece, fresh=piece in used))
-            used.add(piece)
+            module = None if piece in kept else self._parsed.get(piece)
+            if module is None:
+                module = cst.parse_module(piece)
+            kept.setdefault(piece, module)
+            modules.append(module)
+        self._parsed = kept
         module = _joined(modules)
         return module if module is not None else cst.parse_module(text)
-
-    def _parse_piece(self, piece: str, fresh: bool) -> cst.Module:
-        if fresh:
-            return cst.parse_module(piece)
-        module = self._parsed.pop(piece, None)
-        if module is None:
-            module = cst.parse_module(piece)
-        self._parsed[piece] = module
-        while len(self._parsed) > self._size:
-            self._parsed.popitem(last=False)
-        return module
 
 
 # A comment that does not start its line.

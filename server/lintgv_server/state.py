@@ -111,7 +111,8 @@ class LintgvServer(LanguageServer):
         self.scanned_uris: set[str] = set()  # closed files the last scan reported on
         self.scan_cache = ScanCache()
         self.cpp_trees = CppTrees()  # open C++ documents are reparsed incrementally
-        self.python_parts = ModuleParts()  # and Python's top-level statements reused
+        # Each open Python document's top-level statements, reused by its next version.
+        self.python_parts: dict[str, ModuleParts] = {}
         self.reported: set[tuple[str, int | None, str]] = set()  # logged crashes
         # The engine runs on one thread: analyses never race, and the event loop stays free.
         self.lint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lintgv")
@@ -223,7 +224,7 @@ class LintgvServer(LanguageServer):
             module_name=target.module_name,
             helper_names=self.helper_names,
             cpp_trees=self.cpp_trees,
-            python_parts=self.python_parts,
+            python_parts=self.python_parts.setdefault(uri, ModuleParts()),
         )
         return Analysis(uri, version, generation, text, target, result, self.helper_names)
 
@@ -292,6 +293,7 @@ class LintgvServer(LanguageServer):
             handle.cancel()
         self.analyses.pop(uri, None)
         self.published.pop(uri, None)
+        self.python_parts.pop(uri, None)
         path = to_fs_path(uri)
         if path:
             self.cpp_trees.forget(Path(path))
