@@ -1,0 +1,80 @@
+"""The canary for the private APIs lintgv relies on, where no public one does the job.
+
+Each is named here with what lintgv needs of it. libcst and pygls are capped in
+pyproject.toml below their next release; before raising a cap, run this file against the
+new release: a failure names the API that moved, and the module that must change with it.
+"""
+
+import inspect
+import re
+
+import libcst as cst
+import pytest
+from libcst.metadata import PositionProvider
+from pygls.protocol import LanguageServerProtocol
+from pygls.workspace import Workspace
+
+
+def test_libcst_code_generation_internals_positions_py_builds_on() -> None:
+    """lintgv/parsing/positions.py runs libcst's code generation statement by statement."""
+    from libcst._nodes.internal import CodegenState
+    from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+    module = cst.parse_module("x = 1\nif x:\n    y = 2\n")
+    state = CodegenState(module.default_indent, module.default_newline)
+    for hook in ("before_codegen", "after_codegen", "record_syntactic_position"):
+        assert callable(getattr(state, hook)), hook
+    module.body[1]._codegen(state)
+    assert "".join(state.tokens) == "if x:\n    y = 2\n"
+    assert state.indent_tokens == []
+    provider = PositionProvider()
+    positions = PositionProvidingCodegenState(
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        provider=provider,
+    )
+    positions.line = 2
+    module.body[1]._codegen(positions)
+    provider._gen_impl(module)
+    assert isinstance(provider._computed, dict)
+    assert provider._computed[module.body[1]].start.line == 2
+
+
+def test_the_regex_parser_prefilter_py_reads_trigger_patterns_with() -> None:
+    """lintgv/prefilter.py derives the literals every match of a trigger must contain."""
+    import re._constants as sre  # type: ignore[import-not-found]
+    import re._parser as sre_parse  # type: ignore[import-not-found]
+
+    parsed = sre_parse.parse(r"Global(?:Var|Func)\(")
+    assert not parsed.state.flags & sre.SRE_FLAG_IGNORECASE
+    assert sre_parse.parse("(?i)x").state.flags & sre.SRE_FLAG_IGNORECASE
+    assert [op for op, _ in parsed][:2] == [sre.LITERAL, sre.LITERAL]
+    assert re.compile(r"Global(?:Var|Func)\(").pattern  # the public side still agrees
+
+
+@pytest.mark.parametrize(
+    ("owner", "name", "user"),
+    [
+        (LanguageServerProtocol, "_workspace", "state.py replaces the workspace at initialize"),
+        (LanguageServerProtocol, "_shutdown", "protocol.py answers requests after shutdown"),
+        (LanguageServerProtocol, "_send_data", "protocol.py sends errors with a null id"),
+        (
+            LanguageServerProtocol,
+            "_handle_cancel_notification",
+            "protocol.py remembers cancelled requests",
+        ),
+        (Workspace, "_sync_kind", "state.py keeps pygls' sync kind in its workspace"),
+    ],
+)
+def test_pygls_internals_the_server_builds_on(owner: type, name: str, user: str) -> None:
+    assert hasattr(owner, name) or name in _instance_attributes(owner), f"{name}: {user}"
+
+
+def _instance_attributes(owner: type) -> set[str]:
+    """Return the attribute names the `__init__` of `owner` and its bases assign to `self`."""
+    found: set[str] = set()
+    for cls in owner.__mro__:
+        init = vars(cls).get("__init__")
+        if init is not None and hasattr(init, "__code__"):
+            found.update(re.findall(r"self\.(\w+)\s*[:=]", inspect.getsource(init)))
+    return found
