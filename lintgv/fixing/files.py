@@ -98,6 +98,9 @@ def interrupts_deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield  # started with Ctrl-C ignored (e.g. in the background): it stays ignored
+        return
     received: list[int] = []
 
     def hold(signum: int, frame: FrameType | None) -> None:

@@ -2,6 +2,7 @@
 
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,17 @@ def test_a_symlink_stays_a_link_to_the_written_file(tmp_path: Path) -> None:
     assert real.read_bytes() == b"new\n"
 
 
+@pytest.fixture
+def sigint(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Give the test the SIGINT handler it asks for, whatever the suite was started with
+    (a suite started in the background inherits Ctrl-C ignored)."""
+    previous = signal.signal(signal.SIGINT, request.param)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("sigint", [signal.default_int_handler], indirect=True)
+@pytest.mark.usefixtures("sigint")
 def test_ctrl_c_is_held_until_the_block_ends() -> None:
     finished = []
     with pytest.raises(KeyboardInterrupt), interrupts_deferred():
@@ -92,3 +104,14 @@ def test_ctrl_c_is_held_until_the_block_ends() -> None:
         finished.append(True)
     assert finished == [True]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("sigint", [signal.SIG_IGN], indirect=True)
+@pytest.mark.usefixtures("sigint")
+def test_an_ignored_ctrl_c_stays_ignored() -> None:
+    finished = []
+    with interrupts_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        finished.append(True)
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN

@@ -232,6 +232,8 @@ def test_ctrl_c_during_fix_leaves_every_file_whole(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As from a terminal, even when the suite itself runs with Ctrl-C ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     # Interrupt once writing has begun: the first file read back fixed is the signal.
     while process.poll() is None and not any(p.read_text() == FIXED for p in paths):
