@@ -96,12 +96,15 @@ def metadata_line(rule: type[Rule]) -> str:
     )
 
 
-def render(rule: type[Rule]) -> str:
-    """Return the Markdown page of `rule`'s code, covering each of its languages."""
-    rules = implementations(rule)
+def render(rule: type[Rule], first: Language | None = None, message: bool = True) -> str:
+    """Return the Markdown page of `rule`'s code, covering each of its languages: the
+    `first` language's section first, and without the rule's message unless `message`
+    (a hover shows the finding's own message above the page)."""
+    rules = sorted(implementations(rule), key=lambda r: r.LANGUAGE is not first)
     meta = rules[0].META
     out = [f"# {meta.code} · {meta.name}", "", metadata_line(rules[0]), ""]
-    out += [summary_of(rules[0]), "", f"Message: {meta.message}", ""]
+    out += [summary_of(rules[0]), ""]
+    out += [f"Message: {meta.message}", ""] if message else []
     bodies = {_docstring(r) for r in rules}
     if len(bodies) == 1:
         out += [_body(rules[0], demote=False), ""]

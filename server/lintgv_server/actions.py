@@ -32,17 +32,14 @@ def docs_href(code: str, template: str) -> str | None:
 
 
 @cache
-def rule_page(code: str) -> str | None:
-    """Return the Markdown page of `code`, as `lintgv explain` prints it."""
-    rules = rule_codes().get(code)
-    return render(rules[0]) if rules else None
-
-
-def hover_text(finding: Finding) -> str:
-    """Return the hover of a finding: its message, then the rule's page."""
-    page = rule_page(finding.code)
+def hover_text(finding: Finding, language: Language | None) -> str:
+    """Return the hover of a finding: its message once, then the rule's page with the
+    document's language first."""
+    rules = rule_codes().get(finding.code)
     head = f"**lintgv {finding.code}** ({finding.rule}): {finding.message}"
-    return f"{head}\n\n---\n\n{page}" if page else head
+    if not rules:
+        return head
+    return f"{head}\n\n---\n\n{render(rules[0], first=language, message=False)}"
 
 
 def wants(only: Sequence[str] | None, kind: str) -> bool:

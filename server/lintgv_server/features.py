@@ -152,7 +152,8 @@ async def hover(ls: LintgvServer, params: types.HoverParams) -> types.Hover | No
     ]
     if not found:
         return None
-    text = "\n\n".join(actions.hover_text(f) for f in found)
+    language = analysis.target.language if analysis.target is not None else None
+    text = "\n\n".join(actions.hover_text(f, language) for f in found)
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
         range=to_range(analysis.lines, codec, found[0].span),

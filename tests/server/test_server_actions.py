@@ -183,8 +183,11 @@ async def test_hover_on_a_finding_explains_the_rule(tmp_path: Path, start: Start
     assert hover is not None
     assert isinstance(hover.contents, types.MarkupContent)
     assert hover.contents.kind == types.MarkupKind.Markdown
-    assert "GV101" in hover.contents.value
-    assert "Why it matters" in hover.contents.value
+    value = hover.contents.value
+    assert "GV101" in value
+    assert "Why it matters" in value
+    assert value.count(diagnostic.message) == 1  # the message once, not again from the page
+    assert value.index("## Python") < value.index("## C++")  # the document's language first
     assert hover.range == diagnostic.range
     nothing = await client.text_document_hover_async(
         types.HoverParams(
