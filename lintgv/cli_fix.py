@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from lintgv.cli_runtime import add_unsandboxed
 from lintgv.fixing import MAX_ROUNDS
 
 Progress = Callable[[str, int, int], None]
@@ -32,6 +33,15 @@ def add_fix_command(
     fix.add_argument(
         "--diff", action="store_true", help="print a unified diff of the fixes; write nothing"
     )
+    fix.add_argument(
+        "--prove-names",
+        action="store_true",
+        help="RUNS CODE FROM THE TREE (sandboxed): compile and run each C++ unique-name copy "
+        "a fix replaces beside NameSupply, and apply the rewrite as safe when the names "
+        "are the same (see docs/security.md); without it no code of the tree runs and "
+        "these rewrites are unsafe",
+    )
+    add_unsandboxed(fix)
     fix.add_argument(
         "--max-rounds",
         type=int,
@@ -93,6 +103,8 @@ def command_fix(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             max_rounds=args.max_rounds,
             progress=progress,
+            prove_names=args.prove_names,
+            unsandboxed=args.allow_unsandboxed,
         )
     summary = render_summary(result, args.unsafe)
     if args.diff:

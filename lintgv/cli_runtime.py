@@ -38,14 +38,33 @@ def add_runtime_commands(commands: "argparse._SubParsersAction[Any]") -> None:
 
     copies = commands.add_parser(
         "validate-copies",
-        help="run each unique-name copy beside NameSupply.fresh_name and show where names differ",
+        help="RUNS CODE FROM THE TREE (sandboxed): each unique-name copy beside "
+        "NameSupply.fresh_name, showing where names differ",
+        description="Compile and run every unique-name copy GV201 finds (C++ with --cxx, "
+        "Python in an isolated interpreter) on a fixed sequence of names, and compare "
+        "with NameSupply.fresh_name. This runs code of the analysed tree: each copy runs "
+        "in a sandbox (bubblewrap: read-only file system, no network, a throwaway folder, "
+        "an empty environment, CPU, memory, process, file-size, output and time limits); "
+        "see docs/security.md.",
     )
     copies.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
     copies.add_argument("--cxx", default="c++", help="C++ compiler (default: c++)")
     copies.add_argument("--config", type=Path, metavar="FILE", help="lintgv.toml or pyproject.toml")
+    add_unsandboxed(copies)
     _add_format(copies)
     _add_version(copies)
     copies.set_defaults(func=command_validate_copies)
+
+
+def add_unsandboxed(parser: argparse.ArgumentParser) -> None:
+    """Add --allow-unsandboxed, for the commands that run code of the tree."""
+    parser.add_argument(
+        "--allow-unsandboxed",
+        action="store_true",
+        help="where bubblewrap is missing or the kernel refuses it namespaces, run copies "
+        "anyway with only the limits, a throwaway folder and an empty environment (no "
+        "file-system or network isolation); without this flag they are not run",
+    )
 
 
 def _add_version(parser: argparse.ArgumentParser) -> None:
@@ -114,7 +133,11 @@ def command_validate_copies(args: argparse.Namespace) -> int:
     from lintgv.rewrite_validation import render_text, validate_tree
 
     report = validate_tree(
-        args.paths, config_file=args.config, tvm_version=args.tvm_version, cxx=args.cxx
+        args.paths,
+        config_file=args.config,
+        tvm_version=args.tvm_version,
+        cxx=args.cxx,
+        unsandboxed=args.allow_unsandboxed,
     )
     if args.format == "json":
         print(json_report.render(report.findings, report.errors))

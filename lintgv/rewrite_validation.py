@@ -1,6 +1,7 @@
 """Rewrite validation: find the unique-name copies GV201 reports, run each beside
 `NameSupply.fresh_name` on the fixed sequence (lintgv.runtime.copies.sequence), and say
-where the names differ. `lintgv validate-copies` and `lintgv fix` both use it.
+where the names differ. `lintgv validate-copies` and `lintgv fix --prove-names` use it:
+nothing else runs code of the analysed tree, and they run it only in the sandbox.
 
 This module finds and prepares the copies (it parses C++ with tree-sitter); running them
 is lintgv.runtime.copies' job. Findings: GV511 the names differ, GV512 the copy could not
@@ -23,8 +24,8 @@ from lintgv.codemods.unique_name_copies import (
     functions,
     method_name,
 )
-from lintgv.config import DEFAULT_TVM_VERSION, config_for, load_config
-from lintgv.model import Applicability, FileError, Finding, Severity, Span
+from lintgv.config import config_for, load_config
+from lintgv.model import FileError, Finding, Severity, Span
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.reading import read_source
 from lintgv.runtime.copies.cpp_harness import CppCopy, run_cpp_copy
@@ -168,19 +169,12 @@ def _function_at(root: tree_sitter.Node, line: int) -> tree_sitter.Node | None:
 
 
 @functools.lru_cache(maxsize=256)  # `lintgv fix` plans the same copies round after round
-def run_copy(copy: CppCopy, *, tvm_version: str = DEFAULT_TVM_VERSION, cxx: str = "c++") -> CopyRun:
-    """Run one C++ copy on the sequence beside NameSupply."""
-    return run_cpp_copy(copy, supply_names(tvm_version), cxx=cxx)
-
-
-def judge_change(
-    copy: Copy, *, tvm_version: str = DEFAULT_TVM_VERSION
-) -> tuple[Applicability, str]:
-    """Return how far replacing `copy` by a NameSupply can be trusted, and why."""
-    run = run_copy(copy_of_change(copy), tvm_version=tvm_version)
-    if run.ran and not run.differences:
-        return Applicability.SAFE, run.summary()
-    return Applicability.UNSAFE, run.summary()
+def run_copy(
+    copy: CppCopy, *, tvm_version: str, cxx: str = "c++", unsandboxed: bool = False
+) -> CopyRun:
+    """Run one C++ copy on the sequence beside the NameSupply of `tvm_version`, in the
+    sandbox (lintgv.runtime.copies.sandbox)."""
+    return run_cpp_copy(copy, supply_names(tvm_version), cxx=cxx, unsandboxed=unsandboxed)
 
 
 def validate_tree(
@@ -189,8 +183,10 @@ def validate_tree(
     config_file: Path | None = None,
     tvm_version: str | None = None,
     cxx: str = "c++",
+    unsandboxed: bool = False,
 ) -> CopyReport:
-    """Run every copy GV201 finds under `paths`; return the runs, findings and errors."""
+    """Run every copy GV201 finds under `paths` in the sandbox; return the runs, findings
+    and errors (`unsandboxed`: see lintgv.runtime.copies.sandbox.run_sandboxed)."""
     from lintgv.runner import run
 
     overrides: dict[str, object] = {"select": ["GV201"]}
@@ -211,9 +207,12 @@ def validate_tree(
         line = finding.span.start_line
         if finding.path.suffix in (".py", ".pyi"):
             text = _reader(finding.path) or ""
-            runs.append(run_python_copy(finding.path, text, line, expected))
+            runs.append(
+                run_python_copy(finding.path, text, line, expected, unsandboxed=unsandboxed)
+            )
         else:
-            runs.append(run_cpp_copy(cpp_copy(project, finding.path, line), expected, cxx=cxx))
+            copy = cpp_copy(project, finding.path, line)
+            runs.append(run_cpp_copy(copy, expected, cxx=cxx, unsandboxed=unsandboxed))
     findings = tuple(_finding(r) for r in runs if not r.ran or r.differences)
     return CopyReport(tuple(runs), findings, tuple(result.all_errors))
 

@@ -42,7 +42,6 @@ from lintgv.codemods.unique_name_copies import (
 )
 from lintgv.fixes import apply_edits
 from lintgv.model import Applicability, Edit
-from lintgv.rewrite_validation import judge_change
 
 __all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes"]
 
@@ -56,7 +55,16 @@ class Change:
     applicability: Applicability
     sites: int  # calls rewritten
     title: str
-    evidence: str = ""  # how the copy's names compared with NameSupply's (or why not run)
+    evidence: str = ""  # why the change is not safe, or how it was proved
+    copy: Copy | None = None  # the C++ copy replaced, which `fix --prove-names` can run
+
+
+# Without running the copy nobody knows whether it names as NameSupply does; lintgv runs
+# code of the tree only when asked (`lintgv fix --prove-names`), in a sandbox.
+UNPROVEN = (
+    "not proven that the copy names as NameSupply does; `lintgv fix --prove-names` runs "
+    "it in a sandbox to compare"
+)
 
 
 def plan_changes(
@@ -127,8 +135,8 @@ class _Rewrite:
             except ValueError as exc:
                 raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
         title = f"Replace {copy.helper} with a NameSupply member `{supply}`"
-        applicability, evidence = judge_change(copy)
-        return Change(copy.helper, texts, applicability, sites, title, evidence)
+        evidence = UNPROVEN
+        return Change(copy.helper, texts, Applicability.UNSAFE, sites, title, evidence, copy)
 
     def _supply_name(self) -> str:
         body = self.copy.class_node.child_by_field_name("body")

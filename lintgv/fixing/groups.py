@@ -19,6 +19,7 @@ from lintgv.fixing.files import (
     stored_text,
     write_atomically,
 )
+from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import syntax_errors
 from lintgv.model import Applicability, FileError, Language
 from lintgv.reading import read_source
@@ -147,9 +148,11 @@ def fix_groups(
     unsafe: bool,
     write: bool,
     max_rounds: int,
+    prove: NameProof | None = None,
 ) -> tuple[list[GroupFix], list[Skipped]]:
     """Apply every multi-file change that passes its proof; return what happened and the
-    copies left alone, with the reason."""
+    copies left alone, with the reason. With `prove`, each C++ copy is run (in the
+    sandbox) to tell whether its change is safe; without, no code of the tree runs."""
     ordered = sorted(paths, key=lambda p: p.as_posix())
     outcomes: list[GroupFix] = []
     handled: set[str] = set()
@@ -172,8 +175,11 @@ def fix_groups(
             handled.add(change.helper)
             files = tuple(sorted(change.texts, key=lambda p: p.as_posix()))
             reason: str | None = None
-            if change.applicability == Applicability.UNSAFE and not unsafe:
-                reason = f"unsafe fix ({change.evidence}); apply with --unsafe"
+            applicability, evidence = (
+                prove.judge(change) if prove else (change.applicability, change.evidence)
+            )
+            if applicability == Applicability.UNSAFE and not unsafe:
+                reason = f"unsafe fix ({evidence}); apply with --unsafe"
             reason = reason or _prove(change, workspace, ordered, names)
             reason = reason or _commit(change, workspace, write)
             outcomes.append(

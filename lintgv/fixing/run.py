@@ -26,6 +26,7 @@ from lintgv.fixing.files import (
     write_atomically,
 )
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
+from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.reading import read_source
@@ -215,8 +216,12 @@ def fix_paths(
     jobs: int | None = None,
     max_rounds: int = MAX_ROUNDS,
     progress: Progress | None = None,
+    prove_names: bool = False,
+    unsandboxed: bool = False,
 ) -> FixRun:
-    """Fix every file under `paths`; see the module docstring."""
+    """Fix every file under `paths`; see the module docstring. With `prove_names`, the C++
+    unique-name copies that multi-file changes replace are run in the sandbox
+    (lintgv.fixing.proof); otherwise no code of the tree runs."""
     workers = jobs or os.cpu_count() or 1
     if progress is not None:
         progress("checking", 0, 0)
@@ -265,6 +270,7 @@ def fix_paths(
             unsafe=unsafe,
             write=write,
             max_rounds=max_rounds,
+            prove=_proof(overrides, config_file, unsandboxed) if prove_names else None,
         )
         for group in groups:
             for path in group.paths if group.done else ():
@@ -286,6 +292,14 @@ def fix_paths(
 
 # The helper a GV201 message names: "private unique-name helper `Class::GetUniqueName`; ..."
 _HELPER = re.compile(r"helper `(?:[\w:]*::)?(\w+)`")
+
+
+def _proof(
+    overrides: Mapping[str, object], config_file: Path | None, unsandboxed: bool
+) -> NameProof:
+    """Return how to prove changes: each copy against its own file's `tvm-version`."""
+    discovery = Discovery(overrides, config_file)
+    return NameProof(lambda path: discovery.config_for(path.parent).tvm_version, unsandboxed)
 
 
 def _reported_helpers(results: Iterable[FileResult]) -> set[str]:

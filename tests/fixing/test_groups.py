@@ -5,11 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from lintgv.codemods.unique_names import HELPER_NAMES, Change, Skipped
+from lintgv.codemods.unique_names import HELPER_NAMES, UNPROVEN, Change, Skipped
 from lintgv.fixing import groups
 from lintgv.fixing import run as fix_run
 from lintgv.fixing.files import write_atomically as real_write
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
+from lintgv.fixing.proof import NameProof
 from lintgv.fixing.run import fix_paths
 from lintgv.fixing.summary import render_summary
 
@@ -28,12 +29,12 @@ def _texts(folder: Path) -> dict[str, str]:
 
 
 def _run(
-    project: Path, *, unsafe: bool = True, write: bool = True
+    project: Path, *, unsafe: bool = True, write: bool = True, prove: NameProof | None = None
 ) -> tuple[list[GroupFix], list[Skipped], Workspace]:
     paths = sorted((project / "src").iterdir())
     workspace = Workspace(1 << 20)
     outcomes, left = fix_groups(
-        paths, workspace, HELPER_NAMES, unsafe=unsafe, write=write, max_rounds=5
+        paths, workspace, HELPER_NAMES, unsafe=unsafe, write=write, max_rounds=5, prove=prove
     )
     return outcomes, left, workspace
 
@@ -45,13 +46,22 @@ def test_a_change_is_written_to_every_file_it_touches(project: Path) -> None:
     assert [s.helper for s in left] == ["Printer::GetUniqueName"]
 
 
-def test_an_unsafe_change_waits_for_unsafe(project: Path) -> None:
+def test_an_unproven_change_waits_for_unsafe(project: Path) -> None:
     before = _texts(project / "src")
     (outcome,), _, _ = _run(project, unsafe=False)
     assert not outcome.done
+    assert outcome.reason == f"unsafe fix ({UNPROVEN}); apply with --unsafe"
+    assert _texts(project / "src") == before
+
+
+def test_a_change_proven_to_rename_waits_for_unsafe(project: Path) -> None:
+    before = _texts(project / "src")
+    proof = NameProof(lambda path: "0.24")
+    (outcome,), _, _ = _run(project, unsafe=False, prove=proof)
+    assert not outcome.done
     assert outcome.reason == (
         "unsafe fix (names differ from NameSupply.fresh_name at 13 of 17: "
-        "x1 → x_1, x2 → x_2, x11 → x1 (+10 more)); apply with --unsafe"
+        "x1 → x_1, x2 → x_2, x11 → x1 (+10 more) (TVM 0.24)); apply with --unsafe"
     )
     assert _texts(project / "src") == before
 

@@ -149,7 +149,8 @@ def test_python_copy_that_never_returns_is_stopped(tmp_path: Path) -> None:
     endless = "def get_unique_name(name):\n    while True:\n        pass\n"
     run = run_python(tmp_path, endless, 1, seconds=1)
     assert not run.ran
-    assert run.reason == "it did not finish within 1 s"
+    # The wall clock or the CPU limit, whichever the machine's load trips first.
+    assert run.reason in ("it ran longer than 1 s", "it used more than 1 s of CPU")
 
 
 def test_python_copy_calling_other_methods_could_not_execute(tmp_path: Path) -> None:

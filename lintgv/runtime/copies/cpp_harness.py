@@ -1,24 +1,31 @@
 """Compile a C++ copy into a generated harness with `c++`, run it on the sequence, and read
-back the names it returns.
+back the names it returns — both in the sandbox (lintgv.runtime.copies.sandbox).
 
 The copy goes into a struct as a member function, beside the members it uses (declared
 from the class's own field types) and a member for each map it takes by pointer or
 reference; `main` calls it once per name of the sequence and prints each result in hex.
+The harness includes only the bundled prelude and the system's standard headers: a copy
+with a preprocessor directive of its own (an `#include` of a project, relative or
+absolute path above all) is refused before anything is compiled.
 """
 
 import re
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.runtime.copies.cpp_prelude import PRELUDE
 from lintgv.runtime.copies.outcome import CopyRun
+from lintgv.runtime.copies.sandbox import Limits, Outcome, run_sandboxed
 from lintgv.runtime.copies.sequence import SEQUENCE
 
 CXX_FLAGS = ("-std=c++17", "-O0", "-w")
-SECONDS = 60
+COMPILE_LIMITS = Limits(wall_seconds=60, cpu_seconds=60)
+RUN_LIMITS = Limits(wall_seconds=10, cpu_seconds=5, memory_bytes=512 * 1024**2)
+# A directive, also spelled with a digraph (`%:`) or a trigraph (`??=`), or an operator
+# that reads files or emits pragmas without one.
+_DIRECTIVE = re.compile(r"^[ \t]*(?:#|%:|\?\?=)|\b(?:_Pragma|__has_include(?:_next)?)\b", re.M)
 _MAP = re.compile(
     r"^((?:std::)?(?:unordered_map|map)|(?:tvm::)?(?:runtime::|ffi::)?Map)<\s*(.+?)\s*,\s*(.+)>$"
 )
@@ -82,47 +89,60 @@ def harness_source(copy: CppCopy, sequence: tuple[str, ...] = SEQUENCE) -> str:
     )
 
 
-def run_cpp_copy(copy: CppCopy, expected: tuple[str, ...], *, cxx: str = "c++") -> CopyRun:
-    """Compile and run `copy` on the sequence; return its names or why it could not run."""
+def run_cpp_copy(
+    copy: CppCopy, expected: tuple[str, ...], *, cxx: str = "c++", unsandboxed: bool = False
+) -> CopyRun:
+    """Compile and run `copy` on the sequence in the sandbox; return its names or why it
+    could not run (`unsandboxed`: see run_sandboxed)."""
 
     def failed(reason: str) -> CopyRun:
         return CopyRun(copy.helper, copy.path, copy.line, "cpp", expected, reason=reason)
 
     if copy.blocked is not None:
         return failed(copy.blocked)
-    if shutil.which(cxx) is None:
+    directive = _DIRECTIVE.search(copy.support + "\n" + copy.function_text)
+    if directive is not None:
+        found = directive.group(0).strip()
+        return failed(f"refused: the copy has a preprocessor directive of its own (`{found}`)")
+    compiler = shutil.which(cxx, path="/usr/local/bin:/usr/bin:/bin") or shutil.which(cxx)
+    if compiler is None:
         return failed(f"`{cxx}` is not on PATH (install build-essential)")
     with tempfile.TemporaryDirectory(prefix="lintgv-copy-") as scratch:
-        source = Path(scratch) / "harness.cc"
-        source.write_text(harness_source(copy), encoding="utf-8")
-        program = Path(scratch) / "harness"
-        built = _run([cxx, *CXX_FLAGS, source.name, "-o", program.name], Path(scratch))
+        folder = Path(scratch)
+        (folder / "harness.cc").write_text(harness_source(copy), encoding="utf-8")
+        command = [compiler, *CXX_FLAGS, "harness.cc", "-o", "harness"]
+        built = run_sandboxed(command, folder, COMPILE_LIMITS, unsandboxed=unsandboxed)
+        if built.stopped is not None:
+            return failed(f"the compiler {built.stopped}")
         if built.returncode != 0:
             return failed(f"does not compile on its own: {_first_error(built.stderr)}")
-        ran = _run([str(program)], Path(scratch))
+        ran = run_sandboxed([str(folder / "harness")], folder, RUN_LIMITS, unsandboxed=unsandboxed)
+    return _names(copy, expected, ran)
+
+
+def _names(copy: CppCopy, expected: tuple[str, ...], ran: Outcome) -> CopyRun:
+    def failed(reason: str) -> CopyRun:
+        return CopyRun(copy.helper, copy.path, copy.line, "cpp", expected, reason=reason)
+
+    if ran.stopped is not None:
+        return failed(f"the harness {ran.stopped}")
     if ran.returncode != 0:
         return failed(f"the harness exited {ran.returncode}: {ran.stderr.strip()[:200]}")
-    names = tuple(_decode(line) for line in ran.stdout.splitlines())
+    try:
+        names = tuple(_decode(line) for line in ran.stdout.splitlines())
+    except ValueError:
+        return failed("the harness printed something other than names")
     if len(names) != len(expected):
         return failed(f"the harness printed {len(names)} names for {len(expected)} calls")
     return CopyRun(copy.helper, copy.path, copy.line, "cpp", expected, names)
 
 
-def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            command, cwd=cwd, capture_output=True, text=True, timeout=SECONDS, check=False
-        )
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(command, 124, "", f"no answer in {SECONDS} s")
-    except OSError as exc:
-        return subprocess.CompletedProcess(command, 127, "", str(exc))
-
-
 def _decode(line: str) -> str:
     if line.startswith("="):
         return bytes.fromhex(line[1:]).decode("utf-8", errors="replace")
-    return f"<error: {line[1:]}>"
+    if line.startswith("!"):
+        return f"<error: {line[1:]}>"
+    raise ValueError(line[:80])
 
 
 def _first_error(stderr: str) -> str:

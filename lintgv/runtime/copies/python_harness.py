@@ -1,25 +1,36 @@
-"""Run a Python copy in an isolated interpreter (`python -I`, a scratch folder, a time
-limit) on the sequence, and read back the names it returns.
+"""Run a Python copy on the sequence in an isolated interpreter (`python -I -S`) inside the
+sandbox (lintgv.runtime.copies.sandbox), and read back the names it returns.
 
 A method runs on a stand-in object whose attributes are set the way the class sets the
 ones the copy uses (class-level assignments, `self.x = ...` in `__init__`); a free
 function's extra required parameters all receive one shared dict, like a caller's map.
-The module's own imports are tried first; those that fail (TVM itself) are skipped.
+Of the module's imports, only those of a few pure standard-library modules are kept; a
+copy that imports anything else itself, or reaches for `eval`, `exec`, `open`,
+`__import__` or a dunder attribute, is refused before anything runs.
 """
 
 import ast
 import json
-import subprocess
+import shutil
 import sys
 import tempfile
 import textwrap
 from pathlib import Path
 
 from lintgv.runtime.copies.outcome import CopyRun
+from lintgv.runtime.copies.sandbox import Limits, run_sandboxed, runnable_by_sandbox
 from lintgv.runtime.copies.sequence import SEQUENCE
 
 SECONDS = 10
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
+# Modules a unique-name copy may plausibly use, with no file, process or network access.
+SAFE_MODULES = frozenset(
+    {"collections", "itertools", "functools", "re", "string", "typing", "dataclasses", "math"}
+)
+_FORBIDDEN_NAMES = frozenset(
+    {"eval", "exec", "compile", "open", "__import__", "breakpoint", "input", "globals",
+     "locals", "vars", "getattr", "setattr", "delattr", "memoryview"}
+)  # fmt: skip
 
 
 class Blocked(Exception):
@@ -34,6 +45,7 @@ def run_python_copy(
     *,
     python: str = sys.executable,
     seconds: float = SECONDS,
+    unsandboxed: bool = False,
 ) -> CopyRun:
     """Run the copy defined at `line` of `text` on the sequence beside NameSupply."""
     helper = f"line {line}"
@@ -43,27 +55,57 @@ def run_python_copy(
         script = harness_script(text, function, cls)
     except (SyntaxError, Blocked) as exc:
         return CopyRun(helper, path, line, "python", expected, reason=str(exc))
+    interpreter = _interpreter(python)
+    if interpreter is None:
+        why = "no Python interpreter the sandbox's user may run (as root it runs as nobody)"
+        return CopyRun(helper, path, line, "python", expected, reason=why)
+    limits = Limits(wall_seconds=seconds, cpu_seconds=max(1, int(seconds)), memory_bytes=1024**3)
     with tempfile.TemporaryDirectory(prefix="lintgv-copy-") as scratch:
-        harness = Path(scratch) / "harness.py"
-        harness.write_text(script, encoding="utf-8")
-        try:
-            done = subprocess.run(
-                [python, "-I", harness.name],
-                cwd=scratch,
-                capture_output=True,
-                text=True,
-                timeout=seconds,
-                env={},
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            why = f"it did not finish within {seconds} s"
-            return CopyRun(helper, path, line, "python", expected, reason=why)
+        (Path(scratch) / "harness.py").write_text(script, encoding="utf-8")
+        argv = [interpreter, "-I", "-S", "harness.py"]
+        done = run_sandboxed(argv, Path(scratch), limits, unsandboxed=unsandboxed)
+    if done.stopped is not None:
+        return CopyRun(helper, path, line, "python", expected, reason=f"it {done.stopped}")
     if done.returncode != 0:
         why = f"the harness failed: {done.stderr.strip().splitlines()[-1:]}"
         return CopyRun(helper, path, line, "python", expected, reason=why)
-    names = tuple(_name(item) for item in json.loads(done.stdout.strip().splitlines()[-1]))
+    try:
+        items = json.loads(done.stdout.strip().splitlines()[-1])
+        names = tuple(_name(item) for item in items)
+    except (ValueError, IndexError, TypeError):
+        why = "the harness printed something other than its names"
+        return CopyRun(helper, path, line, "python", expected, reason=why)
     return CopyRun(helper, path, line, "python", expected, names)
+
+
+def _interpreter(preferred: str) -> str | None:
+    """Return a Python the sandbox can run: `preferred`, else the system's python3."""
+    for candidate in (preferred, shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")):
+        if candidate and runnable_by_sandbox(candidate):
+            return candidate
+    return None
+
+
+def _refuse_escapes(code: ast.AST) -> None:
+    """Refuse a copy (with what its class sets up) that imports a module outside
+    SAFE_MODULES, or reaches for code or files (`eval`, `open`, `__import__`, a dunder
+    attribute): a unique-name helper needs none of them."""
+    for node in ast.walk(code):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            modules = (
+                [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+            )
+            for module in modules:
+                if (module or "").split(".")[0] not in SAFE_MODULES:
+                    raise Blocked(f"refused: it imports `{module}`")
+        elif isinstance(node, ast.Name) and node.id in _FORBIDDEN_NAMES:
+            raise Blocked(f"refused: it uses `{node.id}`")
+        elif isinstance(node, ast.Attribute) and _is_dunder(node.attr):
+            raise Blocked(f"refused: it reaches for `{node.attr}`")
+
+
+def _is_dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__") and name != "__init__"
 
 
 def harness_script(
@@ -78,7 +120,7 @@ def harness_script(
             raise Blocked(f"it is decorated with `@{ast.unparse(decorator)}`")
     source = textwrap.dedent(ast.get_source_segment(text, function, padded=True) or "")
     decorators = "".join(f"@{ast.unparse(d)}\n" for d in function.decorator_list)
-    parts = [_imports(text), "import json\n"]
+    parts = [_imports(text)]
     if cls is None:
         parts.append(decorators + source)
         call = f"{function.name}"
@@ -87,6 +129,7 @@ def harness_script(
         parts.append(_stand_in(text, function, cls, decorators + source))
         call = f"_Copy().{function.name}"
         extra = ""
+    _refuse_escapes(ast.parse("\n".join(parts)))
     parts.append(
         f"_call = {call}\n_shared = {{}}\n_out = []\n"
         f"for _name in {list(sequence)!r}:\n"
@@ -95,16 +138,23 @@ def harness_script(
         "        _out.append(['ok', _got] if isinstance(_got, str) else ['error', repr(_got)])\n"
         "    except Exception as _exc:\n"
         "        _out.append(['error', f'{type(_exc).__name__}: {_exc}'])\n"
-        "print(json.dumps(_out))\n"
+        "import json\nprint(json.dumps(_out))\n"
     )
     return "\n".join(parts)
 
 
 def _imports(text: str) -> str:
+    """Return the module's imports of SAFE_MODULES; any other is never run."""
     lines = []
     for node in ast.parse(text).body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            lines.append(f"try:\n    {ast.unparse(node)}\nexcept Exception:\n    pass\n")
+        if isinstance(node, ast.Import):
+            kept = [a for a in node.names if a.name.split(".")[0] in SAFE_MODULES]
+            if kept:
+                lines.append(ast.unparse(ast.Import(names=kept)) + "\n")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
+            SAFE_MODULES if node.level == 0 else ()
+        ):
+            lines.append(ast.unparse(node) + "\n")
     return "".join(lines)
 
 
