@@ -6,6 +6,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
 
-from server_client import start  # noqa: E402  (found through the path above)
+from server_client import start  # found through the path above
 
 __all__ = ["start"]
