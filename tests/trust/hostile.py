@@ -23,6 +23,7 @@ def run_lintgv(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]
         check=False,
     )
 
+
 CPP_COPY = """#include <cstdio>
 #include <string>
 #include <unordered_map>

@@ -158,8 +158,10 @@ def _environment(folder: Path) -> dict[str, str]:
 def _limit(limits: Limits) -> None:
     """Set the limits in the child, before it runs anything (preexec)."""
     processes = limits.processes + (0 if os.geteuid() == 0 else _processes_of(os.getuid()))
+    # One second of grace above the soft CPU limit: SIGXCPU ends the command first, and
+    # says why, before the hard limit's SIGKILL would.
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
     for kind, value in (
-        (resource.RLIMIT_CPU, limits.cpu_seconds),
         (resource.RLIMIT_AS, limits.memory_bytes),
         (resource.RLIMIT_FSIZE, limits.file_bytes),
         (resource.RLIMIT_NOFILE, limits.open_files),
@@ -199,9 +201,10 @@ def _collect(process: subprocess.Popen[bytes], limits: Limits) -> Outcome:
         stream.thread.join()
     if stopped is None and any(s.overflowed for s in streams):
         stopped = f"printed more than {OUTPUT_BYTES} bytes"
-    if stopped is None and process.returncode == -signal.SIGXCPU:
+    # Killed by a signal: -N from Popen, 128 + N through bubblewrap.
+    if stopped is None and process.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
         stopped = f"used more than {limits.cpu_seconds} s of CPU"
-    if stopped is None and process.returncode == -signal.SIGXFSZ:
+    if stopped is None and process.returncode in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ):
         stopped = f"wrote a file larger than {limits.file_bytes} bytes"
     out, err = (s.text() for s in streams)
     return Outcome(process.returncode, out, err, stopped)
