@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.errors import LintgvError
+from lintgv.lines import split_lines
 from lintgv.model import FileError, Finding
 from lintgv.runner import RunResult, run
 
@@ -117,7 +118,8 @@ def read_sources(findings: Sequence[Finding]) -> Sources:
     sources: Sources = {}
     for path in {f.path for f in findings}:
         try:
-            sources[path] = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
+            sources[path] = list(split_lines(text))
         except OSError:
             continue
     return sources

@@ -1,28 +1,51 @@
-"""Apply fixes to text: non-overlapping edits, honouring applicability."""
+"""Apply fixes to text: the one applier of lintgv, for `fix`, the examples and the server.
+
+Edits that do not overlap are applied all at once, from their offsets in the text as it
+is; each carries the text it replaces, and an edit whose span does not hold that text is
+refused (StaleEdit) rather than applied: a wrong position can never delete code.
+"""
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from lintgv.model import Applicability, Edit, Finding, Fix
+from lintgv.lines import LineIndex
+from lintgv.model import Applicability, Edit, Finding, Fix, Span
 
 _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY: 2}
 
 
-def line_starts(text: str) -> list[int]:
-    """Return the offset where each line of `text` begins."""
-    starts = [0]
-    index = text.find("\n")
-    while index != -1:
-        starts.append(index + 1)
-        index = text.find("\n", index + 1)
-    return starts
+class StaleEdit(ValueError):
+    """An edit whose span no longer holds the text it was made to replace."""
+
+    def __init__(self, edit: Edit, found: str) -> None:
+        span = edit.span
+        super().__init__(
+            f"at {span.start_line}:{span.start_col + 1} the edit expected "
+            f"{_short(edit.old_text)} but the file holds {_short(found)}; nothing applied"
+        )
+        self.edit = edit
 
 
-def offset_of(starts: Sequence[int], text: str, line: int, column: int) -> int:
-    """Return the offset in `text` of the 1-based `line` and 0-based code-point `column`."""
-    if line - 1 >= len(starts):
-        return len(text)
-    return min(starts[line - 1] + column, len(text))
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def offsets_of(index: LineIndex, span: Span) -> tuple[int, int]:
+    """Return the offsets `span` covers in the indexed text."""
+    return (
+        index.offset(span.start_line, span.start_col),
+        index.offset(span.end_line, span.end_col),
+    )
+
+
+def located(index: LineIndex, edit: Edit) -> tuple[int, int]:
+    """Return the offsets of `edit` in the indexed text; raise StaleEdit when its span
+    does not hold the text the edit replaces."""
+    start, end = offsets_of(index, edit.span)
+    found = index.text[start:end]
+    if found != edit.old_text:
+        raise StaleEdit(edit, found)
+    return start, end
 
 
 def is_applicable(fix: Fix, unsafe: bool) -> bool:
@@ -36,22 +59,18 @@ class Applied:
     text: str
     applied: tuple[Finding, ...]
     skipped: tuple[Finding, ...]  # overlapping another fix this round; tried again next round
+    # Fixes whose edits did not find the text they replace, with why: never applied.
+    refused: tuple[tuple[Finding, str], ...] = ()
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """Return `text` with `edits` applied; they must not overlap."""
-    starts = line_starts(text)
-    located = sorted(
-        (
-            offset_of(starts, text, e.span.start_line, e.span.start_col),
-            offset_of(starts, text, e.span.end_line, e.span.end_col),
-            e.text,
-        )
-        for e in edits
-    )
+    """Return `text` with `edits` applied, all at once; they must not overlap (ValueError)
+    and each must find the text it replaces (StaleEdit), else nothing is applied."""
+    index = LineIndex(text)
+    placed = sorted((*located(index, e), e.text) for e in edits)
     pieces = []
     cursor = 0
-    for start, end, new in located:
+    for start, end, new in placed:
         if start < cursor:
             raise ValueError("overlapping edits")
         pieces.append(text[cursor:start])
@@ -62,29 +81,29 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
 
 
 def apply_fixes(text: str, findings: Sequence[Finding], unsafe: bool) -> Applied:
-    """Apply every applicable fix that does not overlap an earlier one (by position)."""
-    starts = line_starts(text)
+    """Apply every applicable fix that does not overlap an earlier one (by position); a
+    fix with an edit that does not find the text it replaces is refused."""
+    index = LineIndex(text)
     chosen: list[Finding] = []
     skipped: list[Finding] = []
+    refused: list[tuple[Finding, str]] = []
     taken: list[tuple[int, int]] = []
     candidates = [f for f in findings if f.fix is not None and is_applicable(f.fix, unsafe)]
     candidates.sort(key=lambda f: (_RANK[f.fix.applicability] if f.fix else 0, f.span))
     for finding in candidates:
         assert finding.fix is not None
-        ranges = [
-            (
-                offset_of(starts, text, e.span.start_line, e.span.start_col),
-                offset_of(starts, text, e.span.end_line, e.span.end_col),
-            )
-            for e in finding.fix.edits
-        ]
+        try:
+            ranges = [located(index, e) for e in finding.fix.edits]
+        except StaleEdit as exc:
+            refused.append((finding, str(exc)))
+            continue
         if any(_overlaps(r, t) for r in ranges for t in taken):
             skipped.append(finding)
             continue
         taken.extend(ranges)
         chosen.append(finding)
     edits = _dedupe(e for f in chosen if f.fix for e in f.fix.edits)
-    return Applied(apply_edits(text, edits), tuple(chosen), tuple(skipped))
+    return Applied(apply_edits(text, edits), tuple(chosen), tuple(skipped), tuple(refused))
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -45,13 +45,15 @@ class Span:
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace the text under `span` with `text` (an empty span inserts)."""
+    """Replace `old_text`, which `span` holds, with `text` (an empty span inserts, and its
+    `old_text` is ""). The applier refuses an edit whose span no longer holds `old_text`."""
 
     span: Span
     text: str
+    old_text: str
 
     def moved(self, lines: int) -> "Edit":
-        return Edit(self.span.moved(lines), self.text)
+        return Edit(self.span.moved(lines), self.text, self.old_text)
 
 
 @dataclass(frozen=True)

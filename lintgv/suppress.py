@@ -12,22 +12,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.fixes import offsets_of
+from lintgv.lines import LineIndex, split_lines
 from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
 
 MARKER = "lintgv:"
 _DIRECTIVE = re.compile(r"lintgv:\s*ignore\b(?:\[([^\]]*)\])?")
-_CPP_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_CPP_COMMENT = re.compile(r"//[^\r\n]*|/\*.*?\*/", re.S)  # a line comment ends at any break
 
 
 @dataclass(frozen=True)
 class Suppression:
     line: int
-    span: Span
+    span: Span  # the directive: the marker, `ignore` and the bracketed codes
     codes: tuple[str, ...]  # empty for a bare ignore
+    directive: str  # the directive's text, which `span` holds
     # What to delete when every code is unused: the whole comment with the blanks before
     # it (the whole line when the comment stands alone), or only the directive when the
-    # comment says more than it.
+    # comment says more than it; and the text it holds.
     removal: Span
+    removal_text: str
 
 
 def has_marker(text: str) -> bool:
@@ -35,44 +39,57 @@ def has_marker(text: str) -> bool:
     return MARKER in text
 
 
-def _python_comments(text: str) -> Iterable[tuple[int, int, str]]:
+def _python_comments(text: str, index: LineIndex) -> Iterable[tuple[int, str]]:
+    """Yield the offset and text of each comment of Python `text`."""
+    # tokenize reads lines split at "\n" only: its rows are turned into offsets here.
+    row_starts = [0, *(m.end() for m in re.finditer("\n", text))]
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
-                yield token.start[0], token.start[1], token.string
+                row, column = token.start
+                yield row_starts[row - 1] + column, token.string
     except (tokenize.TokenError, SyntaxError):
         # An unfinished file still gets its comments, found line by line.
-        for number, line in enumerate(text.splitlines(), 1):
-            index = line.find("#")
-            if index >= 0:
-                yield number, index, line[index:]
+        for number, line in enumerate(index.lines, 1):
+            column = line.find("#")
+            if column >= 0:
+                yield index.offset(number, column), line[column:]
 
 
-def _cpp_comments(text: str) -> Iterable[tuple[int, int, str]]:
+def _cpp_comments(text: str) -> Iterable[tuple[int, str]]:
     for match in _CPP_COMMENT.finditer(text):
-        if MARKER not in match.group():
-            continue
-        line = text.count("\n", 0, match.start()) + 1
-        column = match.start() - (text.rfind("\n", 0, match.start()) + 1)
-        yield line, column, match.group()
+        if MARKER in match.group():
+            yield match.start(), match.group()
 
 
 def find_suppressions(text: str, language: Language) -> list[Suppression]:
     """Return every suppression comment in `text`."""
     if not has_marker(text):
         return []
-    comments = _python_comments(text) if language == Language.PYTHON else _cpp_comments(text)
-    lines = text.splitlines()
+    index = LineIndex(text)
+    comments = _python_comments(text, index) if language == Language.PYTHON else _cpp_comments(text)
     found = []
-    for line, column, comment in comments:
+    for offset, comment in comments:
+        if text[offset : offset + len(comment)] != comment:
+            continue  # not where the tokenizer said: never edit on a guess
+        line, column = index.position(offset)
+        first_line = split_lines(comment)[0]
         directives = list(_DIRECTIVE.finditer(comment))
         for match in directives:
             codes = tuple(c.strip() for c in (match.group(1) or "").split(",") if c.strip())
-            start = column + match.start()
-            span = Span(line, start, line, column + match.end())
-            source_line = lines[line - 1] if line <= len(lines) else ""
-            removal = _removal(source_line, line, column, comment, match, len(directives) == 1)
-            found.append(Suppression(line, span, codes, removal))
+            start_line, start = index.position(offset + match.start())
+            end_line, end = index.position(offset + match.end())
+            span = Span(start_line, start, end_line, end)
+            if match.end() > len(first_line):
+                removal = span  # a directive on a later line of a block comment
+            else:
+                removal = _removal(
+                    index.line(line), line, column, comment, match, len(directives) == 1
+                )
+            removal_text = text[slice(*offsets_of(index, removal))]
+            found.append(
+                Suppression(start_line, span, codes, match.group(0), removal, removal_text)
+            )
     return found
 
 
@@ -91,7 +108,7 @@ def _removal(
     before = source_line[:column]
     if (
         not before.strip()
-        and "\n" not in comment
+        and len(split_lines(comment)) == 1
         and column + len(comment) >= len(source_line.rstrip())
     ):
         return Span(line, 0, line + 1, 0)  # the comment is the whole line
@@ -103,10 +120,11 @@ def _unused_fix(suppression: Suppression, unused: list[str]) -> Fix:
     """Return the safe fix that takes the `unused` codes out of `suppression`."""
     left = [code for code in suppression.codes if code not in unused]
     if left:
-        edit = Edit(suppression.span, f"lintgv: ignore[{', '.join(left)}]")
+        new = f"lintgv: ignore[{', '.join(left)}]"
+        edit = Edit(suppression.span, new, suppression.directive)
         title = f"Remove {', '.join(unused)} from the suppression"
     else:
-        edit = Edit(suppression.removal, "")
+        edit = Edit(suppression.removal, "", suppression.removal_text)
         title = "Remove the unused suppression"
     return Fix(title, Applicability.SAFE, (edit,))
 

@@ -39,7 +39,7 @@ def delete(parsed: ParsedCpp, node: tree_sitter.Node, *, with_comments: bool = T
     has its lines to itself, with one blank line around it folded away."""
     first = leading_comments(node) if with_comments else node
     if not _owns_lines(parsed, first, node):
-        return Edit(parsed.span(first, node), "")
+        return parsed.replace(first, "", node)
     start_row = first.start_point[0]
     end_row = node.end_point[0] + (1 if node.end_point[1] else 0)
     total = len(parsed.line_starts)
@@ -49,10 +49,13 @@ def delete(parsed: ParsedCpp, node: tree_sitter.Node, *, with_comments: bool = T
         end_row += 1
     elif blank_before and end_row < total and _line_text(parsed, end_row).strip().startswith("}"):
         start_row -= 1  # no blank line left before the closing brace
+    start = parsed.line_starts[start_row]
     if end_row >= total:
         last = parsed.span(node)
-        return Edit(Span(start_row + 1, 0, last.end_line, last.end_col), "")
-    return Edit(Span(start_row + 1, 0, end_row + 1, 0), "")
+        old = parsed.data[start : node.end_byte].decode("utf-8", errors="replace")
+        return Edit(Span(start_row + 1, 0, last.end_line, last.end_col), "", old)
+    old = parsed.data[start : parsed.line_starts[end_row]].decode("utf-8", errors="replace")
+    return Edit(Span(start_row + 1, 0, end_row + 1, 0), "", old)
 
 
 def replace(
@@ -60,4 +63,4 @@ def replace(
 ) -> Edit:
     """Return an edit putting `text` in place of `node` (and the comments above it)."""
     first = leading_comments(node) if with_comments else node
-    return Edit(parsed.span(first, node), text)
+    return parsed.replace(first, text, node)

@@ -54,21 +54,21 @@ def include_edit(parsed: ParsedCpp, header: str) -> Edit | None:
     if group:
         after = [n for n, p in group if p < header]
         if not after:
-            return Edit(_point(group[0][0].start_point[0] + 1, 0), line + "\n")
+            return Edit(_point(group[0][0].start_point[0] + 1, 0), line + "\n", "")
         return _after(parsed, after[-1], line)
     if angled:
-        return Edit(_point(angled[0][0].start_point[0] + 1, 0), line + "\n")
+        return Edit(_point(angled[0][0].start_point[0] + 1, 0), line + "\n", "")
     if includes:
         return _after(parsed, includes[-1][0], line)
-    return Edit(_point(_first_code_line(parsed), 0), line + "\n\n")
+    return Edit(_point(_first_code_line(parsed), 0), line + "\n\n", "")
 
 
 def _after(parsed: ParsedCpp, node: tree_sitter.Node, line: str) -> Edit:
     # A preprocessor line owns its newline; at the end of a file without one it does not.
     span = parsed.span(node)
     if span.end_col == 0 and span.end_line > span.start_line:
-        return Edit(_point(span.end_line, 0), line + "\n")
-    return Edit(_point(span.end_line, span.end_col), "\n" + line)
+        return Edit(_point(span.end_line, 0), line + "\n", "")
+    return Edit(_point(span.end_line, span.end_col), "\n" + line, "")
 
 
 def _first_code_line(parsed: ParsedCpp) -> int:
@@ -126,13 +126,13 @@ def import_edit(
     if anchor is None:
         first = module.body[0] if module.body else None
         if first is None:
-            return Edit(_point(1, 0), line + "\n")
+            return Edit(_point(1, 0), line + "\n", "")
         start = span_of(first).start_line - _comment_lines(first)
-        return Edit(_point(start, 0), line + "\n")
+        return Edit(_point(start, 0), line + "\n", "")
     end = span_of(anchor)
     if anchor is module.body[-1] and not module.has_trailing_newline:
-        return Edit(_point(end.end_line, end.end_col), "\n" + line)
-    return Edit(_point(end.end_line + 1, 0), line + "\n")
+        return Edit(_point(end.end_line, end.end_col), "\n" + line, "")
+    return Edit(_point(end.end_line + 1, 0), line + "\n", "")
 
 
 def _is_docstring(statement: cst.SimpleStatementLine) -> bool:

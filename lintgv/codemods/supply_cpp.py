@@ -359,8 +359,8 @@ class SupplyPlanner:
         line = row + 1
         if prefix.strip():  # the statement shares its line with code before it
             where = self.parsed.span(start)
-            return Edit(_point(where.start_line, where.start_col), text + " ")
-        return Edit(_point(line, 0), f"{prefix}{text}\n")
+            return Edit(_point(where.start_line, where.start_col), text + " ", "")
+        return Edit(_point(line, 0), f"{prefix}{text}\n", "")
 
     def _indent_inside(self, directive: tree_sitter.Node) -> str:
         """Return the indentation of the first statement inside a preprocessor block."""
@@ -389,16 +389,18 @@ class SupplyPlanner:
             method = "ReserveName" if plan.method == "unique" else "FreshName"
             edits.append(
                 Edit(
-                    _point(first_span.start_line, first_span.start_col), f"{plan.supply}->{method}("
+                    _point(first_span.start_line, first_span.start_col),
+                    f"{plan.supply}->{method}(",
+                    "",
                 )
             )
-            edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false)"))
+            edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false)", ""))
             title = f"Name it with {plan.supply}->{method}(..., false)"
         else:
             method = "UniqueGlobalFor" if plan.method == "unique" else "FreshGlobal"
             call = f"{plan.supply}->{method}"
             edits.extend(self._rewrite(site, call))
-            edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false"))
+            edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false", ""))
             title = f"Use {call}(..., false)"
         applicability = Applicability.UNSAFE
         if plan.note is not None:
@@ -410,14 +412,14 @@ class SupplyPlanner:
         if site.kind == SiteKind.CALL:
             func = site.node.child_by_field_name("function")
             assert func is not None
-            return [Edit(self.parsed.span(func), call)]
+            return [self.parsed.replace(func, call)]
         args = site.args
         start = self.parsed.span(args)
-        edits = [Edit(_point(start.start_line, start.start_col), f" = {call}")]
+        edits = [Edit(_point(start.start_line, start.start_col), f" = {call}", "")]
         if args.type == "initializer_list":
             opening, closing = args.children[0], args.children[-1]
-            edits.append(Edit(self.parsed.span(opening), "("))
-            edits.append(Edit(self.parsed.span(closing), ")"))
+            edits.append(self.parsed.replace(opening, "("))
+            edits.append(self.parsed.replace(closing, ")"))
         return edits
 
 

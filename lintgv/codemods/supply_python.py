@@ -287,7 +287,7 @@ class SupplyPlanner:
                 f"{indent}for {loop} in {module}.get_global_vars():\n"
                 f"{inner}{name}.reserve_name({loop}.name_hint, False)\n"
             )
-        return Edit(Span(line, 0, line, 0), text)
+        return Edit(Span(line, 0, line, 0), text, "")
 
     def _outcome(self, site: _Site, imports: Edit | None) -> Outcome:
         if site.reason is not None:
@@ -303,15 +303,17 @@ class SupplyPlanner:
         if self.unique_names:
             method = "reserve_name" if site.method == "unique" else "fresh_name"
             edits += [
-                Edit(_start_of(value_span), f"{supply}.{method}("),
-                Edit(_end_of(value_span), ", False)"),
+                Edit(_start_of(value_span), f"{supply}.{method}(", ""),
+                Edit(_end_of(value_span), ", False)", ""),
             ]
             title = f"Name it with {supply}.{method}(..., False)"
         else:
             method = "unique_global_for" if site.method == "unique" else "fresh_global"
             edits += [
-                Edit(self.tools.span_of(site.call.func), f"{supply}.{method}"),
-                Edit(_end_of(value_span), ", False"),
+                Edit(
+                    self.tools.span_of(site.call.func), f"{supply}.{method}", code(site.call.func)
+                ),
+                Edit(_end_of(value_span), ", False", ""),
             ]
             title = f"Use {supply}.{method}(..., False)"
         if imports is not None and (builds or site.edits):

@@ -41,6 +41,7 @@ from lintgv.codemods.unique_name_copies import (
     class_of_code,
 )
 from lintgv.fixes import apply_edits
+from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
 
 __all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes"]
@@ -163,7 +164,7 @@ class _Rewrite:
                     continue
                 new = self._callee(unit, call, func, supply)
                 if new is not None:
-                    self.add(unit, Edit(unit.parsed.span(func), new))
+                    self.add(unit, unit.parsed.replace(func, new))
                     count += 1
         return count
 
@@ -256,12 +257,12 @@ class _Rewrite:
             inner = parsed.text(arguments)[1:-1] if arguments is not None else ""
             if parsed.text(method) == "count":
                 new = f"{prefix}{supply}->ContainsName({inner})"
-                self.add(unit, Edit(parsed.span(call), new))
+                self.add(unit, parsed.replace(call, new))
                 return
             if parsed.text(method) == "clear" and not inner.strip():
-                self.add(unit, Edit(parsed.span(call), f'{prefix}{supply} = NameSupply("")'))
+                self.add(unit, parsed.replace(call, f'{prefix}{supply} = NameSupply("")'))
                 return
-        statement = parsed.text(parent if parent is not None else node).splitlines()[0]
+        statement = split_lines(parsed.text(parent if parent is not None else node))[0]
         raise NotRewritable(
             f"the map `{self.copy.map_name}` is also used at {_where(unit, node)} "
             f"(`{statement.strip()}`); replace it by hand"

@@ -19,6 +19,7 @@ collisions its own way (`a1` rather than `a_1`), so generated names may change.
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import libcst as cst
@@ -28,7 +29,8 @@ from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.unique_name_copies import NotRewritable, Skipped
 from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config, config_for
 from lintgv.errors import ParseError
-from lintgv.fixes import apply_edits
+from lintgv.fixes import apply_edits, offsets_of
+from lintgv.lines import LineIndex, split_lines
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
@@ -76,6 +78,14 @@ class _File:
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
+
+    def replace(self, node: cst.CSTNode, text: str) -> Edit:
+        """Return the edit replacing `node` by `text`, carrying the node's own code."""
+        return Edit(self.span(node), text, self.code(node))
+
+    @cached_property
+    def lines(self) -> LineIndex:
+        return LineIndex(self.text)
 
     def nodes(self) -> Iterator[cst.CSTNode]:
         return iter(self.positions)
@@ -201,7 +211,9 @@ class _Rewrite:
         if imported is not None:
             self.edits.append(imported)
         if "\r\n" in self.parsed.text:  # added lines take the file's line ends
-            self.edits = [Edit(e.span, e.text.replace("\n", "\r\n")) for e in self.edits]
+            self.edits = [
+                Edit(e.span, e.text.replace("\n", "\r\n"), e.old_text) for e in self.edits
+            ]
         try:
             text = apply_edits(self.parsed.text, self.edits)
             parse_module(text)
@@ -281,7 +293,7 @@ class _Rewrite:
             discarded = isinstance(self.parsed.parents.get(call), cst.Expr)
             method = "reserve_name" if discarded else "fresh_name"
             new = f"{self.prefix}{supply}.{method}"
-            self.edits.append(Edit(self.parsed.span(call.func), new))
+            self.edits.append(self.parsed.replace(call.func, new))
             count += 1
         return count
 
@@ -337,12 +349,12 @@ class _Rewrite:
             negated = "not " if isinstance(parent.operator, cst.NotIn) else ""
             left = self.parsed.code(comparison.left).strip()
             new = f"{negated}{self.prefix}{supply}.contains_name({left})"
-            self.edits.append(Edit(self.parsed.span(comparison), new))
+            self.edits.append(self.parsed.replace(comparison, new))
             return
         statement = self.parsed.enclosing(
             target, (cst.BaseSmallStatement, cst.BaseCompoundStatement)
         )
-        line = self.parsed.code(statement or target).strip().splitlines()[0]
+        line = split_lines(self.parsed.code(statement or target).strip())[0]
         raise NotRewritable(
             f"the table `{table}` is also used at {self._where(target)} (`{line}`); "
             "replace it by hand"
@@ -350,17 +362,19 @@ class _Rewrite:
 
     def _declare(self, setup: cst.SimpleStatementLine, supply: str) -> None:
         built = "UniqueNameSupply()" if self.unique else 'NameSupply("")'
-        self.edits.append(Edit(self.parsed.span(setup.body[0]), f"{self.prefix}{supply} = {built}"))
+        self.edits.append(self.parsed.replace(setup.body[0], f"{self.prefix}{supply} = {built}"))
 
     def _delete(self) -> None:
         """Remove the copy's lines, with the comments and blank lines above it."""
         span = self.parsed.span(self.function)
         first = span.start_line - len(self.function.leading_lines)
-        lines = self.parsed.text.count("\n") + 1
-        if span.end_line + 1 <= lines:
-            self.edits.append(Edit(Span(first, 0, span.end_line + 1, 0), ""))
+        lines = self.parsed.lines
+        if span.end_line + 1 <= len(lines):
+            gone = Span(first, 0, span.end_line + 1, 0)
         else:
-            self.edits.append(Edit(Span(first, 0, span.end_line, span.end_col), ""))
+            gone = Span(first, 0, span.end_line, span.end_col)
+        start, end = offsets_of(lines, gone)
+        self.edits.append(Edit(gone, "", self.parsed.text[start:end]))
 
 
 def _target(statement: cst.SimpleStatementLine) -> str | None:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from lintgv.errors import ParseError
-from lintgv.fixes import apply_edits, is_applicable, line_starts, offset_of
+from lintgv.fixes import StaleEdit, apply_edits, is_applicable, located, offsets_of
 from lintgv.fixing import MAX_ROUNDS
+from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, FileResult, Finding, Language
 from lintgv.parsing.cpp import parse_cpp
 from lintgv.parsing.python import parse_module
@@ -48,26 +49,45 @@ class _Located:
     text: str
 
 
-def _located(starts: Sequence[int], text: str, edit: Edit) -> _Located:
-    span = edit.span
-    return _Located(
-        offset_of(starts, text, span.start_line, span.start_col),
-        offset_of(starts, text, span.end_line, span.end_col),
-        edit.text,
-    )
+def _located(index: LineIndex, edit: Edit) -> _Located:
+    """Return where `edit` goes; StaleEdit when its span lacks the text it replaces."""
+    start, end = located(index, edit)
+    return _Located(start, end, edit.text)
+
+
+def stale(text: str, findings: Sequence[Finding], unsafe: bool) -> list[Rejected]:
+    """Return the applicable fixes with an edit whose span does not hold the text it
+    replaces: refused, never applied."""
+    index = LineIndex(text)
+    refused = []
+    for finding in findings:
+        if finding.fix is None or not is_applicable(finding.fix, unsafe):
+            continue
+        try:
+            for edit in finding.fix.edits:
+                located(index, edit)
+        except StaleEdit as exc:
+            refused.append(Rejected(finding, f"refused: {exc}"))
+    return refused
 
 
 def choose(text: str, findings: Sequence[Finding], unsafe: bool) -> list[Finding]:
     """Return the applicable fixes that can go in together: no two overlap, except that
-    fixes may share an identical edit (one inserted supply or include serves them all)."""
-    starts = line_starts(text)
-    candidates = [f for f in findings if f.fix is not None and is_applicable(f.fix, unsafe)]
+    fixes may share an identical edit (one inserted supply or include serves them all).
+    Fixes with a stale edit (see `stale`) are left out."""
+    index = LineIndex(text)
+    refused = {id(r.finding) for r in stale(text, findings, unsafe)}
+    candidates = [
+        f
+        for f in findings
+        if f.fix is not None and is_applicable(f.fix, unsafe) and id(f) not in refused
+    ]
     candidates.sort(key=lambda f: (_RANK[f.fix.applicability] if f.fix else 0, f.span))
     taken: list[_Located] = []
     chosen = []
     for finding in candidates:
         assert finding.fix is not None
-        located = [_located(starts, text, e) for e in finding.fix.edits]
+        located = [_located(index, e) for e in finding.fix.edits]
         if any(_conflicts(edit, other) for edit in located for other in taken):
             continue
         taken.extend(e for e in located if e not in taken)
@@ -86,12 +106,12 @@ def _conflicts(a: _Located, b: _Located) -> bool:
 def apply(text: str, findings: Sequence[Finding]) -> str:
     """Return `text` with the fixes of `findings` applied (shared edits once)."""
     edits: list[Edit] = []
-    starts = line_starts(text)
+    index = LineIndex(text)
     seen: set[tuple[int, int, str]] = set()
     for finding in findings:
         assert finding.fix is not None
         for edit in finding.fix.edits:
-            where = _located(starts, text, edit)
+            where = _located(index, edit)
             key = (where.start, where.end, where.text)
             if key not in seen:
                 seen.add(key)
@@ -134,20 +154,18 @@ class _OffsetMap:
     """Maps offsets of a text to offsets after a set of non-overlapping edits."""
 
     def __init__(self, text: str, findings: Sequence[Finding]) -> None:
-        starts = line_starts(text)
-        self.starts = starts
-        self.text = text
+        self.index = index = LineIndex(text)
         unique = {}
         for finding in findings:
             assert finding.fix is not None
             for edit in finding.fix.edits:
-                where = _located(starts, text, edit)
+                where = _located(index, edit)
                 unique[(where.start, where.end, where.text)] = where
         self.edits = sorted(unique.values(), key=lambda e: (e.start, e.end))
         self.ends = [e.end for e in self.edits]
 
     def offset(self, line: int, column: int) -> int:
-        return offset_of(self.starts, self.text, line, column)
+        return self.index.offset(line, column)
 
     def map(self, offset: int, at_end: bool) -> int:
         shift = 0
@@ -166,10 +184,9 @@ def still_reported(
 ) -> list[Finding]:
     """Return the applied findings whose site is reported again, with the same code."""
     mapping = _OffsetMap(old_text, applied)
-    new_starts = line_starts(new_text)
+    new_index = LineIndex(new_text)
     new_at = sorted(
-        (offset_of(new_starts, new_text, f.span.start_line, f.span.start_col), f.code)
-        for f in result.findings
+        (new_index.offset(f.span.start_line, f.span.start_col), f.code) for f in result.findings
     )
     offsets = [o for o, _ in new_at]
     failed = []
@@ -187,10 +204,7 @@ def still_reported(
 
 
 def _key(finding: Finding, text: str) -> tuple[object, ...]:
-    starts = line_starts(text)
-    span = finding.span
-    start = offset_of(starts, text, span.start_line, span.start_col)
-    end = offset_of(starts, text, span.end_line, span.end_col)
+    start, end = offsets_of(LineIndex(text), finding.span)
     fix = finding.fix
     edits = tuple(e.text for e in fix.edits) if fix else ()
     return (finding.code, text[start:end], fix.title if fix else "", edits)
@@ -250,6 +264,8 @@ def settle(
     rounds = 0
     while rounds < max_rounds:
         pending = [f for f in result.findings if _key(f, text) not in rejected]
+        for refusal in stale(text, pending, unsafe):
+            rejected[_key(refusal.finding, text)] = refusal
         chosen = choose(text, pending, unsafe)
         if not chosen:
             return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, True)

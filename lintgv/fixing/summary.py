@@ -16,6 +16,12 @@ from lintgv.report.location import display_path
 _HELPER = re.compile(r"helper `([^`]+)`")
 
 
+def _diff_lines(text: str) -> list[str]:
+    """Return the lines of `text` as `patch` and git count them: ended by `\n` only (a
+    form feed or a lone `\r` stays inside its line), each with its ending."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
 def render_diff(fixes: Sequence[FileFix]) -> str:
     """Return a unified diff of every changed file (paths as `a/...` and `b/...`)."""
     chunks = []
@@ -24,8 +30,8 @@ def render_diff(fixes: Sequence[FileFix]) -> str:
             continue
         path = display_path(fix.path)
         lines = difflib.unified_diff(
-            fix.before.splitlines(keepends=True),
-            fix.after.splitlines(keepends=True),
+            _diff_lines(fix.before),
+            _diff_lines(fix.after),
             f"a/{path}",
             f"b/{path}",
         )

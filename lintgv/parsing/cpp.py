@@ -15,8 +15,10 @@ import tree_sitter
 import tree_sitter_cpp
 
 from lintgv.errors import ParseError
-from lintgv.model import Span
+from lintgv.model import Edit, Span
 from lintgv.prefilter import Hints
+
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 # Below this share of the file in ERROR nodes, tree-sitter's recovery still leaves
 # statements worth checking (TVM's macro-heavy files sit well under it).
@@ -124,9 +126,10 @@ class ParsedCpp:
     def root(self) -> tree_sitter.Node:
         return self.tree.root_node
 
-    def text(self, node: tree_sitter.Node) -> str:
-        """Return the source text of `node`."""
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+    def text(self, node: tree_sitter.Node, end: tree_sitter.Node | None = None) -> str:
+        """Return the source text of `node` (through `end` when given)."""
+        last = end if end is not None else node
+        return self.data[node.start_byte : last.end_byte].decode("utf-8", errors="replace")
 
     def _column(self, row: int, byte_col: int) -> int:
         if self.is_ascii:
@@ -134,15 +137,38 @@ class ParsedCpp:
         start = self.line_starts[row]
         return len(self.data[start : start + byte_col].decode("utf-8", errors="replace"))
 
+    @cached_property
+    def _lines(self) -> tuple[int, ...]:
+        """Where each line starts, in bytes, in lintgv's one line model (lintgv.lines):
+        tree-sitter's rows end at `\n` only, a lone `\r` ends a line too."""
+        if b"\r" not in self.data:
+            return self.line_starts
+        return (0, *(m.end() for m in _LINE_BREAK.finditer(self.data)))
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """Return the (1-based line, 0-based code-point column) of byte `offset`."""
+        starts = self._lines
+        row = bisect_right(starts, offset) - 1
+        start = starts[row]
+        if self.is_ascii:
+            return row + 1, offset - start
+        return row + 1, len(self.data[start:offset].decode("utf-8", errors="replace"))
+
     def span(self, node: tree_sitter.Node, end: tree_sitter.Node | None = None) -> Span:
         """Return the Span of `node` (through `end` when given)."""
         last = end if end is not None else node
-        (srow, scol), (erow, ecol) = node.start_point, last.end_point
-        return Span(srow + 1, self._column(srow, scol), erow + 1, self._column(erow, ecol))
+        return Span(*self.position(node.start_byte), *self.position(last.end_byte))
+
+    def replace(
+        self, node: tree_sitter.Node, text: str, end: tree_sitter.Node | None = None
+    ) -> Edit:
+        """Return the edit replacing `node` (through `end`) by `text`; it carries the
+        node's own text, which the applier finds under the span or refuses."""
+        return Edit(self.span(node, end), text, self.text(node, end))
 
     def line_of_byte(self, offset: int) -> int:
         """Return the 1-based line holding byte `offset`."""
-        return bisect_right(self.line_starts, offset)
+        return bisect_right(self._lines, offset)
 
     def declarations_around(
         self, pattern: re.Pattern[bytes], limit: int

@@ -17,6 +17,7 @@ def _edit(edit: Edit) -> dict[str, object]:
         "end_line": span.end_line,
         "end_column": span.end_col + 1,
         "content": edit.text,
+        "replaces": edit.old_text,
     }
 
 

@@ -166,11 +166,12 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
         """Record a finding on `node`; `replacement` builds a one-edit fix."""
         span = self.span_of(node)
         if replacement is not None and fix is None:
-            text = self.parsed.module.code_for_node(replacement)
+            code = self.parsed.module.code_for_node
+            text = code(replacement)
             fix = Fix(
                 title or f"Replace with `{text}`",
                 applicability or self.META.fix,
-                (Edit(span, text),),
+                (Edit(span, text, code(node)),),
             )
         self.findings.append(self.finding(span, 0, message, fix))
 
@@ -322,12 +323,14 @@ class CppRule(Rule):
             fix = Fix(
                 title or f"Replace with `{replacement}`",
                 applicability or self.META.fix,
-                (Edit(span, replacement),),
+                (self.parsed.replace(node, replacement, end),),
             )
         statement = node
         while statement.parent is not None and statement.type not in _CPP_STATEMENTS:
             statement = statement.parent
         line = (
-            statement.start_point[0] + 1 if statement.type in _CPP_STATEMENTS else span.start_line
+            self.parsed.position(statement.start_byte)[0]
+            if statement.type in _CPP_STATEMENTS
+            else span.start_line
         )
         self.findings.append(self.finding(span, line, message, fix))

@@ -93,7 +93,7 @@ def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
     if existing:
         found = existing[0]
         codes = ", ".join((*found.codes, code))
-        edit = Edit(found.span, f"lintgv: ignore[{codes}]")
+        edit = Edit(found.span, f"lintgv: ignore[{codes}]", found.directive)
     else:
         body = analysis.lines[line - 1].rstrip("\r\n")
         end = len(body)
@@ -104,7 +104,7 @@ def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
             comment = f"/* lintgv: ignore[{code}] */ "
         else:
             comment = f"  // lintgv: ignore[{code}]"
-        edit = Edit(Span(line, end, line, end), comment)
+        edit = Edit(Span(line, end, line, end), comment, "")
     after = apply_edits(text, [edit])
     proved = any(s.line == line and code in s.codes for s in find_suppressions(after, language))
     return edit if proved else None

@@ -27,7 +27,7 @@ class Target:
     module_name: str
 
 
-# Line ends `str.splitlines` knows besides `\n` and `\r\n` (a lone `\r` too).
+# Where `str.splitlines` splits besides the LSP's line breaks (`\n`, `\r\n`, `\r`).
 _OTHER_LINE_ENDS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
 
+from lintgv.lines import LineIndex
 from lintgv.model import Edit, FileError, Finding, Severity, Span
 
 SOURCE = "lintgv"
@@ -127,14 +128,10 @@ def whole_text_edit(
         and before[len(before) - 1 - suffix] == after[len(after) - 1 - suffix]
     ):
         suffix += 1
-    span = Span(*_line_col(before, prefix), *_line_col(before, len(before) - suffix))
+    index = LineIndex(before)
+    span = Span(*index.position(prefix), *index.position(len(before) - suffix))
     return [
         types.TextEdit(
             range=to_range(lines, codec, span), new_text=after[prefix : len(after) - suffix]
         )
     ]
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1)

@@ -37,8 +37,8 @@ CONFIGURATION_SECTION = "lintgv"
 
 
 class LintgvDocument(TextDocument):
-    """pygls' document, with lines split only at `\n`, as lintgv and LSP count them
-    (`str.splitlines` also splits at form feeds and other separators), split once per
+    """pygls' document, with lines split at `\n`, `\r\n` and `\r` only, as lintgv and the
+    LSP count them (`str.splitlines` also splits at form feeds and other separators), split once per
     version (see lines_of), and changed in place of the edited range rather than rebuilt
     line by line."""
 

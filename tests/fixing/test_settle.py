@@ -19,7 +19,8 @@ def _checker(
         for number, line in enumerate(text.split("\n"), 1):
             for match in re.finditer(pattern, line):
                 span = Span(number, match.start(), number, match.end())
-                fix = Fix("Replace", applicability, (Edit(span, replacement),))
+                edit = Edit(span, replacement, match.group())
+                fix = Fix("Replace", applicability, (edit,))
                 found.append(Finding("GV999", "test", PATH, span, "bad", Severity.WARNING, fix))
         return FileResult(PATH, tuple(found))
 
@@ -88,8 +89,8 @@ def test_fixes_sharing_an_identical_edit_go_in_together() -> None:
             if "BAD" in line:
                 col = line.index("BAD")
                 span = Span(number, col, number, col + 3)
-                header = Edit(Span(1, 0, 1, 0), "import good\n")
-                fix = Fix("Replace", Applicability.SAFE, (Edit(span, "good"), header))
+                header = Edit(Span(1, 0, 1, 0), "import good\n", "")
+                fix = Fix("Replace", Applicability.SAFE, (Edit(span, "good", "BAD"), header))
                 found.append(Finding("GV999", "t", PATH, span, "bad", Severity.WARNING, fix))
         return FileResult(PATH, tuple(found))
 
@@ -113,10 +114,32 @@ def test_fixes_that_never_settle_are_reported_unstable() -> None:
             if line == "BAD":
                 span = Span(number, 0, number, 3)
                 end = Span(len(lines), 0, len(lines), 0)
-                fix = Fix("Chain", Applicability.SAFE, (Edit(span, "ok"), Edit(end, "BAD\n")))
+                edits = (Edit(span, "ok", "BAD"), Edit(end, "BAD\n", ""))
+                fix = Fix("Chain", Applicability.SAFE, edits)
                 found.append(Finding("GV999", "t", PATH, span, "bad", Severity.WARNING, fix))
         return FileResult(PATH, tuple(found))
 
     settled = settle("BAD\n", Language.PYTHON, chain, unsafe=False, max_rounds=3)
     assert not settled.stable
     assert len(settled.applied) == 3
+
+
+def test_a_fix_whose_edit_finds_other_text_is_refused_and_nothing_else_changes() -> None:
+    def checker(text: str) -> FileResult:
+        found = []
+        for number, line in enumerate(text.split("\n"), 1):
+            if "BAD" in line:
+                col = line.index("BAD")
+                span = Span(number, col, number, col + 3)
+                # A position one line off, as a wrong line model would make it.
+                wrong = Span(number + 1, col, number + 1, col + 3)
+                fix = Fix("Replace", Applicability.SAFE, (Edit(wrong, "good", "BAD"),))
+                found.append(Finding("GV999", "t", PATH, span, "bad", Severity.WARNING, fix))
+        return FileResult(PATH, tuple(found))
+
+    text = "a = BAD\nkeep = 1\n"
+    settled = settle(text, Language.PYTHON, checker, unsafe=False)
+    assert settled.text == text
+    assert settled.applied == ()
+    (rejected,) = settled.rejected
+    assert rejected.reason.startswith("refused: at 2:5 the edit expected 'BAD'")

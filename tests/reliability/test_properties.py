@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from lintgv.config import Config
 from lintgv.engine import check
-from lintgv.fixes import line_starts, offset_of
+from lintgv.fixes import offsets_of
 from lintgv.fixing.settle import apply, choose, settle
+from lintgv.lines import LineIndex
 from lintgv.model import FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import parse_cpp
 
@@ -234,12 +235,11 @@ def _parses(text: str, language: Language) -> bool:
 
 def _outside_edits_kept(before: str, after: str, findings: tuple[Finding, ...]) -> bool:
     """Tell whether `after` is `before` with only the applied edits' ranges replaced."""
-    starts = line_starts(before)
+    index = LineIndex(before)
     edits = sorted(
         {
             (
-                offset_of(starts, before, e.span.start_line, e.span.start_col),
-                offset_of(starts, before, e.span.end_line, e.span.end_col),
+                *offsets_of(index, e.span),
                 e.text,
             )
             for f in findings
