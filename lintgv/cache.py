@@ -3,21 +3,31 @@
 One pickle per config: loading 5,000 entries from one file is far cheaper than opening
 5,000 small ones. A corrupt or unreadable cache is ignored and rebuilt.
 
-The cache folder lives in the checked project, so its content is not trusted: it is read
-by an unpickler that builds only lintgv's own frozen values and a few built-in types, and
-a file holding anything else is treated as corrupt. The key includes a stamp of lintgv's
-own source files, so an edited rule never answers from results of its older self.
+The cache folder lives in the checked project, so it is not trusted:
+- the folder must be a real directory: where `.lintgv_cache` is a symbolic link or not a
+  folder, the cache is off for the run (one warning) and nothing is written through it;
+  its files are opened relative to the folder, never through a link;
+- every file carries a digest of its content, checked before anything is unpickled: a
+  truncated or altered file is ignored and rebuilt;
+- it is read by an unpickler that builds only lintgv's own frozen values and a few
+  built-in types; a file holding anything else is treated as corrupt;
+- entries are keyed by each file's size, modification time and inode, which a clone of a
+  tree with a cache committed in it does not reproduce.
+The key includes a stamp of lintgv's own source files, so an edited rule never answers
+from results of its older self.
 """
 
+import contextlib
 import hashlib
+import io
 import logging
 import os
 import pickle
-import tempfile
+import secrets
+import stat
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import IO
 
 from lintgv import __version__
 from lintgv.model import FileResult
@@ -54,8 +64,75 @@ class _ModelUnpickler(pickle.Unpickler):
         return found
 
 
-def _load(stream: IO[bytes]) -> object:
-    return _ModelUnpickler(stream).load()
+_MAGIC = b"lintgv-cache\n"
+_DIGEST_SIZE = 32
+
+
+class CorruptCache(Exception):
+    """A cache file that is not what lintgv wrote."""
+
+
+def _load(data: bytes) -> object:
+    """Return the value a cache file holds, after checking its digest."""
+    head, digest = data[: len(_MAGIC)], data[len(_MAGIC) : len(_MAGIC) + _DIGEST_SIZE]
+    payload = data[len(_MAGIC) + _DIGEST_SIZE :]
+    if head != _MAGIC or hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != digest:
+        raise CorruptCache("its digest does not match its content")
+    return _ModelUnpickler(io.BytesIO(payload)).load()
+
+
+def _dump(value: object) -> bytes:
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+
+
+def _open_folder(folder: Path, create: bool) -> int | None:
+    """Return a descriptor of `folder`, a real directory (never a link), or None."""
+    try:
+        status = os.lstat(folder)
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            os.mkdir(folder)
+        except OSError as exc:
+            log.warning("cache folder %s could not be made (%s); results are not kept", folder, exc)
+            return None
+        status = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(status.st_mode):
+        kind = "a symbolic link" if stat.S_ISLNK(status.st_mode) else "not a folder"
+        _warn_once(f"cache folder {folder} is {kind}; the cache is off for this run")
+        return None
+    try:
+        return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+@cache
+def _warn_once(message: str) -> None:
+    log.warning("%s", message)
+
+
+def _read(path: Path) -> bytes | None:
+    """Return the bytes of cache file `path`: a regular file in a real cache folder, opened
+    without following links; None when there is none."""
+    folder = _open_folder(path.parent, create=False)
+    if folder is None:
+        return None
+    try:
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        handle = os.open(path.name, flags, dir_fd=folder)
+    except FileNotFoundError:
+        return None
+    finally:
+        os.close(folder)
+    with os.fdopen(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            raise CorruptCache("it is not a regular file")
+        return stream.read()
 
 
 @cache
@@ -101,12 +178,10 @@ class ResultCache:
         path = folder / f"results-{key.hexdigest()}.pickle"
         cache = cls(path)
         try:
-            with path.open("rb") as stream:
-                loaded = _load(stream)
+            data = _read(path)
+            loaded = _load(data) if data is not None else None
             if isinstance(loaded, dict):
                 cache.stored = loaded
-        except FileNotFoundError:
-            pass
         except Exception as exc:  # any corruption: start afresh rather than fail the run
             log.warning("cache %s is unreadable (%s); rebuilding it", path, exc)
             cache.dirty = True
@@ -177,10 +252,10 @@ class WalkMemo:
     def load(self) -> tuple[dict[str, object], list[tuple[object, ...]]] | None:
         """Return (paths read with their states, files found), or None."""
         try:
-            with self.path.open("rb") as stream:
-                loaded = _load(stream)
-        except FileNotFoundError:
-            return None
+            data = _read(self.path)
+            if data is None:
+                return None
+            loaded = _load(data)
         except Exception as exc:  # any corruption: walk afresh rather than fail the run
             log.warning("cache %s is unreadable (%s); rebuilding it", self.path, exc)
             return None
@@ -196,22 +271,41 @@ class WalkMemo:
 
 
 def _write(path: Path, value: object) -> None:
-    """Pickle `value` to `path` atomically; a failure is logged, never raised."""
+    """Pickle `value` to `path` atomically, inside a real cache folder and never through a
+    link; a failure is logged, never raised."""
+    folder = _open_folder(path.parent, create=True)
+    if folder is None:
+        return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        gitignore = path.parent / ".gitignore"
-        if not gitignore.exists():
-            gitignore.write_text("*\n", encoding="utf-8")
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as stream:
-                pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
+        _create(folder, ".gitignore", b"*\n", replace=False)
+        _create(folder, path.name, _dump(value), replace=True)
     except OSError as exc:
         log.warning("cache %s could not be written (%s); results are not kept", path, exc)
+    finally:
+        os.close(folder)
+
+
+def _create(folder: int, name: str, data: bytes, *, replace: bool) -> None:
+    """Write `name` in the folder open as `folder`: through a new temporary file renamed
+    over it (`replace`), or only when no such name exists yet."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    temporary = f".tmp-{os.getpid()}-{secrets.token_hex(6)}" if replace else name
+    try:
+        handle = os.open(temporary, flags, 0o644, dir_fd=folder)
+    except FileExistsError:
+        if replace:
+            raise
+        return  # the .gitignore is there already
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        if replace:
+            os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        if replace:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=folder)
+        raise
 
 
 def stat_key(path: Path) -> tuple[int, int, int] | None:

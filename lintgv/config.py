@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lintgv.errors import ConfigError
 from lintgv.model import Severity
+from lintgv.reading import read_bounded
 
 CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
 DEFAULT_TVM_VERSION = "0.24"
@@ -173,12 +174,21 @@ def apply_settings(base: Config, table: dict[str, object], path: Path | None) ->
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
+# A config file larger than this is not one a person wrote.
+_CONFIG_BYTES = 1024 * 1024
+
+
 def read_table(path: Path) -> dict[str, object] | None:
     """Return lintgv's settings table in `path`, or None when the file has none."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = read_bounded(path, _CONFIG_BYTES)
+        if len(raw) > _CONFIG_BYTES:
+            raise ConfigError(path, "(file)", path.name, f"over {_CONFIG_BYTES} bytes")
+        data = tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, "(file)", path.name, f"not valid TOML: {exc}") from exc
+    except RecursionError as exc:
+        raise ConfigError(path, "(file)", path.name, "nested too deeply to read") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(path, "(file)", path.name, f"cannot be read: {exc}") from exc
     if path.name == "pyproject.toml":

@@ -16,6 +16,7 @@ from lintgv.config import CONFIG_FILES, Config, apply_settings, is_config_file, 
 from lintgv.errors import ConfigError
 from lintgv.model import Language
 from lintgv.paths import Matcher, matcher
+from lintgv.reading import read_bounded
 
 log = logging.getLogger(__name__)
 
@@ -288,14 +289,26 @@ def _is_skipped(
     )
 
 
+# A .gitignore larger than this is not a list of patterns a person wrote.
+_GITIGNORE_BYTES = 1024 * 1024
+
+
 def _read_gitignore(path: str) -> _Ignore | None:
     try:
-        with open(path, encoding="utf-8", errors="replace") as stream:
-            lines = stream.read().splitlines()
+        data = read_bounded(Path(path), _GITIGNORE_BYTES)
     except FileNotFoundError:
         return None
-    except OSError:
-        log.warning("%s: cannot be read; its patterns are not applied", path)
+    except OSError as exc:
+        log.warning("%s: cannot be read (%s); its patterns are not applied", path, exc)
         return None
+    # git splits a .gitignore at "\n" (a "\r" before it goes): not at form feeds.
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    lines = [line.removesuffix("\r") for line in lines]
+    kept = []
+    for number, line in enumerate(lines, 1):
+        if Matcher.is_valid(line):
+            kept.append(line)
+        else:  # git skips such a pattern too
+            log.warning("%s:%d: invalid pattern %r is skipped, as git does", path, number, line)
     folder = os.path.dirname(os.path.abspath(path))
-    return _Ignore(folder.rstrip("/") + "/", Matcher(lines))
+    return _Ignore(folder.rstrip("/") + "/", Matcher(kept))

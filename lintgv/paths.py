@@ -44,6 +44,17 @@ class Matcher:
         self._any_path = _merge([p for _, paths, _ in groups for p in paths])
         self.is_empty = not compiled
 
+    @staticmethod
+    def is_valid(pattern: str) -> bool:
+        """Tell whether `pattern` is a pattern git can use (a trailing lone `\\` is not)."""
+        import pathspec
+
+        try:
+            pathspec.PathSpec.from_lines("gitignore", [pattern])
+        except ValueError:  # pathspec's pattern errors derive from it
+            return False
+        return True
+
     def matches(self, path: str) -> bool:
         """Tell whether `path` is matched (the last matching pattern decides)."""
         if self.is_empty:

@@ -1,5 +1,7 @@
 """Bytes on disk to checkable text, with a precise reason when a file cannot be checked."""
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,13 +48,53 @@ def decode(path: Path, data: bytes, max_size: int) -> Loaded | FileError:
     return Loaded(text, data)
 
 
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+class NotRegular(OSError):
+    """A path that names a pipe, device, socket or folder: never opened for reading."""
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """Return at most `limit` + 1 bytes of the regular file at `path`. A pipe, device or
+    socket is never read (NotRegular): it is opened without blocking and checked before
+    a byte is read, so a FIFO cannot hang the run nor a device feed it forever."""
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(handle, "rb") as stream:
+        mode = os.fstat(handle).st_mode
+        for is_kind, kind in _KINDS:
+            if is_kind(mode):
+                raise NotRegular(f"it is {kind}, not a regular file; not checked")
+        return stream.read(limit + 1)
+
+
+def kind_of(path: Path) -> str | None:
+    """Return what `path` is when it is not a regular file (a FIFO...), else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return next((kind for is_kind, kind in _KINDS if is_kind(mode)), None)
+
+
 def read_source(path: Path, max_size: int) -> Loaded | FileError:
     """Read and decode the file at `path`."""
+    kind = kind_of(path)
+    if kind is not None:  # said without opening it
+        return FileError(path, f"{kind}, not a regular file; not checked")
     try:
         size = path.stat().st_size
         if size > max_size:
             return _too_big(path, size, max_size)
-        data = path.read_bytes()
+        data = read_bounded(path, max_size)
+    except NotRegular as exc:
+        return FileError(path, str(exc))
     except OSError as exc:
         return FileError(path, f"cannot be read: {exc.strerror or exc}")
     return decode(path, data, max_size)

@@ -14,7 +14,7 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -60,10 +60,54 @@ class ChangedOnDisk(Exception):
     """The file changed after it was read; it was not overwritten."""
 
 
-def write_atomically(path: Path, data: bytes, expected_digest: str) -> None:
+class NotWritable(Exception):
+    """A file `fix` must not write (outside the tree, hard-linked, not a regular file)."""
+
+
+@dataclass(frozen=True)
+class Tree:
+    """Where `lintgv fix` may write: regular files whose real path lies under the real
+    path of a folder the user named (for a named file, its folder). A symbolic link whose
+    target is elsewhere is not followed; one within the tree is (the link stays a link)."""
+
+    roots: tuple[str, ...]
+
+    @classmethod
+    def of(cls, paths: Sequence[Path]) -> "Tree":
+        """Return the tree of the paths given on the command line."""
+        roots = []
+        for path in paths:
+            folder = path if path.is_dir() else path.absolute().parent
+            roots.append(os.path.realpath(folder))
+        return cls(tuple(roots))
+
+    def refusal(self, path: Path) -> str | None:
+        """Return why `fix` must not write `path`, or None when it may."""
+        real = os.path.realpath(path)
+        if not any(real == root or real.startswith(root.rstrip("/") + "/") for root in self.roots):
+            return f"not fixed: outside the tree (it resolves to {real})"
+        try:
+            status = os.stat(real)
+        except OSError as exc:
+            return f"not fixed: cannot be read again ({exc.strerror or exc})"
+        if not stat.S_ISREG(status.st_mode):
+            return "not fixed: not a regular file"
+        if status.st_nlink > 1:
+            return (
+                f"not fixed: hard-linked ({status.st_nlink} links); a rewrite would split "
+                "the link or change the other names too"
+            )
+        return None
+
+
+def write_atomically(path: Path, data: bytes, expected_digest: str, tree: Tree) -> None:
     """Replace the file at `path` with `data`, unless its content no longer has
-    `expected_digest`. Raise ChangedOnDisk or OSError; the file is never half-written."""
-    target = Path(os.path.realpath(path))  # a symlink stays a symlink
+    `expected_digest`. Raise NotWritable, ChangedOnDisk or OSError; the file is never
+    half-written."""
+    refusal = tree.refusal(path)
+    if refusal is not None:
+        raise NotWritable(refusal)
+    target = Path(os.path.realpath(path))  # a symlink within the tree stays a symlink
     status = target.stat()
     if not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         # Checked by mode, not by access(): root may write anything, but a file with no

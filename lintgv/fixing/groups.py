@@ -13,7 +13,9 @@ from pathlib import Path
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
 from lintgv.fixing.files import (
     ChangedOnDisk,
+    NotWritable,
     StoredText,
+    Tree,
     digest_of,
     interrupts_deferred,
     stored_text,
@@ -100,9 +102,15 @@ def _prove(
     return None
 
 
-def _commit(change: Change, workspace: Workspace, write: bool) -> str | None:
-    """Write every file of the change (or only remember it, for --diff); return why not."""
+def _commit(change: Change, workspace: Workspace, write: bool, tree: Tree | None) -> str | None:
+    """Write every file of the change (or only remember it, for --diff); return why not.
+    With a `tree`, a change touching a file `fix` may not write is not made at all."""
+    refusals = [(p, tree.refusal(p)) for p in change.texts] if tree is not None else []
+    for path, refusal in refusals:
+        if refusal is not None:
+            return f"{path} {refusal.removeprefix('not fixed: ')}; nothing written"
     if write:
+        assert tree is not None, "writes go only to a known tree"
         for path in change.texts:
             known = workspace.known[path]
             try:
@@ -116,9 +124,9 @@ def _commit(change: Change, workspace: Workspace, write: bool) -> str | None:
                 known = workspace.known[path]
                 data = known.stored.encode(text)
                 try:
-                    write_atomically(path, data, known.digest)
-                except (ChangedOnDisk, OSError) as exc:
-                    _roll_back(written)
+                    write_atomically(path, data, known.digest, tree)
+                except (ChangedOnDisk, NotWritable, OSError) as exc:
+                    _roll_back(written, tree)
                     return f"{path} could not be written ({exc}); nothing kept"
                 written.append((path, known.stored.encode(known.text), digest_of(data)))
         for path, text in change.texts.items():
@@ -131,12 +139,12 @@ def _commit(change: Change, workspace: Workspace, write: bool) -> str | None:
     return None
 
 
-def _roll_back(written: list[tuple[Path, bytes, str]]) -> None:
+def _roll_back(written: list[tuple[Path, bytes, str]], tree: Tree) -> None:
     """Put back the files of a change that could not be written whole."""
     for path, old, digest in reversed(written):
         try:
-            write_atomically(path, old, digest)
-        except (ChangedOnDisk, OSError):
+            write_atomically(path, old, digest, tree)
+        except (ChangedOnDisk, NotWritable, OSError):
             continue  # reported by the caller as a change not kept
 
 
@@ -149,6 +157,7 @@ def fix_groups(
     write: bool,
     max_rounds: int,
     prove: NameProof | None = None,
+    tree: Tree | None = None,
 ) -> tuple[list[GroupFix], list[Skipped]]:
     """Apply every multi-file change that passes its proof; return what happened and the
     copies left alone, with the reason. With `prove`, each C++ copy is run (in the
@@ -181,7 +190,7 @@ def fix_groups(
             if applicability == Applicability.UNSAFE and not unsafe:
                 reason = f"unsafe fix ({evidence}); apply with --unsafe"
             reason = reason or _prove(change, workspace, ordered, names)
-            reason = reason or _commit(change, workspace, write)
+            reason = reason or _commit(change, workspace, write, tree)
             outcomes.append(
                 GroupFix(change.helper, change.title, change.sites, files, reason is None, reason)
             )

@@ -19,7 +19,9 @@ from lintgv.discovery import Candidate, Discovery
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.files import (
     ChangedOnDisk,
+    NotWritable,
     StoredText,
+    Tree,
     digest_of,
     interrupts_deferred,
     stored_text,
@@ -188,7 +190,7 @@ def _execute(tasks: Sequence[_Task], jobs: int, progress: Progress | None) -> It
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _write(settled: _Settled) -> FileFix:
+def _write(settled: _Settled, tree: Tree) -> FileFix:
     """Write one settled file atomically; return its record with the outcome."""
     fix = settled.fix
     if settled.stored is None or not fix.changed:
@@ -196,9 +198,10 @@ def _write(settled: _Settled) -> FileFix:
     data = settled.stored.encode(settled.text)
     try:
         with interrupts_deferred():
-            write_atomically(fix.path, data, settled.digest)
-    except (ChangedOnDisk, OSError) as exc:
-        reason = str(exc) if isinstance(exc, ChangedOnDisk) else f"cannot be written: {exc}"
+            write_atomically(fix.path, data, settled.digest, tree)
+    except (ChangedOnDisk, NotWritable, OSError) as exc:
+        kept = isinstance(exc, ChangedOnDisk | NotWritable)
+        reason = str(exc) if kept else f"cannot be written: {exc}"
         error = FileError(fix.path, reason)
         return replace(fix, errors=(*fix.errors, error), written=False)
     return replace(fix, written=True)
@@ -237,9 +240,13 @@ def fix_paths(
     wanted = {r.path for r in first.results if any(f.code in fixable for f in r.findings)}
     helpers = frozenset(name for r in first.results for name in r.defined_helpers)
     candidates = {c.path: c for c in Discovery(overrides, config_file).discover(paths, [])}
+    tree = Tree.of(paths)
+    # A file fix may not write is still checked (its findings stand) but never fixed, in
+    # --diff mode too: what the diff shows is what a run would write.
+    refused = {p: why for p in wanted if (why := tree.refusal(p)) is not None}
     tasks = [
         _Task(candidates[path], helpers, unsafe, max_rounds)
-        for path in sorted(wanted & candidates.keys(), key=lambda p: p.as_posix())
+        for path in sorted(wanted & candidates.keys() - refused.keys(), key=lambda p: p.as_posix())
     ]
     by_path = {r.path: r for r in first.results}
     workspace = Workspace(
@@ -247,7 +254,7 @@ def fix_paths(
     )
     fixes: dict[Path, FileFix] = {}
     for settled in _execute(tasks, workers, progress):
-        fix = _write(settled) if write else settled.fix
+        fix = _write(settled, tree) if write else settled.fix
         if settled.stored is None:  # not read or crashed: its first findings still stand
             known = by_path[fix.path].findings
             fix = replace(fix, remaining=known, initial=known)
@@ -271,6 +278,7 @@ def fix_paths(
             write=write,
             max_rounds=max_rounds,
             prove=_proof(overrides, config_file, unsandboxed) if prove_names else None,
+            tree=tree,
         )
         for group in groups:
             for path in group.paths if group.done else ():
@@ -279,10 +287,11 @@ def fix_paths(
                 )
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
     ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
+    not_fixed = tuple(FileError(path, why) for path, why in sorted(refused.items()))
     return FixRun(
         ordered,
         untouched,
-        first.errors,
+        (*first.errors, *not_fixed),
         len(first.results),
         write,
         tuple(groups),

@@ -3,7 +3,7 @@
 import difflib
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,9 +59,11 @@ def reason_left(
     fix: FileFix | None,
     unsafe: bool,
     copies: Sequence["CopyLeft"] = (),
+    refused: Mapping[Path, str] | None = None,
 ) -> str:
     """Return why a finding is still there after the run; `copies` are the unique-name
-    copies left alone, whose reasons explain their GV2xx findings."""
+    copies left alone, whose reasons explain their GV2xx findings, and `refused` the
+    files `fix` may not write, with why."""
     if finding.fix is None:
         _, _, why = finding.message.partition(NO_FIX_MARKER)
         if not why and finding.code.startswith("GV2"):
@@ -70,6 +72,8 @@ def reason_left(
             # Messages read "problem; remedy": the remedy is what to do by hand.
             why = "by hand, " + finding.message.split("; ", 1)[1]
         return f"no automatic fix: {why}" if why else "no automatic fix"
+    if refused and finding.path in refused:
+        return refused[finding.path]
     applicability = finding.fix.applicability
     if applicability == Applicability.DISPLAY:
         return f"needs a human choice (shown, never applied): {finding.fix.title}"
@@ -109,7 +113,8 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
         lines.append(f"{verb} nothing.")
     lines.extend(_group_lines(run))
     copies = _copies_left(run)
-    left = Counter((f.code, reason_left(f, fix, unsafe, copies)) for f, fix in _left(run))
+    refused = {e.path: e.message for e in run.errors if e.message.startswith("not fixed:")}
+    left = Counter((f.code, reason_left(f, fix, unsafe, copies, refused)) for f, fix in _left(run))
     if left:
         count = sum(left.values())
         remain = "would remain" if not run.write else ("remains" if count == 1 else "remain")

@@ -9,6 +9,7 @@ import pytest
 
 from lintgv.fixing.files import (
     ChangedOnDisk,
+    Tree,
     digest_of,
     interrupts_deferred,
     stored_text,
@@ -45,7 +46,7 @@ def test_a_write_replaces_the_content_and_keeps_the_mode(tmp_path: Path) -> None
     target = tmp_path / "a.cc"
     target.write_bytes(b"old\n")
     target.chmod(0o751)
-    write_atomically(target, b"new\n", digest_of(b"old\n"))
+    write_atomically(target, b"new\n", digest_of(b"old\n"), Tree.of([tmp_path]))
     assert target.read_bytes() == b"new\n"
     assert target.stat().st_mode & 0o777 == 0o751
     assert os.listdir(tmp_path) == ["a.cc"]
@@ -55,7 +56,7 @@ def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path: Path) -> 
     target = tmp_path / "a.cc"
     target.write_bytes(b"edited by someone else\n")
     with pytest.raises(ChangedOnDisk):
-        write_atomically(target, b"new\n", digest_of(b"old\n"))
+        write_atomically(target, b"new\n", digest_of(b"old\n"), Tree.of([tmp_path]))
     assert target.read_bytes() == b"edited by someone else\n"
     assert os.listdir(tmp_path) == ["a.cc"]
 
@@ -71,7 +72,7 @@ def test_ctrl_c_during_a_write_leaves_the_old_file_and_no_temporary(
 
     monkeypatch.setattr(os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_atomically(target, b"new\n", digest_of(b"old\n"))
+        write_atomically(target, b"new\n", digest_of(b"old\n"), Tree.of([tmp_path]))
     assert target.read_bytes() == b"old\n"
     assert os.listdir(tmp_path) == ["a.cc"]
 
@@ -81,7 +82,7 @@ def test_a_symlink_stays_a_link_to_the_written_file(tmp_path: Path) -> None:
     real.write_bytes(b"old\n")
     link = tmp_path / "link.cc"
     link.symlink_to(real)
-    write_atomically(link, b"new\n", digest_of(b"old\n"))
+    write_atomically(link, b"new\n", digest_of(b"old\n"), Tree.of([tmp_path]))
     assert link.is_symlink()
     assert real.read_bytes() == b"new\n"
 

@@ -8,6 +8,7 @@ import pytest
 from lintgv.codemods.unique_names import HELPER_NAMES, UNPROVEN, Change, Skipped
 from lintgv.fixing import groups
 from lintgv.fixing import run as fix_run
+from lintgv.fixing.files import Tree
 from lintgv.fixing.files import write_atomically as real_write
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
 from lintgv.fixing.proof import NameProof
@@ -34,7 +35,14 @@ def _run(
     paths = sorted((project / "src").iterdir())
     workspace = Workspace(1 << 20)
     outcomes, left = fix_groups(
-        paths, workspace, HELPER_NAMES, unsafe=unsafe, write=write, max_rounds=5, prove=prove
+        paths,
+        workspace,
+        HELPER_NAMES,
+        unsafe=unsafe,
+        write=write,
+        max_rounds=5,
+        prove=prove,
+        tree=Tree.of([project]),
     )
     return outcomes, left, workspace
 
@@ -81,11 +89,11 @@ def test_a_failed_write_puts_back_the_files_already_written(
     before = _texts(project / "src")
     calls: list[Path] = []
 
-    def second_fails(path: Path, data: bytes, digest: str) -> None:
+    def second_fails(path: Path, data: bytes, digest: str, tree: Tree) -> None:
         calls.append(path)
         if len(calls) == 2:
             raise OSError("disk full")
-        real_write(path, data, digest)
+        real_write(path, data, digest, tree)
 
     monkeypatch.setattr(groups, "write_atomically", second_fails)
     (outcome,), _, _ = _run(project)

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from lintgv.fixing import run as fix_run
+from lintgv.fixing.files import Tree
 from lintgv.fixing.files import write_atomically as real_write
 from lintgv.fixing.run import fix_paths
 from lintgv.fixing.settle import Checker, Settled
@@ -26,10 +27,10 @@ def test_a_failed_write_is_reported_and_the_other_file_is_written(
 ) -> None:
     first, second = _project(tmp_path)
 
-    def failing(path: Path, data: bytes, digest: str) -> None:
+    def failing(path: Path, data: bytes, digest: str, tree: Tree) -> None:
         if path.name == "a.cc":
             raise OSError("disk full")
-        real_write(path, data, digest)
+        real_write(path, data, digest, tree)
 
     monkeypatch.setattr(fix_run, "write_atomically", failing)
     result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)

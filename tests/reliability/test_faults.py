@@ -65,7 +65,7 @@ def _settle_then(action: Callable[[Path], None]) -> Callable[..., object]:
     ("action", "message"),
     [
         (lambda p: p.write_text(SITE + "// edited meanwhile\n"), "changed on disk"),
-        (lambda p: p.unlink(), "cannot be written"),
+        (lambda p: p.unlink(), "cannot be read again"),
     ],
     ids=["changed", "deleted"],
 )
@@ -216,7 +216,7 @@ def test_a_cache_that_cannot_be_written_changes_nothing_but_a_warning(
     full.write_text("a file where the cache folder should be")  # like ENOSPC: no writes
     result = lintgv("check", "--cache-dir", "full", ".", cwd=tmp_path)
     assert (result.stdout, result.returncode) == (cold.stdout, cold.returncode)
-    assert "could not be written" in result.stderr
+    assert "cache folder full is not a folder; the cache is off for this run" in result.stderr
 
 
 # --- Ctrl-C -------------------------------------------------------------------------------
