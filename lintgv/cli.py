@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lintgv import __version__
-from lintgv.errors import LintgvError
+from lintgv.config import Config, apply_settings
+from lintgv.errors import ConfigError, LintgvError
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -44,8 +45,23 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
         help="where to keep the cache (default: .lintgv_cache beside the config)",
     )
     group.add_argument(
-        "--jobs", "-j", type=int, metavar="N", help="worker processes (default: cores)"
+        "--jobs",
+        "-j",
+        type=_jobs,
+        metavar="N",
+        help="worker processes, 1 to the number of cores (default: cores; more are cut to it)",
     )
+
+
+def _jobs(text: str) -> int:
+    """Parse -j: a whole number of at least 1; above the core count it is cut to it."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
 
 
 def overrides_from(args: argparse.Namespace) -> dict[str, object]:
@@ -61,7 +77,20 @@ def overrides_from(args: argparse.Namespace) -> dict[str, object]:
             table[key] = [c.strip() for c in value.split(",") if c.strip()]
     if getattr(args, "tvm_version", None):
         table["tvm-version"] = args.tvm_version
+    _validate(table)
     return table
+
+
+def _validate(table: dict[str, object]) -> None:
+    """Refuse settings given on the command line that name no rule or select none."""
+    from lintgv.registry import select
+
+    try:
+        config = apply_settings(Config(), table, None)
+    except ConfigError as exc:
+        raise LintgvError(f"--{exc.key}: {exc.value!r}: {exc.reason}") from exc
+    if "select" in table and not select(config):
+        raise LintgvError("--select and --ignore together select no rule")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -177,6 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _spare_the_collector()
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="lintgv: %(levelname)s: %(message)s")
+    cores = os.cpu_count() or 1
+    if getattr(args, "jobs", None) and args.jobs > cores:
+        log.warning("-j %d: this machine has %d cores; using %d workers", args.jobs, cores, cores)
+        args.jobs = cores
     try:
         return int(args.func(args))
     except LintgvError as exc:

@@ -1,5 +1,6 @@
 """`[tool.lintgv]` in pyproject.toml, or lintgv.toml: every default and every check lives here."""
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -82,10 +83,28 @@ def _strings(path: Path | None, key: str, value: object) -> tuple[str, ...]:
 
 def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     codes = _strings(path, key, value)
+    if key == "select" and not codes:
+        raise ConfigError(path, key, value, "selects no rule; name codes or prefixes such as GV1")
     for code in codes:
         if not CODE_PREFIX.match(code):
             raise ConfigError(path, key, code, "expected a code or prefix such as GV101 or GV1")
+        problem = unknown_code(code)
+        if problem is not None:
+            raise ConfigError(path, key, code, problem)
     return codes
+
+
+def unknown_code(code: str) -> str | None:
+    """Return why `code` names no rule (with the closest real code), or None when it is a
+    registered code or a prefix of one."""
+    from lintgv.registry import rule_codes  # the registry imports this module
+
+    known = sorted(rule_codes())
+    if any(real.startswith(code) for real in known):
+        return None
+    close = difflib.get_close_matches(code, known, n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]}?" if close else f"; the codes are {', '.join(known)}"
+    return f"no rule has this code or prefix{hint}"
 
 
 def _bool(path: Path | None, key: str, value: object) -> bool:

@@ -6,7 +6,8 @@ tree-sitter gives syntax only, so types are read from declarations as written
 """
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -39,8 +40,84 @@ class Binding:
 
 
 @dataclass(frozen=True)
+class _Filter:
+    """Which bindings of an outer layer a lambda lets through: all locals, `this`, or the
+    names it captures."""
+
+    every: bool = True
+    this: bool = True
+    names: frozenset[str] = frozenset()
+
+    def keeps(self, binding: Binding) -> bool:
+        if binding.kind == Kind.MEMBER:
+            return self.this
+        return self.every or binding.name in self.names
+
+
+@dataclass(frozen=True)
+class _Layer:
+    """Bindings visible from one enclosing construct, innermost first: a list of them, or
+    the declarations of a block that start before `limit` (looked up through the block's
+    index, so that a site costs a lookup, not a walk over every declaration before it)."""
+
+    filter: _Filter
+    fixed: tuple[Binding, ...] = ()
+    block: "_BlockIndex | None" = None
+    limit: int = 0
+
+    def named(self, name: str) -> Iterator[Binding]:
+        if self.block is None:
+            found: Iterable[Binding] = (b for b in self.fixed if b.name == name)
+        else:
+            found = self.block.before(self.block.by_name.get(name, ()), self.limit)
+        return (b for b in found if self.filter.keeps(b))
+
+    def typed(self, type_name: str) -> Iterator[Binding]:
+        if self.block is None:
+            found: Iterable[Binding] = (b for b in self.fixed if b.type_name == type_name)
+        else:
+            found = self.block.before(self.block.by_type.get(type_name, ()), self.limit)
+        return (b for b in found if self.filter.keeps(b))
+
+
+@dataclass(frozen=True)
+class _BlockIndex:
+    """The local declarations of one block, by name and by type, in source order."""
+
+    starts: list[int]  # where each declaration statement starts
+    by_name: dict[str, list[tuple[int, int, Binding]]]  # (declaration, -declarator, binding)
+    by_type: dict[str, list[tuple[int, int, Binding]]]
+
+    @classmethod
+    def of(cls, parsed: ParsedCpp, block: tree_sitter.Node) -> "_BlockIndex":
+        starts: list[int] = []
+        by_name: dict[str, list[tuple[int, int, Binding]]] = {}
+        by_type: dict[str, list[tuple[int, int, Binding]]] = {}
+        for child in block.named_children:
+            if child.type != "declaration":
+                continue
+            index = len(starts)
+            starts.append(child.start_byte)
+            for order, binding in enumerate(declared(parsed, child, Kind.LOCAL)):
+                entry = (index, -order, binding)
+                by_name.setdefault(binding.name, []).append(entry)
+                by_type.setdefault(binding.type_name, []).append(entry)
+        for entries in (*by_name.values(), *by_type.values()):
+            entries.sort(key=lambda e: (e[0], e[1]))
+        return cls(starts, by_name, by_type)
+
+    def before(self, entries: Sequence[tuple[int, int, Binding]], limit: int) -> Iterator[Binding]:
+        """Yield the bindings of `entries` declared by statements starting before `limit`,
+        the latest first (in one statement, the last declarator first)."""
+        visible = bisect_left(self.starts, limit)
+        cut = bisect_left(entries, visible, key=lambda e: e[0])
+        for _, _, binding in reversed(entries[:cut]):
+            yield binding
+
+
+@dataclass(frozen=True)
 class Scope:
-    bindings: tuple[Binding, ...]  # innermost first
+    layers: tuple[_Layer, ...]  # innermost first
     function: tree_sitter.Node | None  # innermost function definition or lambda
     body: tree_sitter.Node | None  # its compound statement
     # The members came from, or were looked for in, a class defined elsewhere in the file
@@ -49,19 +126,19 @@ class Scope:
 
     def of_type(self, type_name: str) -> list[Binding]:
         """Return the visible bindings of `type_name`, innermost first, shadowing applied."""
-        seen: set[str] = set()
         found = []
-        for binding in self.bindings:
-            if binding.name in seen:
-                continue
-            seen.add(binding.name)
-            if binding.type_name == type_name:
-                found.append(binding)
+        for layer in self.layers:
+            for binding in layer.typed(type_name):
+                if self.find(binding.name) is binding:
+                    found.append(binding)
         return found
 
     def find(self, name: str) -> Binding | None:
         """Return the innermost visible binding of `name`."""
-        return next((b for b in self.bindings if b.name == name), None)
+        for layer in self.layers:
+            for binding in layer.named(name):
+                return binding
+        return None
 
 
 def normalized(text: str) -> str:
@@ -207,12 +284,14 @@ def _lambda_captures(parsed: ParsedCpp, lam: tree_sitter.Node) -> tuple[bool, bo
     return every, this, names
 
 
-def _locals_before(parsed: ParsedCpp, block: tree_sitter.Node, limit: int) -> Iterator[Binding]:
-    for child in reversed(block.named_children):
-        if child.start_byte >= limit:
-            continue
-        if child.type == "declaration":
-            yield from reversed(list(declared(parsed, child, Kind.LOCAL)))
+def _block_index(parsed: ParsedCpp, block: tree_sitter.Node) -> _BlockIndex:
+    """Return the index of `block`'s declarations, made once per parse."""
+    key = ("scope-block", block.id)
+    index = parsed.indexes.get(key)
+    if index is None:
+        index = parsed.indexes[key] = _BlockIndex.of(parsed, block)
+    assert isinstance(index, _BlockIndex)
+    return index
 
 
 def _header_bindings(parsed: ParsedCpp, node: tree_sitter.Node) -> Iterator[Binding]:
@@ -228,50 +307,43 @@ def _header_bindings(parsed: ParsedCpp, node: tree_sitter.Node) -> Iterator[Bind
 
 def scope_at(parsed: ParsedCpp, node: tree_sitter.Node) -> Scope:
     """Return what is visible at `node`: locals declared before it, parameters, members."""
-    found: list[Binding] = []
+    layers: list[_Layer] = []
     function: tree_sitter.Node | None = None
     looked_outside = False
-    allow_all, allow_this, allowed = True, True, set[str]()
+    visible = _Filter()
     current = node
     parent = node.parent
 
-    def keep(binding: Binding) -> None:
-        if binding.kind == Kind.MEMBER:
-            if allow_this:
-                found.append(binding)
-        elif allow_all or binding.name in allowed:
-            found.append(binding)
+    def add(bindings: Iterable[Binding]) -> None:
+        layers.append(_Layer(visible, fixed=tuple(bindings)))
 
     while parent is not None:
         if parent.type == "compound_statement":
-            for binding in _locals_before(parsed, parent, current.start_byte):
-                keep(binding)
+            block = _block_index(parsed, parent)
+            layers.append(_Layer(visible, block=block, limit=current.start_byte))
         elif parent.type in ("for_range_loop", "for_statement", "if_statement", "while_statement"):
             body = parent.child_by_field_name("body") or parent.child_by_field_name("consequence")
             if body is not None and body.start_byte <= current.start_byte:
-                for binding in _header_bindings(parsed, parent):
-                    keep(binding)
+                add(_header_bindings(parsed, parent))
         elif parent.type == "lambda_expression":
-            for binding in _parameters(parsed, parent):
-                keep(binding)
+            add(_parameters(parsed, parent))
             function = function or parent
             every, this, names = _lambda_captures(parsed, parent)
-            allow_this = allow_this and this
             if not every:
-                allowed = (allowed & names) if not allow_all else names
-                allow_all = False
+                allowed = (visible.names & names) if not visible.every else frozenset(names)
+                visible = _Filter(False, visible.this and this, allowed)
+            else:
+                visible = _Filter(visible.every, visible.this and this, visible.names)
         elif parent.type == "function_definition":
-            for binding in _parameters(parsed, parent):
-                keep(binding)
+            add(_parameters(parsed, parent))
             function = function or parent
             cls, looked_outside = _class_of(parsed, parent)
             if cls is not None:
-                for binding in members(parsed, cls):
-                    keep(binding)
+                add(members(parsed, cls))
             break
         current, parent = parent, parent.parent
     body = function.child_by_field_name("body") if function is not None else None
-    return Scope(tuple(found), function, body, looked_outside)
+    return Scope(tuple(layers), function, body, looked_outside)
 
 
 def enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:

@@ -109,15 +109,28 @@ def bindings(tools: Tools, owner: FunctionLike) -> list[PyBinding]:
     return found
 
 
-def visible(found: list[PyBinding], line: int) -> list[PyBinding]:
-    """Return the bindings made before `line`, latest first, one per name."""
-    seen: set[str] = set()
-    result = []
-    for binding in reversed(found):
-        if binding.end_line < line and binding.name not in seen:
-            seen.add(binding.name)
-            result.append(binding)
-    return result
+class Visible:
+    """The bindings of one function, looked up by name as a line sees them: a lookup per
+    site, not a walk over every binding made before it."""
+
+    def __init__(self, found: list[PyBinding]) -> None:
+        self.found = found
+        self._by_name: dict[str, list[PyBinding]] = {}
+        for binding in found:
+            self._by_name.setdefault(binding.name, []).append(binding)
+
+    def named(self, name: str) -> list[PyBinding]:
+        """Return every binding of `name`, in order."""
+        return self._by_name.get(name, [])
+
+    def at(self, name: str, line: int) -> PyBinding | None:
+        """Return the latest binding of `name` made before `line`."""
+        return next((b for b in reversed(self.named(name)) if b.end_line < line), None)
+
+    def latest_of(self, candidates: list[PyBinding], line: int) -> list[PyBinding]:
+        """Return those of `candidates` (bindings of this function, in order) that are the
+        latest binding of their name before `line`, latest first."""
+        return [b for b in reversed(candidates) if b.end_line < line and self.at(b.name, line) is b]
 
 
 def root_name(node: cst.BaseExpression) -> str:

@@ -224,13 +224,7 @@ class SupplyPlanner:
         """Return the module the new global is added to (`mod->Add(gv, f)`), if visible."""
         assert scope.body is not None
         target = self._target_name(site)
-        for call in self._facts(scope.body).register_calls:
-            arguments = call.child_by_field_name("arguments")
-            first = _arguments(arguments)[0] if arguments is not None else None
-            if first is None:
-                continue
-            if not (first == site.node or (target and self.parsed.text(first) == target)):
-                continue
+        for call in self._facts(scope.body).registering(site.node, target):
             func = call.child_by_field_name("function")
             argument = func.child_by_field_name("argument") if func is not None else None
             if argument is None:
@@ -313,8 +307,9 @@ class SupplyPlanner:
         assert first.block is not None and first.function is not None and first.module
         outer = first.block
         inside = [m for m in members if cpp_scope.statement_in(outer, m.site.node) is not None]
+        held = {id(m) for m in inside}
         for member in members:
-            if member not in inside:
+            if id(member) not in held:
                 member.reason = "the module is declared in a block that does not hold this site"
         if not inside:
             return
@@ -434,6 +429,9 @@ class _BodyFacts:
     """What one function body does with names, gathered in one walk for all its sites."""
 
     register_calls: list[tree_sitter.Node] = field(default_factory=list)  # mod->Add(gv, f)
+    # The register calls by their first argument: its node, and its text.
+    registering_node: dict[int, list[tree_sitter.Node]] = field(default_factory=dict)
+    registering_text: dict[str, list[tree_sitter.Node]] = field(default_factory=dict)
     looked_up: set[str] = field(default_factory=set)  # mod->GetGlobalVar(name)
     # Arguments after a kGlobalSymbol key (`WithAttr(f, tvm::attr::kGlobalSymbol, name)`).
     given_as_symbol: set[str] = field(default_factory=set)
@@ -466,6 +464,9 @@ class _BodyFacts:
         is_member_call = func is not None and func.type == "field_expression"
         if is_member_call and name is not None and parsed.text(name) in _REGISTER_METHODS:
             self.register_calls.append(node)
+            if given:
+                self.registering_node.setdefault(given[0].id, []).append(node)
+                self.registering_text.setdefault(parsed.text(given[0]), []).append(node)
         called = cpp_scope.normalized(parsed.text(func)) if func else ""
         if called.rsplit("->", 1)[-1].rsplit(".", 1)[-1] in _LOOKUPS and given:
             self.looked_up.add(cpp_scope.normalized(parsed.text(given[0])))
@@ -473,6 +474,14 @@ class _BodyFacts:
         keys = [i for i, t in enumerate(texts) if _SYMBOL.search(t)]
         if keys:
             self.given_as_symbol.update(_unwrapped(t) for t in texts[keys[0] + 1 :])
+
+    def registering(self, node: tree_sitter.Node, text: str | None) -> list[tree_sitter.Node]:
+        """Return the register calls whose first argument is `node`, or reads `text`, in
+        source order: a lookup per site instead of a walk over every call."""
+        found = {c.id: c for c in self.registering_node.get(node.id, ())}
+        for call in self.registering_text.get(text, ()) if text else ():
+            found[call.id] = call
+        return sorted(found.values(), key=lambda c: c.start_byte)
 
     def _binding(self, parsed: ParsedCpp, node: tree_sitter.Node) -> None:
         is_assignment = node.type == "assignment_expression"

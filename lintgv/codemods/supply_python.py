@@ -76,7 +76,8 @@ class SupplyPlanner:
         self.tools = tools
         self.complete = complete
         self.unique_names = unique_names  # target TVM 0.25's UniqueNameSupply
-        self._bindings: dict[int, list[scope.PyBinding]] = {}
+        self._bindings: dict[int, scope.Visible] = {}
+        self._typed_bindings: dict[tuple[int, str], list[scope.PyBinding]] = {}
         self._taken: dict[int, set[str]] = {}
         self._facts: dict[int, OwnerFacts] = dict(facts or {})
         self._owners = owners or {}
@@ -132,27 +133,36 @@ class SupplyPlanner:
             self._facts[id(owner)] = facts
         return self._facts[id(owner)]
 
-    def bindings(self, owner: scope.FunctionLike) -> list[scope.PyBinding]:
+    def bindings(self, owner: scope.FunctionLike) -> scope.Visible:
         if id(owner) not in self._bindings:
-            self._bindings[id(owner)] = scope.bindings(self.tools, owner)
+            self._bindings[id(owner)] = scope.Visible(scope.bindings(self.tools, owner))
         return self._bindings[id(owner)]
+
+    def _typed(self, owner: scope.FunctionLike, type_name: str) -> list[scope.PyBinding]:
+        """Return the bindings of `owner` that hold a `type_name`, in order (worked out once
+        per function, not once per site)."""
+        key = (id(owner), type_name)
+        if key not in self._typed_bindings:
+            found = self.bindings(owner).found
+            self._typed_bindings[key] = [b for b in found if self._binds(b, type_name)]
+        return self._typed_bindings[key]
 
     def _choose_supply(self, site: _Site) -> None:
         line = self.tools.span_of(site.call).start_line
-        visible = scope.visible(self.bindings(site.owner), line)
-        site.method = "unique" if self._is_existing_name(site, visible) else "fresh"
-        supplies = [b for b in visible if self._binds(b, self.supply_type)]
+        visible = self.bindings(site.owner)
+        site.method = "unique" if self._is_existing_name(site, line) else "fresh"
+        supplies = visible.latest_of(self._typed(site.owner, self.supply_type), line)
         if supplies:
             site.supply = supplies[0].name
             if len(supplies) > 1:
                 names = ", ".join(f"`{b.name}`" for b in supplies)
                 site.note = f"several supplies in scope ({names}); check the choice"
             return
-        target = self._added_to(site, visible)
+        target = self._added_to(site, line)
         if target is not None:
             site.module = target
             return
-        modules = [b for b in visible if self._binds(b, "IRModule")]
+        modules = visible.latest_of(self._typed(site.owner, "IRModule"), line)
         if not modules and site.late:
             site.reason = f"the IRModule it is added to (`{site.late}`) is made after this line"
             return
@@ -176,7 +186,7 @@ class SupplyPlanner:
             self.tools, binding.value, wanted
         )
 
-    def _is_existing_name(self, site: _Site, visible: list[scope.PyBinding]) -> bool:
+    def _is_existing_name(self, site: _Site, line: int) -> bool:
         """Tell whether the name belongs to an existing function: a global_symbol, another
         global's name_hint, or a name this function also looks up or constructs again."""
         code = self.tools.module.code_for_node
@@ -185,7 +195,7 @@ class SupplyPlanner:
         if _names_existing(text):
             return True
         if isinstance(first, cst.Name):
-            bound = next((b for b in visible if b.name == first.value), None)
+            bound = self.bindings(site.owner).at(first.value, line)
             if bound is not None and bound.value is not None and _names_existing(code(bound.value)):
                 return True
         facts = self.facts(site.owner)
@@ -195,7 +205,7 @@ class SupplyPlanner:
             or text in facts.symbols
         )
 
-    def _added_to(self, site: _Site, visible: list[scope.PyBinding]) -> cst.BaseExpression | None:
+    def _added_to(self, site: _Site, line: int) -> cst.BaseExpression | None:
         """Return the module the new global is registered in (`mod[gv] = f`), if usable."""
         parent = self.tools.parent_of(site.call)
         target_name = None
@@ -203,27 +213,25 @@ class SupplyPlanner:
             target = parent.targets[0].target
             target_name = target.value if isinstance(target, cst.Name) else None
         for module in self.facts(site.owner).modules_for(site.call, target_name):
-            usable = self._usability(site, module, visible)
+            usable = self._usability(site, module, line)
             if usable == "yes":
                 return module
             if usable == "late" and not site.late:
                 site.late = self.tools.module.code_for_node(module)
         return None
 
-    def _usability(
-        self, site: _Site, module: cst.BaseExpression, visible: list[scope.PyBinding]
-    ) -> str:
+    def _usability(self, site: _Site, module: cst.BaseExpression, line: int) -> str:
         """Return "yes" when `module` can build the supply at the site, "late" when it is
         an IRModule bound only after the site, else "no"."""
         root = scope.root_name(module)
         if not root:
             return "no"
-        bound_here = [b for b in self.bindings(site.owner) if b.name == root]
-        before = [b for b in visible if b.name == root]
-        if bound_here and not before:
+        bound_here = self.bindings(site.owner).named(root)
+        before = self.bindings(site.owner).at(root, line)
+        if bound_here and before is None:
             is_module = self._binds(bound_here[0], "IRModule") or scope.looks_like_module(module)
             return "late" if is_module else "no"
-        if isinstance(module, cst.Name) and before and self._binds(before[0], "IRModule"):
+        if isinstance(module, cst.Name) and before and self._binds(before, "IRModule"):
             return "yes"
         return "yes" if scope.looks_like_module(module) else "no"
 
@@ -239,9 +247,7 @@ class SupplyPlanner:
         outer: cst.CSTNode = scope.block_of(owner)
         root = scope.root_name(module)
         line = self.tools.span_of(first.call).start_line
-        binding = next(
-            (b for b in scope.visible(self.bindings(owner), line) if b.name == root), None
-        )
+        binding = self.bindings(owner).at(root, line)
         if binding is not None and binding.statement is not None:
             outer = self.tools.parent_of(binding.statement) or outer
         inside = [
@@ -249,7 +255,8 @@ class SupplyPlanner:
             for m in members
             if not m.inline and scope.block_child(self.tools, outer, m.call) is not None
         ]
-        self._inline_or_fail([m for m in members if m not in inside])
+        held = {id(m) for m in inside}
+        self._inline_or_fail([m for m in members if id(m) not in held])
         if not inside:
             return
         block = scope.common_block(self.tools, outer, [m.call for m in inside])

@@ -7,7 +7,7 @@ where the old one did not, and no fixed site is reported again with the same cod
 that fails is left out, with its reason, and the round is retried without it.
 """
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -83,24 +83,45 @@ def choose(text: str, findings: Sequence[Finding], unsafe: bool) -> list[Finding
         if f.fix is not None and is_applicable(f.fix, unsafe) and id(f) not in refused
     ]
     candidates.sort(key=lambda f: (_RANK[f.fix.applicability] if f.fix else 0, f.span))
-    taken: list[_Located] = []
+    taken = _Taken()
     chosen = []
     for finding in candidates:
         assert finding.fix is not None
         located = [_located(index, e) for e in finding.fix.edits]
-        if any(_conflicts(edit, other) for edit in located for other in taken):
+        if any(taken.conflicts(edit) for edit in located):
             continue
-        taken.extend(e for e in located if e not in taken)
+        for edit in located:
+            taken.add(edit)
         chosen.append(finding)
     return chosen
 
 
-def _conflicts(a: _Located, b: _Located) -> bool:
-    if a == b:
-        return False  # the same edit, shared
-    if (a.start, a.end) == (b.start, b.end):
-        return True  # two different edits of one place, or two insertions at one point
-    return a.start < b.end and b.start < a.end
+class _Taken:
+    """The edits chosen so far, sorted, so that a conflict is found by bisection: two
+    edits conflict when they overlap, or are different edits of one place (two insertions
+    at one point); the same edit twice is shared."""
+
+    def __init__(self) -> None:
+        self.edits: set[_Located] = set()
+        self.places: set[tuple[int, int]] = set()
+        # (start, end), sorted: as the edits do not overlap, the ends never decrease.
+        self.spans: list[tuple[int, int]] = []
+
+    def conflicts(self, edit: _Located) -> bool:
+        if edit in self.edits:
+            return False
+        if (edit.start, edit.end) in self.places:
+            return True
+        # Of the edits starting before this one ends, the last ends latest.
+        before_end = bisect_left(self.spans, (edit.end, -1))
+        return before_end > 0 and self.spans[before_end - 1][1] > edit.start
+
+    def add(self, edit: _Located) -> None:
+        if edit in self.edits:
+            return
+        self.edits.add(edit)
+        self.places.add((edit.start, edit.end))
+        insort(self.spans, (edit.start, edit.end))
 
 
 def apply(text: str, findings: Sequence[Finding]) -> str:
@@ -163,20 +184,26 @@ class _OffsetMap:
                 unique[(where.start, where.end, where.text)] = where
         self.edits = sorted(unique.values(), key=lambda e: (e.start, e.end))
         self.ends = [e.end for e in self.edits]
+        # The shift of offsets past the first k edits, for every k.
+        self.shifts = [0]
+        for placed in self.edits:
+            self.shifts.append(self.shifts[-1] + len(placed.text) - (placed.end - placed.start))
 
     def offset(self, line: int, column: int) -> int:
         return self.index.offset(line, column)
 
     def map(self, offset: int, at_end: bool) -> int:
-        shift = 0
-        for edit in self.edits:
-            if edit.end <= offset and not (edit.start == edit.end == offset and not at_end):
-                shift += len(edit.text) - (edit.end - edit.start)
-            elif edit.start <= offset < edit.end:
-                return edit.start + shift + (len(edit.text) if at_end else 0)
-            else:
-                break
-        return offset + shift
+        # Sorted edits that do not overlap have non-decreasing ends: those wholly before
+        # `offset` are a prefix, found by bisection; an insertion at `offset` counts
+        # before it only for an end offset. The next edit may hold `offset`.
+        count = bisect_right(self.ends, offset)
+        while not at_end and count > 0 and self.edits[count - 1].start == offset:
+            count -= 1
+        if count < len(self.edits):
+            edit = self.edits[count]
+            if edit.start <= offset < edit.end:
+                return edit.start + self.shifts[count] + (len(edit.text) if at_end else 0)
+        return offset + self.shifts[count]
 
 
 def still_reported(
@@ -203,8 +230,9 @@ def still_reported(
     return failed
 
 
-def _key(finding: Finding, text: str) -> tuple[object, ...]:
-    start, end = offsets_of(LineIndex(text), finding.span)
+def _key(finding: Finding, index: LineIndex) -> tuple[object, ...]:
+    text = index.text
+    start, end = offsets_of(index, finding.span)
     fix = finding.fix
     edits = tuple(e.text for e in fix.edits) if fix else ()
     return (finding.code, text[start:end], fix.title if fix else "", edits)
@@ -263,9 +291,10 @@ def settle(
     rejected: dict[tuple[object, ...], Rejected] = {}
     rounds = 0
     while rounds < max_rounds:
-        pending = [f for f in result.findings if _key(f, text) not in rejected]
+        index = LineIndex(text)
+        pending = [f for f in result.findings if _key(f, index) not in rejected]
         for refusal in stale(text, pending, unsafe):
-            rejected[_key(refusal.finding, text)] = refusal
+            rejected[_key(refusal.finding, index)] = refusal
         chosen = choose(text, pending, unsafe)
         if not chosen:
             return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, True)
@@ -280,13 +309,14 @@ def settle(
         for finding in chosen if len(chosen) > 1 else []:
             _, _, alone = loop.trial(text, result, [finding])
             if alone:
-                rejected[_key(finding, text)] = Rejected(finding, alone[0])
+                rejected[_key(finding, index)] = Rejected(finding, alone[0])
                 culprits += 1
         if not culprits:
             together = " (together with other fixes in this file)" if len(chosen) > 1 else ""
-            for index, reason in failed.items():
-                finding = chosen[index]
-                rejected[_key(finding, text)] = Rejected(finding, reason + together)
-    pending = [f for f in result.findings if _key(f, text) not in rejected]
+            for number, reason in failed.items():
+                finding = chosen[number]
+                rejected[_key(finding, index)] = Rejected(finding, reason + together)
+    index = LineIndex(text)
+    pending = [f for f in result.findings if _key(f, index) not in rejected]
     stable = not choose(text, pending, unsafe)
     return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, stable)

@@ -121,6 +121,8 @@ class ParsedCpp:
     is_ascii: bool
     # Kept across an editor's versions of the document (CppTrees); None elsewhere.
     memo: RegionMemo | None = field(default=None, compare=False)
+    # What analyses work out once per parse and look up per site (codemods.cpp_scope).
+    indexes: dict[Hashable, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def root(self) -> tree_sitter.Node:

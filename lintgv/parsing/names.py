@@ -50,6 +50,10 @@ def _statements(body: object) -> Iterator[cst.CSTNode]:
     for item in items:
         if isinstance(item, cst.SimpleStatementLine):
             yield from item.body
+        elif isinstance(item, cst.Match):  # its blocks are its cases'
+            yield item
+            for case in item.cases:
+                yield from _statements(case)
         elif isinstance(item, cst.BaseCompoundStatement):
             yield item
             yield from _statements(item.body)

@@ -9,7 +9,7 @@ needs. Every other line is blanked, so line and column numbers stay those of the
 import ast
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
@@ -140,6 +140,19 @@ def _line_offsets(text: str) -> list[int]:
     return offsets
 
 
+def _parents(logical: Sequence[_Logical]) -> list[int]:
+    """Return, for each logical line, the nearest line before it with a smaller indent
+    (its block's header), or -1 at the top level."""
+    parents: list[int] = []
+    open_headers: list[int] = []  # the indexes of lines whose blocks may still be open
+    for index, line in enumerate(logical):
+        while open_headers and logical[open_headers[-1]].indent >= line.indent:
+            open_headers.pop()
+        parents.append(open_headers[-1] if open_headers else -1)
+        open_headers.append(index)
+    return parents
+
+
 @dataclass(frozen=True)
 class Selection:
     """The lines of a file worth parsing: kept lines, and lines replaced by `pass` stubs."""
@@ -163,6 +176,12 @@ class _Segmenter:
         self.keep: set[int] = set()
         self.stub_clauses: set[int] = set()
         self.imports = [i for i in range(len(logical)) if self._starts(i, _IMPORT)]
+        # Worked out once for the file, so that each trigger costs its nesting depth, not
+        # a walk over the lines of its function (quadratic in a long function).
+        self.parents = _parents(logical)
+        self._block_ends: dict[int, int] = {}
+        self._clauses: dict[int, list[int]] = {}
+        self._headers_kept: set[int] = set()
 
     def _starts(self, index: int, pattern: re.Pattern[str]) -> bool:
         return pattern.match(self.text, self.offsets[self.logical[index].first]) is not None
@@ -175,14 +194,23 @@ class _Segmenter:
         return where
 
     def block_end(self, index: int) -> int:
+        known = self._block_ends.get(index)
+        if known is not None:
+            return known
         indent = self.logical[index].indent
         end = index + 1
         while end < len(self.logical) and self.logical[end].indent > indent:
             end += 1
+        self._block_ends[index] = end - 1
         return end - 1
 
     def clauses(self, index: int) -> list[int]:
         """Return the header indexes of the compound statement that `index` belongs to."""
+        if index not in self._clauses:
+            self._clauses[index] = self._find_clauses(index)
+        return self._clauses[index]
+
+    def _find_clauses(self, index: int) -> list[int]:
         indent = self.logical[index].indent
         while index > 0 and self._starts(index, _CONTINUES_BLOCK):
             index -= 1
@@ -202,13 +230,10 @@ class _Segmenter:
     def chain(self, where: int) -> list[int]:
         """Return the headers enclosing logical line `where`, innermost first."""
         found: list[int] = []
-        limit = self.logical[where].indent
-        for index in range(where - 1, -1, -1):
-            if limit == 0:
-                break
-            if self.logical[index].indent < limit:
-                found.append(index)
-                limit = self.logical[index].indent
+        index = self.parents[where]
+        while index >= 0:
+            found.append(index)
+            index = self.parents[index]
         return found
 
     def keep_logical(self, first: int, last: int) -> None:
@@ -217,6 +242,10 @@ class _Segmenter:
     def keep_headers(self, chain: list[int]) -> None:
         inside = set(chain)
         for header in chain:
+            if header in self._headers_kept:
+                # Its clauses are kept, and so are its own headers: the rest of the chain.
+                break
+            self._headers_kept.add(header)
             for clause in self.clauses(header):
                 self.keep_logical(clause, clause)
                 if clause not in inside:

@@ -215,7 +215,9 @@ def _address(tcp: str) -> tuple[str, int]:
     host, _, port = tcp.rpartition(":")
     if not host or not port.isdigit():
         raise LintgvError(f"--tcp expects HOST:PORT, such as 127.0.0.1:2087, not {tcp!r}")
-    return host, int(port)
+    if not 0 <= int(port) <= 65535:
+        raise LintgvError(f"--tcp: port {port} is not between 0 and 65535")
+    return host.removeprefix("[").removesuffix("]"), int(port)
 
 
 def serve(tcp: str | None = None, client_process_id: int | None = None) -> int:
@@ -230,6 +232,9 @@ def serve(tcp: str | None = None, client_process_id: int | None = None) -> int:
         server.start_io()
     else:
         host, port = _address(tcp)
-        server.start_tcp(host, port)
+        try:
+            server.start_tcp(host, port)
+        except OSError as exc:  # the address is in use, not this machine's, unknown...
+            raise LintgvError(f"--tcp {tcp}: cannot listen there: {exc.strerror or exc}") from exc
     server.lint_thread.shutdown(wait=False, cancel_futures=True)
     return 0

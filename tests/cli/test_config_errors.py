@@ -51,7 +51,7 @@ def test_bad_per_file_ignore_names_the_nested_key(lintgv, project) -> None:
 
 def test_bad_command_line_setting_is_named(lintgv, project) -> None:
     output = _error(lintgv, project, {}, "--select", "nope")
-    assert "invalid value for `select`: 'nope'" in output
+    assert "--select: 'nope': expected a code or prefix such as GV101 or GV1" in output
 
 
 def test_explicit_config_file_that_is_missing_is_named(lintgv, project) -> None:
