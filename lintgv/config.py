@@ -86,8 +86,6 @@ def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     if key == "select" and not codes:
         raise ConfigError(path, key, value, "selects no rule; name codes or prefixes such as GV1")
     for code in codes:
-        if not CODE_PREFIX.match(code):
-            raise ConfigError(path, key, code, "expected a code or prefix such as GV101 or GV1")
         problem = unknown_code(code)
         if problem is not None:
             raise ConfigError(path, key, code, problem)
@@ -100,10 +98,12 @@ def unknown_code(code: str) -> str | None:
     from lintgv.registry import rule_codes  # the registry imports this module
 
     known = sorted(rule_codes())
-    if any(real.startswith(code) for real in known):
+    if CODE_PREFIX.match(code) and any(real.startswith(code) for real in known):
         return None
-    close = difflib.get_close_matches(code, known, n=1, cutoff=0.5)
+    close = difflib.get_close_matches(code.upper(), known, n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else f"; the codes are {', '.join(known)}"
+    if not CODE_PREFIX.match(code):
+        return f"expected a code or prefix such as GV101 or GV1{hint}"
     return f"no rule has this code or prefix{hint}"
 
 
