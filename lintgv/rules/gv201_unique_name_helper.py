@@ -240,6 +240,26 @@ class UniqueNameHelperCpp(CppRule):
             "    return name_supply_->FreshName(prefix, false, false);\n  }\n"
             "  NameSupply name_supply_;\n};\n"
         ),
+        # A printer that hands off to its base class's method of the same name, after a
+        # map lookup and a string built with a stream: a call of Base::F is not recursion.
+        Valid(
+            "void MyCodeGen::VisitExpr_(const CallNode* op, std::ostream& os) {\n"
+            "  auto it = intrinsics_.find(op->op);\n"
+            "  if (it == intrinsics_.end()) {\n"
+            "    std::ostringstream name;\n"
+            '    name << "call_" << op->args.size();\n'
+            "    CodeGenC::VisitExpr_(op, os);\n"
+            "    return;\n  }\n"
+            "  os << it->second;\n}\n"
+        ),
+        # The same, through `this->Base::F`.
+        Valid(
+            "void MyCodeGen::VisitStmt_(const ForNode* op) {\n"
+            "  if (loops_.count(op->loop_var->name_hint)) {\n"
+            "    this->CodeGenC::VisitStmt_(op);\n    return;\n  }\n"
+            "  std::string v = op->loop_var->name_hint;\n"
+            '  loops_[v] = v + "_" + std::to_string(n_);\n}\n'
+        ),
         # A lookup by id, and numbered keys looked up in a loop: no name is made unique.
         Valid(
             "std::string CodeGenC::GetVarID(const VarNode* v) const {\n"

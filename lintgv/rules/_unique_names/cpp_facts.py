@@ -244,8 +244,44 @@ def _identifiers(parsed: ParsedCpp, node: Node) -> Iterator[str]:
         stack.extend(current.named_children)
 
 
-def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config) -> Facts:
-    """Return the uniquing facts of a function definition or lambda named `name`."""
+def calls_itself(parsed: ParsedCpp, call: Node, name: str, owner: str) -> bool:
+    """Tell whether `call` calls the function `name` (a method of class `owner`) itself:
+    `F(x)`, `this->F(x)`, `Owner::F(x)`. A call of a base class's or another class's
+    method of the same name (`Base::F(x)`, `this->Base::F(x)`, `other->F(x)`) is not."""
+    func = call.child_by_field_name("function")
+    if func is not None and func.type == "template_function":
+        func = func.child_by_field_name("name")
+    if func is None:
+        return False
+    if func.type == "identifier":
+        return parsed.text(func) == name
+    if func.type == "field_expression":
+        field = func.child_by_field_name("field")
+        receiver = func.child_by_field_name("argument")
+        return (
+            field is not None
+            and field.type == "field_identifier"
+            and parsed.text(field) == name
+            and receiver is not None
+            and parsed.text(receiver) == "this"
+        )
+    if func.type == "qualified_identifier":
+        scope, inner = func.child_by_field_name("scope"), func.child_by_field_name("name")
+        while inner is not None and inner.type == "qualified_identifier":  # ns::Class::F
+            scope, inner = inner.child_by_field_name("scope"), inner.child_by_field_name("name")
+        return (
+            bool(owner)
+            and scope is not None
+            and inner is not None
+            and parsed.text(inner) == name
+            and parsed.text(scope).rsplit("::", 1)[-1] == owner
+        )
+    return False
+
+
+def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: str = "") -> Facts:
+    """Return the uniquing facts of a function definition or lambda named `name` (a method
+    of class `owner`, when it is one)."""
     body = unit.child_by_field_name("body")
     facts = Facts()
     if body is None:
@@ -265,7 +301,7 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config) -> Facts:
     for call in walk.calls:
         called = call_name(parsed, call)
         facts.calls_supply |= is_supply_method(called, config)
-        if called == name and receiver_of(parsed, call) in ("", "this"):
+        if calls_itself(parsed, call, name, owner):
             facts.self_call = True
             arguments = call.child_by_field_name("arguments")
             if arguments is not None and (
@@ -285,7 +321,8 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config) -> Facts:
         mentions = set(_identifiers(parsed, value))
         holds_built = _within(value, built)
         self_made = any(
-            call_name(parsed, c) == name and value.start_byte <= c.start_byte < value.end_byte
+            calls_itself(parsed, c, name, owner)
+            and value.start_byte <= c.start_byte < value.end_byte
             for c in walk.calls
         )
         facts.returns_name |= (

@@ -138,7 +138,9 @@ def _may_copy(body: bytes) -> bool:
     return any(w in body for w in _LOOKUP_WORDS) and any(w in body for w in _APPEND_WORDS)
 
 
-def _facts_if_needed(parsed: ParsedCpp, unit: Node, name: str, config: Config) -> Facts:
+def _facts_if_needed(
+    parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: str = ""
+) -> Facts:
     body = unit.child_by_field_name("body")
     if body is None:
         return Facts()
@@ -152,17 +154,18 @@ def _facts_if_needed(parsed: ParsedCpp, unit: Node, name: str, config: Config) -
         parsed.data[unit.start_byte : unit.end_byte],
         unit.has_error,
         name,
+        owner,
         config.fingerprint,
     )
     known = _FACTS.get(key)
     if known is None:
-        known = _FACTS[key] = facts_of(parsed, unit, name, config)
+        known = _FACTS[key] = facts_of(parsed, unit, name, config, owner)
         if len(_FACTS) > _FACTS_KEPT:
             del _FACTS[next(iter(_FACTS))]
     return known
 
 
-_FACTS: dict[tuple[str, bytes, bool, str, str], Facts] = {}
+_FACTS: dict[tuple[str, bytes, bool, str, str, str], Facts] = {}
 _FACTS_KEPT = 2048
 
 
@@ -176,9 +179,9 @@ def _unit(parsed: ParsedCpp, node: Node, config: Config) -> CppUnit | None:
         owner = _class_name(parsed, node)
         qualified = f"{owner}::{bare}" if owner and "::" not in text else text
         qualified = re.sub(r"<[^<>]*>", "", qualified)  # Foo<T>::Get → Foo::Get
-        return CppUnit(
-            node, bare, qualified, name_node, _facts_if_needed(parsed, node, bare, config)
-        )
+        own_class = qualified.rsplit("::", 1)[0] if "::" in qualified else ""
+        facts = _facts_if_needed(parsed, node, bare, config, own_class.rsplit("::", 1)[-1])
+        return CppUnit(node, bare, qualified, name_node, facts)
     if node.type == "lambda_expression" and node.parent is not None:
         holder = node.parent
         target = None
