@@ -6,6 +6,7 @@ file count (a function-level import is treated as file-wide), and a local class,
 or assignment of the same name shadows an import, as libcst would report it.
 """
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -68,6 +69,10 @@ def _statements(body: object) -> Iterator[cst.CSTNode]:
             yield from _statements(item)
 
 
+# A package path ending in a `tvm` module: `mypkg.tvm` is TVM re-exported.
+_REEXPORTED_TVM = re.compile(r"^(?:\w+\.)+tvm$")
+
+
 @dataclass
 class NameTable:
     """Bound names of one file: imported (to their dotted targets) and local."""
@@ -123,6 +128,8 @@ class NameTable:
         head, _, rest = name.partition(".")
         results = set()
         for target in self.imports.get(head, ()):
+            # `from mypkg import tvm`: a package that re-exports TVM hands out TVM itself.
+            target = _REEXPORTED_TVM.sub("tvm", target)
             results.add(f"{target}.{rest}" if rest else target)
         if head in self.local:
             results.add(name)

@@ -116,6 +116,13 @@ class DirectGlobalVarPython(PythonRule):
         Invalid("import tvm\ngv = tvm.ir.GlobalVar('main')\n", span=(2, 6, 2, 30)),
         Invalid("from tvm import relay\ngv = relay.GlobalVar('f')\n", span=(2, 6, 2, 26)),
         Invalid("from tvm.ir import GlobalVar as GV\ngv = GV('f')\n", span=(2, 6, 2, 13)),
+        # TVM re-exported by a package built on it (`from tilelang import tvm`).
+        Invalid("from mypkg import tvm\ngv = tvm.ir.GlobalVar('f')\n", span=(2, 6, 2, 27)),
+        # Line breaks, a comment and parentheses inside the call hide nothing.
+        Invalid(
+            "import tvm\ngv = tvm.ir.GlobalVar(  # the entry point\n    ('main')\n)\n",
+            span=(2, 6, 4, 2),
+        ),
         Invalid(
             "from . import expr as _expr\ngv = _expr.GlobalVar('f')\n",
             span=(2, 6, 2, 26),

@@ -16,7 +16,8 @@ META = RuleMeta(
     message="global_symbol declared by hand in TVMScript; leave it out so the function's "
     "name sets it, or mark the function private",
     default_enabled=False,
-    triggers=(r"""func_attr\(\s*\{[^}]*["']global_symbol""",),
+    # Redundant parentheses, line breaks and comments may come before the dict.
+    triggers=(r"""func_attr\(\s*(?:#[^\n]*\s*|\(\s*)*\{[^}]*["']global_symbol""",),
 )
 FUNC_ATTR = re.compile(r"^tvm\.script(\.\w+)*\.func_attr$")
 
@@ -54,6 +55,11 @@ class TvmscriptGlobalSymbol(PythonRule):
 
     META = META
     VALID = [
+        # The same dialect module, not named in `tvmscript-modules`: not TVMScript.
+        Valid(
+            "import mypkg.language as T\n\n\n@T.prim_func\ndef main():\n"
+            '    T.func_attr({"global_symbol": "main"})\n'
+        ),
         Valid(
             "from tvm.script import tir as T\n\n\n@T.prim_func\ndef main(a: T.handle):\n"
             '    T.func_attr({"tir.noalias": True})\n'
@@ -69,6 +75,21 @@ class TvmscriptGlobalSymbol(PythonRule):
             '    T.func_attr({"global_symbol": "main", "tir.noalias": True})\n',
             span=(6, 5, 6, 64),
             message=META.message,
+        ),
+        # The dict in redundant parentheses, after a line break.
+        Invalid(
+            "from tvm.script import tir as T\n\n\n@T.prim_func\ndef main(a: T.handle):\n"
+            '    T.func_attr(\n        ({"global_symbol": "main"})\n    )\n',
+            span=(6, 5, 8, 6),
+            message=META.message,
+        ),
+        # A dialect module of another package, named in `tvmscript-modules`.
+        Invalid(
+            "import mypkg.language as T\n\n\n@T.prim_func\ndef main():\n"
+            '    T.func_attr({"global_symbol": "main"})\n',
+            span=(6, 5, 6, 43),
+            message=META.message,
+            config={"tvmscript-modules": ["mypkg.language"]},
         ),
         Invalid(
             "from tvm.script import relax as R\n\n\n@R.function\ndef compute(x: R.Tensor):\n"
@@ -90,7 +111,9 @@ class TvmscriptGlobalSymbol(PythonRule):
     def visit_Call(self, node: cst.Call) -> None:
         if not node.args or not isinstance(node.args[0].value, cst.Dict):
             return
-        if not any(FUNC_ATTR.match(n) for n in self.qualified_names(node.func)):
+        dialects = {f"{module}.func_attr" for module in self.config.tvmscript_modules}
+        names = self.qualified_names(node.func)
+        if not any(FUNC_ATTR.match(n) or n in dialects for n in names):
             return
         for element in node.args[0].value.elements:
             if isinstance(element, cst.DictElement) and is_key(element.key):
