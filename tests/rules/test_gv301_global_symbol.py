@@ -61,3 +61,22 @@ def test_cpp_copies_of_one_function_are_first_settings() -> None:
     )
     found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
     assert [("first setting" in f.message) for f in found] == [True, True]
+
+
+def test_cpp_set_guarded_by_an_absence_test_is_a_first_setting_after_any_branch() -> None:
+    # A kernel-launch lowering: one branch sets the symbol, and a later setting runs only
+    # when the function still has none. It cannot overwrite anything.
+    code = (
+        "PrimFunc Launch(PrimFunc func, GlobalVar gvar, bool kernel) {\n"
+        "  if (kernel) {\n"
+        "    func = WithAttrs(std::move(func), {{tvm::attr::kGlobalSymbol, gvar->name_hint}});\n"
+        "  }\n"
+        "  if (!func->GetAttr<String>(tvm::attr::kGlobalSymbol)) {\n"
+        "    func = WithAttr(std::move(func), tvm::attr::kGlobalSymbol, gvar->name_hint);\n"
+        "  }\n"
+        "  return func;\n}\n"
+    )
+    found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
+    assert [f.span.start_line for f in found] == [3, 6]
+    assert "first setting" in found[1].message
+    assert found[1].severity is Severity.INFO

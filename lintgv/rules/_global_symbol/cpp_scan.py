@@ -198,13 +198,21 @@ class CppScan:
     def _earlier_read(
         self, scope: Node, call: Node, target: Node | None, family: set[str]
     ) -> Evidence | None:
-        for other in sorted(self._reads(scope), key=lambda n: n.start_byte):
-            if other.start_byte >= call.start_byte:
-                break
-            if _is_ancestor(other, call) or not self._subject(other) & family:
-                continue
-            if not self._guards_absence(scope, other, call):
-                return Evidence("its global_symbol is read first", self._line(other))
+        reads = [
+            other
+            for other in sorted(self._reads(scope), key=lambda n: n.start_byte)
+            if other.start_byte < call.start_byte
+            and not _is_ancestor(other, call)
+            and self._subject(other) & family
+        ]
+        # A setting that runs only when the function has no symbol (`if
+        # (!f->GetAttr<String>(kGlobalSymbol)) f = WithAttr(...)`) is a plain setting,
+        # whatever an earlier branch may have set.
+        guarded = [other for other in reads if self._guards_absence(scope, other, call)]
+        if guarded:
+            return None
+        for other in reads:
+            return Evidence("its global_symbol is read first", self._line(other))
         cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
         cursor.set_byte_range(scope.start_byte, call.start_byte)
         for other in cursor.captures(scope).get("call", []):
