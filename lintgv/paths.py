@@ -18,7 +18,7 @@ class Matcher:
         import pathspec
 
         spec = pathspec.PathSpec.from_lines("gitignore", patterns)
-        compiled = [(p.regex.pattern, bool(p.include)) for p in spec.patterns if p.regex]
+        compiled = [(_linear(p.regex.pattern), bool(p.include)) for p in spec.patterns if p.regex]
         # Consecutive patterns of one polarity merge into one group; the last group that
         # matches decides, as the last matching pattern does in git. A pattern without a
         # slash matches the last path component at any depth, so it is tested against
@@ -72,6 +72,23 @@ class Matcher:
 
 
 _ANY_FOLDER = "^(?:.+/)?"
+_STAR = "[^/]*"
+
+
+def _linear(source: str) -> str:
+    """Return pathspec's regex of a pattern with its stars made linear to match.
+
+    `*a*a*a*b` translates to `[^/]*a[^/]*a[^/]*a[^/]*b`, which Python's regex engine
+    backtracks through in time exponential in the stars (a one-line .gitignore could hold
+    a walk for minutes). Matching each star but the last lazily up to its segment, inside
+    an atomic group, finds the same matches: within one path component, the leftmost
+    place of a fixed-length segment is always the right one, as in git's own wildmatch.
+    """
+    parts = source.split(_STAR)
+    if len(parts) <= 2:
+        return source
+    middle = "".join(f"(?>{_STAR}?{segment})" for segment in parts[1:-1])
+    return parts[0] + middle + _STAR + parts[-1]
 
 
 def _merge(sources: list[str]) -> re.Pattern[str] | None:
