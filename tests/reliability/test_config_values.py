@@ -29,6 +29,7 @@ INVALID = [
     ("extra-constructors", "{}", "{}"),
     ("extra-unique-name-helpers", "3", "3"),
     ("extra-supply-names", '"supply"', "'supply'"),
+    ("tvmscript-modules", '"mypkg.language"', "'mypkg.language'"),
     ("tvm-version", '"1.0"', "'1.0'"),
     ("tvm-version", "0.16", "0.16"),
     ("tvm-version", '"0.8"', "'0.8'"),
