@@ -393,7 +393,8 @@ def _holds(block: tree_sitter.Node, node: tree_sitter.Node) -> bool:
 
 def common_block(outer: tree_sitter.Node, nodes: list[tree_sitter.Node]) -> tree_sitter.Node:
     """Return the innermost compound statement within `outer` that holds every node,
-    moved out of any loop so that one declaration there serves every iteration."""
+    moved out of any loop so that one declaration there serves every iteration, and out
+    of a switch's body, where a declaration between case labels does not compile."""
     block = outer
     current = nodes[0].parent
     while current is not None and current != outer:
@@ -405,7 +406,9 @@ def common_block(outer: tree_sitter.Node, nodes: list[tree_sitter.Node]) -> tree
     current = block
     while current != outer and current.parent is not None:
         current = current.parent
-        if current.type in LOOPS:
+        # Out of loops (one declaration for every iteration) and out of a switch's body: a
+        # declaration there is jumped over by the case labels, and does not compile.
+        if current.type in LOOPS or current.type == "switch_statement":
             result = None
         elif current.type == "compound_statement" and result is None:
             result = current

@@ -452,6 +452,23 @@ class DirectGlobalVarCpp(CppRule):
             '  GlobalVar gv = global_var_supply->FreshGlobal("main", false);\n'
             "  mod->Add(gv, f);\n  return mod;\n}\n",
         ),
+        # Inside a switch the supply is declared before it: a declaration between case
+        # labels would be jumped over, and does not compile.
+        Invalid(
+            "IRModule Build(IRModule mod, const Function& f, int kind) {\n"
+            "  switch (kind) {\n    case 0:\n"
+            '      mod->Add(GlobalVar("a"), f);\n      break;\n'
+            '    default:\n      mod->Add(GlobalVar("b"), f);\n  }\n  return mod;\n}\n',
+            span=(4, 16, 4, 30),
+            fixed="#include <tvm/ir/global_var_supply.h>\n\n"
+            "IRModule Build(IRModule mod, const Function& f, int kind) {\n"
+            "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+            "  switch (kind) {\n    case 0:\n"
+            '      mod->Add(global_var_supply->FreshGlobal("a", false), f);\n      break;\n'
+            "    default:\n"
+            '      mod->Add(global_var_supply->FreshGlobal("b", false), f);\n  }\n'
+            "  return mod;\n}\n",
+        ),
         Invalid('auto gv = GlobalVar("main");\n', span=(1, 11, 1, 28)),
         Invalid('GlobalVar gv("main");\n', span=(1, 1, 1, 21)),
         Invalid("void F() {\n  GlobalVar gv(func_name);\n}\n", span=(2, 3, 2, 26)),

@@ -1,0 +1,39 @@
+"""Every C++ fix a rule's examples show compiles where it lands: the fixed text of each
+invalid example, compiled with the system C++ compiler against small stub headers of
+TVM's types (tests/stubs: only as much as the examples use, not TVM's code)."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lintgv.model import Language
+from lintgv.registry import all_rules
+
+STUBS = Path(__file__).parent.parent / "stubs"
+PRELUDE = "#include <tvm/ir/module.h>\nusing namespace tvm;\n"
+FIXED = [
+    pytest.param(example.fixed, id=f"{rule.META.code}-invalid-{index}")
+    for rule in all_rules()
+    if rule.LANGUAGE == Language.CPP and rule.META.code.startswith("GV1")
+    for index, example in enumerate(rule.INVALID)
+    if example.fixed is not None
+]
+
+
+def test_a_cpp_compiler_is_there() -> None:
+    assert shutil.which("c++"), "install build-essential (scripts/test-all does)"
+
+
+@pytest.mark.parametrize("fixed", FIXED)
+def test_a_fixed_example_compiles(tmp_path: Path, fixed: str) -> None:
+    source = tmp_path / "fixed.cc"
+    source.write_text(PRELUDE + fixed)
+    done = subprocess.run(
+        ["c++", "-std=c++17", "-fsyntax-only", f"-I{STUBS}", str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
