@@ -10,13 +10,11 @@ from pathlib import Path
 from lintgv.errors import ConfigError
 from lintgv.model import Severity
 from lintgv.reading import read_bounded
+from lintgv.release import Release
 
 CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
 DEFAULT_TVM_VERSION = "0.24"
-# The first release with UniqueNameSupply and without GlobalVarSupply (PR 19781, 0.25.0).
-UNIQUE_NAME_SUPPLY_RELEASE = 25
 CODE_PREFIX = re.compile(r"^GV\d{0,3}$")
-VERSION = re.compile(r"^0\.(\d+)(\.\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -60,12 +58,12 @@ class Config:
     severity: tuple[tuple[str, Severity], ...] = ()
     max_file_size: int = 2 * 1024 * 1024
 
-    @property
-    def tvm_minor(self) -> int:
-        """Return the minor release number of `tvm_version` (TVM has no 1.x yet)."""
-        match = VERSION.match(self.tvm_version)
-        assert match is not None, "validated on load"
-        return int(match.group(1))
+    @cached_property
+    def release(self) -> Release:
+        """Return the TVM release `tvm_version` names."""
+        release = Release.parse(self.tvm_version)
+        assert release is not None, "validated on load"
+        return release
 
     def severity_for(self, code: str, default: Severity) -> Severity:
         """Return the configured severity of `code`, else `default`."""
@@ -123,9 +121,10 @@ def _int(path: Path | None, key: str, value: object) -> int:
 
 
 def _version(path: Path | None, key: str, value: object) -> str:
-    if not isinstance(value, str) or not VERSION.match(value):
+    release = Release.parse(value)
+    if release is None or not isinstance(value, str):
         raise ConfigError(path, key, value, 'expected a TVM release such as "0.16" or "0.26"')
-    if int(value.split(".")[1]) < 10:
+    if not release.has_name_supply:
         raise ConfigError(path, key, value, "TVM has name supplies from 0.10 on")
     return value
 

@@ -27,7 +27,7 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.unique_name_copies import NotRewritable, Skipped
-from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config, config_for
+from lintgv.config import Config, config_for
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits, offsets_of
 from lintgv.lines import LineIndex, split_lines
@@ -180,7 +180,7 @@ class _Rewrite:
         self.parsed = parsed
         self.function = function
         self.owner = owner
-        self.unique = config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+        self.unique = config.release.has_unique_name_supply
         self.paths = paths
         self.read = read
         self.edits: list[Edit] = []

@@ -9,7 +9,7 @@ import tree_sitter
 
 from lintgv.codemods import NO_FIX_MARKER, supply_cpp
 from lintgv.codemods.supply_python import Owner, OwnerFacts, SupplyPlanner
-from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
+from lintgv.config import Config
 from lintgv.model import Applicability, Fix, Severity
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
@@ -40,7 +40,7 @@ PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
 def message_for(config: Config, reason: str | None = None) -> str | None:
     """Return the message for the configured TVM release (None: the default one), with
     the reason no fix is offered, when known."""
-    message = MESSAGE_UNIQUE_NAMES if config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE else None
+    message = MESSAGE_UNIQUE_NAMES if config.release.has_unique_name_supply else None
     if not reason:
         return message
     return (message or META.message) + NO_FIX_MARKER + reason
@@ -277,7 +277,7 @@ class DirectGlobalVarPython(PythonRule):
         extra = set(self.config.extra_constructors)
         if not any(PYTHON_CONSTRUCTOR.match(n) or n in extra for n in names):
             return
-        if self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE and self._is_supplied(node):
+        if self.config.release.has_unique_name_supply and self._is_supplied(node):
             return
         self._sites.append(node)
         self._chains[id(node)] = tuple(reversed(self._owners))
@@ -286,7 +286,7 @@ class DirectGlobalVarPython(PythonRule):
         # Fixes are planned together: sites of one function share one supply.
         if not self._sites:
             return
-        unique_names = self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+        unique_names = self.config.release.has_unique_name_supply
         planner = SupplyPlanner(
             self, self.parsed.complete, unique_names, facts=self._facts, owners=self._chains
         )
@@ -585,7 +585,7 @@ class DirectGlobalVarCpp(CppRule):
             self.report(site.node, message, end=end, fix=outcome.fix)
 
     def _planner(self) -> supply_cpp.SupplyPlanner:
-        unique_names = self.config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+        unique_names = self.config.release.has_unique_name_supply
         return supply_cpp.SupplyPlanner(self.parsed, unique_names)
 
     def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
@@ -670,7 +670,7 @@ class DirectGlobalVarCpp(CppRule):
     def _is_supplied(self, args: tree_sitter.Node) -> bool:
         """Tell whether, from 0.25 on, the name comes from a supply: `GlobalVar(names->
         FreshName(x))`, or a variable assigned from one or reserved in one before."""
-        if self.config.tvm_minor < UNIQUE_NAME_SUPPLY_RELEASE or not args.named_children:
+        if not self.config.release.has_unique_name_supply or not args.named_children:
             return False
         first = args.named_children[0]
         if first.type == "call_expression":

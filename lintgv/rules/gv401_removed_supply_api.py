@@ -5,7 +5,7 @@ import re
 import libcst as cst
 import tree_sitter
 
-from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
+from lintgv.config import Config
 from lintgv.model import Applicability, Severity
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.python import ParsedPython
@@ -81,7 +81,7 @@ def is_active(rule: Rule) -> bool:
     """Tell whether the configured release has dropped the old supplies, and the file is
     not part of a supply's own implementation."""
     config = rule.config
-    if config.tvm_minor < UNIQUE_NAME_SUPPLY_RELEASE:
+    if not config.release.has_unique_name_supply:
         return False
     relative = relative_to_root(rule.context.path, config.root)
     return not matches_any(relative, config.supply_paths + config.extend_supply_paths)
@@ -173,7 +173,7 @@ class RemovedSupplyApiCpp(CppRule):
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        if config.tvm_minor < UNIQUE_NAME_SUPPLY_RELEASE:
+        if not config.release.has_unique_name_supply:
             return (), ()
         return META.triggers, ()
 
@@ -251,7 +251,7 @@ class RemovedSupplyApiPython(PythonRule):
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        if config.tvm_minor < UNIQUE_NAME_SUPPLY_RELEASE:
+        if not config.release.has_unique_name_supply:
             return (), ()
         return META.triggers, ()
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from lintgv.runtime.errors import CheckFailed, UnsupportedVersion
 from lintgv.runtime.ir import GlobalVar, IRModule
 from lintgv.runtime.name_supply import NameSupply
-from lintgv.runtime.versions import DEFAULT_TVM_VERSION, UNIQUE_NAME_SUPPLY_RELEASE, tvm_minor
+from lintgv.runtime.versions import DEFAULT_TVM_VERSION, release_of
 
 DEFAULT_MODULE_PREFIX = "tvmgen_default"  # a module without `mod_name`
 
@@ -24,7 +24,7 @@ class GlobalVarSupply:
         *,
         tvm_version: str = DEFAULT_TVM_VERSION,
     ) -> None:
-        if tvm_minor(tvm_version) >= UNIQUE_NAME_SUPPLY_RELEASE:
+        if release_of(tvm_version).has_unique_name_supply:
             raise UnsupportedVersion(
                 f"tvm_version {tvm_version!r}: GlobalVarSupply was removed in TVM 0.25 "
                 "(PR 19781); use GlobalVar(UniqueNameSupply.from_names(module globals)"

@@ -16,13 +16,7 @@ from collections.abc import Iterable
 
 from lintgv.runtime.errors import CheckFailed, UnsupportedVersion
 from lintgv.runtime.rfc0077 import NamingPolicy, next_name
-from lintgv.runtime.versions import (
-    ADD_UNDERSCORE_ADDED,
-    DEFAULT_TVM_VERSION,
-    EMPTY_NAME_BECOMES_V,
-    UNIQUE_NAME_SUPPLY_RELEASE,
-    tvm_minor,
-)
+from lintgv.runtime.versions import DEFAULT_TVM_VERSION, release_of
 
 _ASCII_DIGITS = frozenset("0123456789")
 _INT_MAX = 2**31 - 1  # std::stoi fails beyond this
@@ -45,7 +39,7 @@ class NameSupply:
         policy: NamingPolicy = NamingPolicy.TVM,
     ) -> None:
         self.tvm_version = tvm_version
-        self.minor = tvm_minor(tvm_version)
+        self.release = release_of(tvm_version)
         self.prefix = _string(prefix, "prefix")
         self.policy = NamingPolicy(policy)
         self._name_map: dict[str, int] = {}
@@ -61,11 +55,11 @@ class NameSupply:
         each name is reserved as it is.
         """
         supply = cls("", tvm_version=tvm_version)
-        if supply.minor < ADD_UNDERSCORE_ADDED:
+        if not supply.release.has_add_underscore:
             raise UnsupportedVersion(
                 f"tvm_version {tvm_version!r}: the seeded NameSupply constructor appeared in 0.16"
             )
-        if supply.minor >= UNIQUE_NAME_SUPPLY_RELEASE:
+        if supply.release.has_unique_name_supply:
             for name in names:
                 supply.reserve_name(name, add_prefix=False)
         else:
@@ -77,11 +71,11 @@ class NameSupply:
     ) -> str:
         """Return a new unique name derived from `name`, and record it."""
         name = _string(name, "name")
-        if add_underscore is not None and self.minor < ADD_UNDERSCORE_ADDED:
+        if add_underscore is not None and not self.release.has_add_underscore:
             raise UnsupportedVersion(
                 f"tvm_version {self.tvm_version!r}: fresh_name() takes add_underscore from 0.16 on"
             )
-        if not name and self.minor >= EMPTY_NAME_BECOMES_V:
+        if not name and self.release.names_empty_v:
             name = "v"
         if add_prefix:
             name = self._with_prefix(name)
@@ -128,7 +122,7 @@ class UniqueNameSupply(NameSupply):
 
     def __init__(self, prefix: str = "", *, tvm_version: str = DEFAULT_TVM_VERSION) -> None:
         super().__init__(prefix, tvm_version=tvm_version)
-        if self.minor < UNIQUE_NAME_SUPPLY_RELEASE:
+        if not self.release.has_unique_name_supply:
             raise UnsupportedVersion(
                 f"tvm_version {tvm_version!r}: UniqueNameSupply appeared in 0.25 (PR 19781); "
                 "earlier releases call it NameSupply"

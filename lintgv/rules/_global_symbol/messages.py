@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from enum import Enum
 
-from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
+from lintgv.config import Config
 from lintgv.model import Language
 
 
@@ -25,7 +25,7 @@ class Evidence:
 
 def remedy(config: Config, language: Language) -> str:
     """Return how to fix a name at birth under the configured release."""
-    if config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE:
+    if config.release.has_unique_name_supply:
         call = (
             "names->ReserveName(global_symbol, false)"
             if language == Language.CPP

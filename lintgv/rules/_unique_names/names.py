@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from lintgv.config import UNIQUE_NAME_SUPPLY_RELEASE, Config
+from lintgv.config import Config
 from lintgv.model import Language
 from lintgv.prefilter import LINE_START
 
@@ -139,7 +139,7 @@ def is_distinctive(name: str) -> bool:
 
 
 def _unique_names(config: Config) -> bool:
-    return config.tvm_minor >= UNIQUE_NAME_SUPPLY_RELEASE
+    return config.release.has_unique_name_supply
 
 
 def _fresh(config: Config, language: Language) -> str:

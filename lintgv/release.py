@@ -1,0 +1,45 @@
+"""One TVM release value, parsed once and asked by name for the behaviours that changed.
+
+Each threshold is the first minor release (TVM has no 1.x yet) where the behaviour
+appears, as read in TVM's own sources at the release tags.
+"""
+
+import re
+from dataclasses import dataclass
+
+RELEASE = re.compile(r"^0\.(\d+)(?:\.\d+)?$")
+NAME_SUPPLY_ADDED = 10  # include/tvm/ir/name_supply.h, PR 12066
+ADD_UNDERSCORE_ADDED = 16  # FreshName(..., add_underscore) and the seeded C++ constructor
+EMPTY_NAME_BECOMES_V = 24  # FreshName("") gives "v" (src/ir/name_supply.cc)
+UNIQUE_NAME_SUPPLY_ADDED = 25  # UniqueNameSupply, and no GlobalVarSupply (PR 19781)
+
+
+@dataclass(frozen=True, order=True)
+class Release:
+    """A TVM release line, "0.16" → minor 16."""
+
+    minor: int
+
+    @classmethod
+    def parse(cls, text: object) -> "Release | None":
+        """Return the release `text` names ("0.16", "0.16.1"), or None if it names none."""
+        match = RELEASE.match(text) if isinstance(text, str) else None
+        return cls(int(match.group(1))) if match is not None else None
+
+    @property
+    def has_name_supply(self) -> bool:
+        return self.minor >= NAME_SUPPLY_ADDED
+
+    @property
+    def has_add_underscore(self) -> bool:
+        return self.minor >= ADD_UNDERSCORE_ADDED
+
+    @property
+    def names_empty_v(self) -> bool:
+        """FreshName("") gives "v" rather than ""."""
+        return self.minor >= EMPTY_NAME_BECOMES_V
+
+    @property
+    def has_unique_name_supply(self) -> bool:
+        """UniqueNameSupply exists, and GlobalVarSupply and NameSupply are gone."""
+        return self.minor >= UNIQUE_NAME_SUPPLY_ADDED
