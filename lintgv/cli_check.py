@@ -57,6 +57,13 @@ def add_check_commands(
     )
     check.add_argument("--no-source", action="store_true", help="text format: omit source lines")
     check.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="text format: colour the report (auto: on a terminal, unless NO_COLOR is set "
+        "or FORCE_COLOR asks for it)",
+    )
+    check.add_argument(
         "--output-file", "-o", type=Path, metavar="FILE", help="write the report here, not stdout"
     )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
@@ -182,7 +189,9 @@ def _report(args: argparse.Namespace, outcome: Outcome) -> str:
         body = text.statistics(findings)
     else:
         shown = {display_path(path): lines for path, lines in outcome.sources.items()}
-        body = text.render(findings, errors, shown, show_source=not args.no_source)
+        to_terminal = args.output_file is None and sys.stdout.isatty()
+        color = text.wants_color(args.color, to_terminal)
+        body = text.render(findings, errors, shown, show_source=not args.no_source, color=color)
     return f"{body}\n{summary}" if body else summary
 
 

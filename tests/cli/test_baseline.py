@@ -91,7 +91,7 @@ def test_changed_flagged_text_is_new(lintgv, project) -> None:
     assert result.returncode == 1
     assert "a.py:9:12: GV101" in result.stdout
     assert result.stdout.endswith(
-        "Found 1 finding in 1 file; 1 more known from the baseline; "
+        "Found 1 finding in 1 file (1 checked); 1 more known from the baseline; "
         "1 baseline entry fixed since (`lintgv baseline` drops them).\n"
     )
 
