@@ -15,6 +15,7 @@ from pathlib import Path
 from lintgv import __version__
 from lintgv.config import Config, apply_settings
 from lintgv.errors import ConfigError, LintgvError
+from lintgv.report.text import wants_color
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -116,6 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("code", metavar="CODE", help="a code (GV101) or rule name")
+    explain.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="render the page for a terminal (auto: on a terminal, unless NO_COLOR is set "
+        "or FORCE_COLOR asks for it); otherwise print its Markdown",
+    )
     explain.set_defaults(func=command_explain)
 
     server = commands.add_parser("server", help="run the language server (stdio by default)")
@@ -166,7 +174,14 @@ def command_explain(args: argparse.Namespace) -> int:
     wanted = args.code.strip()
     for code, rules in rule_codes().items():
         if wanted.upper() == code or wanted == rules[0].META.name:
-            print(render(rules[0]), end="")
+            page = render(rules[0])
+            if wants_color(args.color, sys.stdout.isatty()):
+                from rich.console import Console
+                from rich.markdown import Markdown
+
+                Console(force_terminal=True).print(Markdown(page))
+            else:
+                print(page, end="")
             return EXIT_CLEAN
     known = ", ".join(rule_codes())
     print(f"lintgv: error: no rule {wanted!r}; known codes: {known}", file=sys.stderr)

@@ -30,3 +30,13 @@ def test_rules_lists_every_code_once(lintgv, tmp_path: Path) -> None:
     assert result.returncode == 0
     listed = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("GV")]
     assert listed == list(rule_codes())
+
+
+def test_explain_renders_for_a_terminal_and_stays_markdown_when_piped(lintgv, tmp_path) -> None:
+    piped = lintgv("explain", "GV101", cwd=tmp_path)
+    assert piped.stdout.startswith("# GV101 · direct-global-var\n")
+    assert "\x1b[" not in piped.stdout
+    rendered = lintgv("explain", "--color", "always", "GV101", cwd=tmp_path)
+    assert "\x1b[" in rendered.stdout
+    assert "# GV101" not in rendered.stdout  # a heading, not its Markdown
+    assert "direct-global-var" in rendered.stdout
