@@ -182,6 +182,7 @@ class _Segmenter:
         self._block_ends: dict[int, int] = {}
         self._clauses: dict[int, list[int]] = {}
         self._headers_kept: set[int] = set()
+        self._functions_kept: set[int] = set()
 
     def _starts(self, index: int, pattern: re.Pattern[str]) -> bool:
         return pattern.match(self.text, self.offsets[self.logical[index].first]) is not None
@@ -270,6 +271,9 @@ class _Segmenter:
             self.keep_statement(where)
             return
         target = defs[0]
+        if target in self._functions_kept:
+            return  # kept whole for an earlier trigger of the same function
+        self._functions_kept.add(target)
         first = target
         while first > 0 and self._starts(first - 1, _DECORATOR):
             first -= 1
