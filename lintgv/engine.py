@@ -222,6 +222,10 @@ def _check_python(
         selection = select_lines(source.text, statement, function)
         if selection is not None and selection.is_empty:
             return [], [], set()
+    if _has_lone_return(source.text):
+        # The partial parse (selected lines, the editor's kept statements) splits at `\n`
+        # only; libcst and the line model also end a line at a lone `\r`: parse it whole.
+        selection, parts = None, None
     parsed = parse_python(source.text, module_name, selection, parts)
     visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]
     try:
@@ -240,6 +244,11 @@ def _check_python(
     if has_suppressions:
         findings = _with_python_statements(parsed, findings)
     return findings, errors, helpers
+
+
+def _has_lone_return(text: str) -> bool:
+    # Substring counts run at memory speed; a lone `\r` is rare.
+    return "\r" in text and text.count("\r") != text.count("\r\n")
 
 
 def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> list[Finding]:

@@ -139,3 +139,27 @@ async def test_fix_all_in_the_editor_after_a_form_feed_edits_only_the_suppressio
     assert resolved.edit is not None
     fixed = apply_text_edits(text, edits_of(resolved.edit, uri))
     assert fixed == "import os\n\x0c\nb = os.sep\nkeep = 1\n"
+
+
+# A lone `\r` inside a triple-quoted string is valid Python and ends a line for libcst,
+# CPython and the LSP: the GlobalVar is on line 4, even where only part of the file is
+# parsed (no suppression comment, a check rather than a fix).
+LONE_RETURN = 'import tvm\ns = """a\rb"""\ngv = tvm.ir.GlobalVar("main")\n'
+
+
+def test_a_finding_after_a_lone_carriage_return_is_on_its_own_line(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_bytes(LONE_RETURN.encode())
+    result = run_lintgv("check", "--no-cache", ".", cwd=tmp_path)
+    assert "a.py:4:6: GV101" in result.stdout, result.stdout + result.stderr
+    assert 'gv = tvm.ir.GlobalVar("main")' in result.stdout
+
+
+async def test_the_editor_puts_a_finding_after_a_lone_carriage_return_on_its_line(
+    tmp_path: Path, start: Start
+) -> None:
+    path = tmp_path / "a.py"
+    path.write_bytes(LONE_RETURN.encode())
+    client = await start(tmp_path)
+    uri = client.open(path, LONE_RETURN)
+    diagnostics = await client.diagnostics_for(uri, 1)
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("GV101", 3)]
