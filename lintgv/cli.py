@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    from lintgv.cli_check import add_check_commands
+    from lintgv.cli_check import add_check_commands, add_color
 
     add_check_commands(commands, _add_selection)
 
@@ -117,13 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("code", metavar="CODE", help="a code (GV101) or rule name")
-    explain.add_argument(
-        "--color",
-        choices=["auto", "always", "never"],
-        default="auto",
-        help="render the page for a terminal (auto: on a terminal, unless NO_COLOR is set "
-        "or FORCE_COLOR asks for it); otherwise print its Markdown",
-    )
+    add_color(explain, "render the page for a terminal, else print its Markdown")
     explain.set_defaults(func=command_explain)
 
     server = commands.add_parser("server", help="run the language server (stdio by default)")

@@ -56,13 +56,7 @@ def add_check_commands(
         "--statistics", action="store_true", help="text format: a count per code, not each finding"
     )
     check.add_argument("--no-source", action="store_true", help="text format: omit source lines")
-    check.add_argument(
-        "--color",
-        choices=["auto", "always", "never"],
-        default="auto",
-        help="text format: colour the report (auto: on a terminal, unless NO_COLOR is set "
-        "or FORCE_COLOR asks for it)",
-    )
+    add_color(check, "text format: colour the report")
     check.add_argument(
         "--output-file", "-o", type=Path, metavar="FILE", help="write the report here, not stdout"
     )
@@ -163,6 +157,16 @@ def _filtered(args: argparse.Namespace) -> Outcome:
         comparison = baseline.compare(findings, sources, entries, args.baseline.parent)
         findings, known, gone = list(comparison.new), comparison.known, comparison.gone
     return Outcome(findings, errors, len(result.results), sources, known, gone)
+
+
+def add_color(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add --color, read by lintgv.report.text.wants_color."""
+    parser.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help=f"{what} (auto: on a terminal, unless NO_COLOR is set or FORCE_COLOR asks for it)",
+    )
 
 
 def _report(args: argparse.Namespace, outcome: Outcome) -> str:
