@@ -1,6 +1,7 @@
 """Code actions, hover text and edits of one analysed document: quick fixes looked up in
 the fixes computed for the version, "ignore on this line", and fix-all."""
 
+import logging
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -10,7 +11,8 @@ from pygls.workspace.position_codec import PositionCodec
 
 import lintgv
 from lintgv.docs import render
-from lintgv.fixes import apply_edits
+from lintgv.fixes import StaleEdit, apply_edits, located
+from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Finding, Language, Span
 from lintgv.registry import rule_codes
 from lintgv.suppress import find_suppressions
@@ -21,6 +23,8 @@ FIX_ALL_KIND = "source.fixAll.lintgv"
 _OFFERED = (Applicability.SAFE, Applicability.UNSAFE)
 # Generated rule pages, present in a source checkout (not in an installed wheel).
 _BUNDLED_DOCS = Path(lintgv.__file__).resolve().parent.parent / "docs" / "rules"
+
+log = logging.getLogger(__name__)
 
 
 def docs_href(code: str, template: str) -> str | None:
@@ -70,6 +74,15 @@ def quick_fix(
     """Return the quick fix of `finding`, using the fix computed for this version."""
     fix = fixed.fix
     if fix is None or fix.applicability not in _OFFERED:
+        return None
+    # The applier's check, as `lintgv fix` makes it: an edit whose place does not hold the
+    # text it replaces is never offered.
+    index = LineIndex(analysis.fix_source())
+    try:
+        for edit in fix.edits:
+            located(index, edit)
+    except StaleEdit as exc:
+        log.warning("%s: quick fix of %s not offered: %s", analysis.uri, finding.code, exc)
         return None
     edits = to_text_edits(analysis.lines, codec, fix.edits, analysis.newline)
     return types.CodeAction(

@@ -74,7 +74,8 @@ class Analysis:
         """The document's line end, which inserted text must use too."""
         return "\r\n" if stored_text(self.text, b"").crlf else "\n"
 
-    def _fix_source(self) -> str:
+    def fix_source(self) -> str:
+        """Return the text fixes are computed on: the document with `\n` line ends."""
         return stored_text(self.text, b"").text
 
     def _check_whole(self, text: str) -> FileResult:
@@ -94,7 +95,7 @@ class Analysis:
             return ()
         with self._lock:
             if self._fix_result is None:
-                self._fix_result = self._check_whole(self._fix_source())
+                self._fix_result = self._check_whole(self.fix_source())
             return self._fix_result.findings
 
     def fix_for(self, finding: Finding) -> Finding | None:
@@ -112,7 +113,7 @@ class Analysis:
             if unsafe not in self._settled:
                 target = self.target
                 self._settled[unsafe] = settle(
-                    self._fix_source(), target.language, self._check_whole, unsafe=unsafe
+                    self.fix_source(), target.language, self._check_whole, unsafe=unsafe
                 )
             return self._settled[unsafe]
 
@@ -121,7 +122,7 @@ class Analysis:
         settled = self.settled(unsafe)
         if settled is None or not settled.applied:
             return None
-        return self._fix_source(), settled.text
+        return self.fix_source(), settled.text
 
     def findings_at(self, span: Span) -> list[Finding]:
         """Return the findings whose span touches the lines of `span`."""
