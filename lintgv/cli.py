@@ -91,7 +91,10 @@ def _validate(table: dict[str, object]) -> None:
     except ConfigError as exc:
         raise LintgvError(f"--{exc.key}: {exc.value!r}: {exc.reason}") from exc
     if "select" in table and not select(config):
-        raise LintgvError("--select and --ignore together select no rule")
+        raise LintgvError(
+            "--select and --ignore together select no rule of source code (GV5xx are "
+            "reported by `lintgv validate` and `lintgv validate-copies`)"
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:

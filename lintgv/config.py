@@ -93,6 +93,9 @@ def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     return codes
 
 
+_LOOK_ALIKE_DIGITS = str.maketrans("OIL", "011")
+
+
 def unknown_code(code: str) -> str | None:
     """Return why `code` names no rule (with the closest real code), or None when it is a
     registered code or a prefix of one."""
@@ -101,7 +104,11 @@ def unknown_code(code: str) -> str | None:
     known = sorted(rule_codes())
     if CODE_PREFIX.match(code) and any(real.startswith(code) for real in known):
         return None
-    close = difflib.get_close_matches(code.upper(), known, n=1, cutoff=0.5)
+    # Letters typed for the digits they look like (GV1O1) are the commonest slip.
+    upper = code.upper()
+    read_as_digits = upper[:2] + upper[2:].translate(_LOOK_ALIKE_DIGITS)
+    close = [read_as_digits] if read_as_digits in known else []
+    close = close or difflib.get_close_matches(upper, known, n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else f"; the codes are {', '.join(known)}"
     if not CODE_PREFIX.match(code):
         return f"expected a code or prefix such as GV101 or GV1{hint}"

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from lintgv.model import Applicability, Language
 from lintgv.registry import rule_codes
-from lintgv.rules._base import Invalid, Rule, Valid
+from lintgv.rules._base import ArtifactRule, Invalid, Rule, Valid
 
 _LANGUAGE_NAMES = {Language.PYTHON: "Python", Language.CPP: "C++"}
 _FENCES = {Language.PYTHON: "python", Language.CPP: "cpp"}
@@ -29,6 +29,8 @@ def implementations(rule: type[Rule]) -> tuple[type[Rule], ...]:
 
 def languages_of(rules: Sequence[type[Rule]]) -> str:
     """Return the languages a code covers, as words ("Python, C++")."""
+    if any(issubclass(r, ArtifactRule) for r in rules):
+        return "build output"
     if any(r.LANGUAGE is None for r in rules):
         return "Python, C++"
     return ", ".join(_LANGUAGE_NAMES[r.LANGUAGE] for r in rules if r.LANGUAGE is not None)
@@ -71,6 +73,8 @@ def _settings_note(example: Valid | Invalid) -> str:
 
 
 def _examples(rule: type[Rule], level: str) -> str:
+    if issubclass(rule, ArtifactRule):
+        return f"{level} Reported\n\n```console\n{rule.EXAMPLE.rstrip()}\n```"
     out: list[str] = []
     if rule.INVALID:
         bad = rule.INVALID[0]
@@ -90,6 +94,11 @@ def metadata_line(rule: type[Rule]) -> str:
     meta = rule.META
     rules = implementations(rule)
     default = "on by default" if meta.default_enabled else "off by default (select it to run it)"
+    if issubclass(rule, ArtifactRule):
+        return (
+            f"**Checks:** build output, not source · **Reported by:** {rule.REPORTED_BY} · "
+            f"**Severity:** {meta.severity} · **Fix:** {_FIX_WORDS[meta.fix]}"
+        )
     return (
         f"**Languages:** {languages_of(rules)} · **Severity:** {meta.severity} · "
         f"**Fix:** {_FIX_WORDS[meta.fix]} · {default}"

@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 import lintgv.rules
 from lintgv.config import Config
 from lintgv.model import Language
-from lintgv.rules._base import Rule
+from lintgv.rules._base import ArtifactRule, Rule
 
 
 @cache
@@ -57,10 +57,12 @@ def is_enabled(code: str, default_enabled: bool, config: Config) -> bool:
 # Asked once per file checked; a run has one config per project root.
 @lru_cache(maxsize=64)
 def select(config: Config, language: Language | None = None) -> tuple[type[Rule], ...]:
-    """Return the rules `config` enables (for one language, when given)."""
+    """Return the source rules `config` enables (for one language, when given); artifact
+    rules are reported by their own commands, whatever the selection."""
     return tuple(
         rule
         for rule in all_rules()
-        if (language is None or language == rule.LANGUAGE)
+        if not issubclass(rule, ArtifactRule)
+        and (language is None or language == rule.LANGUAGE)
         and is_enabled(rule.META.code, rule.META.default_enabled, config)
     )

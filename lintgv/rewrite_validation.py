@@ -25,9 +25,11 @@ from lintgv.codemods.unique_name_copies import (
     method_name,
 )
 from lintgv.config import config_for, load_config
-from lintgv.model import FileError, Finding, Severity, Span
+from lintgv.model import FileError, Finding
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.reading import read_source
+from lintgv.rules.gv511_copy_names_differ import CopyNamesDiffer
+from lintgv.rules.gv512_copy_not_executable import CopyNotExecutable
 from lintgv.runtime.copies.cpp_harness import CppCopy, run_cpp_copy
 from lintgv.runtime.copies.outcome import CopyRun
 from lintgv.runtime.copies.python_harness import run_python_copy
@@ -223,23 +225,16 @@ def _reader(path: Path) -> str | None:
 
 
 def _finding(run: CopyRun) -> Finding:
-    span = Span(run.line, 0, run.line, 0)
     if run.ran:
-        return Finding(
-            "GV511",
-            "copy-names-differ",
+        return CopyNamesDiffer.finding_at(
             run.path,
-            span,
+            run.line,
             f"`{run.helper}` {run.summary()}; a NameSupply rewrite changes these names",
-            Severity.WARNING,
         )
-    return Finding(
-        "GV512",
-        "copy-not-executable",
+    return CopyNotExecutable.finding_at(
         run.path,
-        span,
+        run.line,
         f"`{run.helper}` {run.summary()}; compare its names with NameSupply by hand",
-        Severity.INFO,
     )
 
 

@@ -110,6 +110,25 @@ class CommentRule(Rule):
     LANGUAGE = None
 
 
+class ArtifactRule(Rule):
+    """A check of what a build or a proof produces (a model's exported C symbols, the names
+    a unique-name copy makes), not of source text: `check` never runs it; the command
+    named in REPORTED_BY does, and builds its findings with `finding_at`."""
+
+    LANGUAGE = None
+    REPORTED_BY: ClassVar[str]
+    # A terminal session that shows the finding, for the rule's page: its inputs are
+    # build products, not one source file, so it has no Valid/Invalid source examples.
+    EXAMPLE: ClassVar[str]
+
+    @classmethod
+    def finding_at(cls, path: Path, line: int, message: str) -> Finding:
+        """Return a finding of this code on `line` of `path` (a manifest or a source file)."""
+        meta = cls.META
+        span = Span(line, 0, line, 0)
+        return Finding(meta.code, meta.name, path, span, message, meta.severity)
+
+
 class PythonRule(Rule, cst.BatchableCSTVisitor):
     """A libcst visitor; all Python rules share one traversal per file."""
 

@@ -88,15 +88,16 @@ def model_prefix(model: str | None) -> str:
 
 
 def identifier_problem(symbol: str) -> str | None:
-    """Return why `symbol` is not a portable, unreserved C identifier, or None if it is."""
+    """Return why `symbol` is not a portable, unreserved C identifier (a predicate: "is a C
+    keyword"), or None if it is."""
     if not _IDENTIFIER.match(symbol):
-        return "not a C identifier"
+        return "is not a C identifier"
     if symbol.startswith("_"):
         return "starts with an underscore (reserved by the C standard)"
     if "__" in symbol:
         return "contains a double underscore (reserved)"
     if symbol in C_KEYWORDS:
-        return "a C keyword"
+        return "is a C keyword"
     return None
 
 

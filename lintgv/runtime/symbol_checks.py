@@ -1,6 +1,6 @@
 """Checks on the symbols each model's object file exports (as `nm` lists them).
 
-Codes (not rules of `check`; they come from `lintgv validate`):
+Codes (artifact rules, documented in lintgv/rules/gv50*.py; `lintgv validate` reports them):
 GV501 a symbol two models export, GV502 a symbol without its model's prefix,
 GV503 a reserved or invalid identifier, GV504 a name part longer than the limit.
 """
@@ -9,7 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lintgv.model import Finding, Severity, Span
+from lintgv.model import Finding
+from lintgv.rules._base import ArtifactRule
+from lintgv.rules.gv501_c_symbol_clash import CSymbolClash
+from lintgv.rules.gv502_c_symbol_prefix import CSymbolPrefix
+from lintgv.rules.gv503_c_reserved_identifier import CReservedIdentifier
+from lintgv.rules.gv504_c_symbol_too_long import CSymbolTooLong
 from lintgv.runtime.c_names import MAX_NAME_LENGTH, identifier_problem
 
 
@@ -35,10 +40,9 @@ def check_symbols(models: Sequence[ModelSymbols]) -> list[Finding]:
             if first is not model:
                 findings.append(
                     _finding(
+                        CSymbolClash,
                         model,
                         symbol,
-                        "GV501",
-                        "c-symbol-clash",
                         f"C symbol `{symbol}` is also exported by model `{first.model}` "
                         f"({first.manifest}); rename the function or one of the models",
                     )
@@ -51,10 +55,9 @@ def _own_problems(model: ModelSymbols, symbol: str) -> list[Finding]:
     if not symbol.startswith(model.prefix + "_"):
         found.append(
             _finding(
+                CSymbolPrefix,
                 model,
                 symbol,
-                "GV502",
-                "c-symbol-prefix",
                 f"C symbol `{symbol}` lacks the prefix `{model.prefix}_`; "
                 "export only tvmgen_<model>_ names",
             )
@@ -63,21 +66,19 @@ def _own_problems(model: ModelSymbols, symbol: str) -> list[Finding]:
     if problem is not None:
         found.append(
             _finding(
+                CReservedIdentifier,
                 model,
                 symbol,
-                "GV503",
-                "c-reserved-identifier",
-                f"C symbol `{symbol}` is {problem}; sanitise it",
+                f"C symbol `{symbol}` {problem}; sanitise it",
             )
         )
     tail = len(symbol) - len(model.prefix) - 1
     if symbol.startswith(model.prefix + "_") and tail > MAX_NAME_LENGTH:
         found.append(
             _finding(
+                CSymbolTooLong,
                 model,
                 symbol,
-                "GV504",
-                "c-symbol-too-long",
                 f"C symbol `{symbol}` has a {tail}-character name part; "
                 f"cut it to {MAX_NAME_LENGTH} and keep it unique",
             )
@@ -85,6 +86,5 @@ def _own_problems(model: ModelSymbols, symbol: str) -> list[Finding]:
     return found
 
 
-def _finding(model: ModelSymbols, symbol: str, code: str, rule: str, message: str) -> Finding:
-    line = dict(model.lines).get(symbol, 1)
-    return Finding(code, rule, model.manifest, Span(line, 0, line, 0), message, Severity.ERROR)
+def _finding(rule: type[ArtifactRule], model: ModelSymbols, symbol: str, message: str) -> Finding:
+    return rule.finding_at(model.manifest, dict(model.lines).get(symbol, 1), message)

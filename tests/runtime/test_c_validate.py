@@ -4,6 +4,7 @@ so a missing `cc` or `nm` fails these tests rather than skipping them)."""
 import json
 from pathlib import Path
 
+from lintgv.registry import rule_codes
 from lintgv.runtime.c_build import Toolchain
 from lintgv.runtime.c_validate import validate_manifests
 from lintgv.runtime.symbol_checks import ModelSymbols, check_symbols
@@ -85,3 +86,16 @@ def test_truncation_collision_is_caught_as_a_clash() -> None:
     cut = "tvmgen_m_" + "x" * 80
     found = check_symbols([symbols(cut), symbols(cut)])
     assert [f.code for f in found] == ["GV501"]
+
+
+def test_every_symbol_finding_is_a_registered_rule_with_its_metadata() -> None:
+    long_name = "tvmgen_m_" + "x" * 81
+    first = symbols("tvmgen_m__init", "main_run", long_name, "tvmgen_m_int")
+    found = check_symbols([first, symbols("tvmgen_m_int")])
+    assert sorted({f.code for f in found}) == ["GV501", "GV502", "GV503", "GV504"]
+    for finding in found:
+        [rule] = rule_codes()[finding.code]
+        assert (finding.rule, finding.severity) == (rule.META.name, rule.META.severity)
+    # Each message reads as a sentence: the symbol, then what is wrong with it.
+    reserved = next(f for f in found if f.code == "GV503")
+    assert reserved.message.startswith("C symbol `tvmgen_m__init` contains a double underscore")

@@ -1,0 +1,30 @@
+from lintgv.model import Severity
+from lintgv.rules._base import ArtifactRule, RuleMeta
+
+
+class CSymbolPrefix(ArtifactRule):
+    """A C symbol without its model's `tvmgen_<model>_` prefix.
+
+    ## Why it matters
+    The AOT name-mangling RFC prefixes every exported C symbol with `tvmgen_<model>_` so
+    that several models can be bundled into one application. A symbol without the prefix
+    (`main_run`) clashes with the next model that has a function of the same name, and with
+    the application's own code.
+
+    ## Fix
+    Name the function through the module's GlobalVarSupply, which the C backend prefixes.
+    No automatic fix: the symbol comes from the build, not from one line of source.
+    """
+
+    META = RuleMeta(
+        code="GV502",
+        name="c-symbol-prefix",
+        severity=Severity.ERROR,
+        message="C symbol lacks its model's prefix; export only tvmgen_<model>_ names",
+    )
+    REPORTED_BY = "`lintgv validate`"
+    EXAMPLE = (
+        "$ lintgv validate model.json\n"
+        "model.json:3:1: GV502 C symbol `main_run` lacks the prefix `tvmgen_model_`; "
+        "export only tvmgen_<model>_ names\n"
+    )
