@@ -80,13 +80,18 @@ def _examples(rule: type[Rule], level: str) -> str:
         bad = rule.INVALID[0]
         out += [f"{level} Reported{_settings_note(bad)}", "", _fenced(rule, bad)]
         if bad.fixed is not None:
-            command = "lintgv fix" if rule.META.fix == Applicability.SAFE else "lintgv fix --unsafe"
             fixed = _fenced(rule, Valid(bad.fixed, bad.path))
-            out += ["", f"{level} After `{command}`", "", fixed]
+            out += ["", f"{level} {_after(rule.META.fix)}", "", fixed]
     if rule.VALID:
         good = rule.VALID[0]
         out += ["", f"{level} Not reported{_settings_note(good)}", "", _fenced(rule, good)]
     return "\n".join(out).strip()
+
+
+def _after(fix: Applicability) -> str:
+    if fix == Applicability.DISPLAY:
+        return "As the finding suggests (never applied)"
+    return "After `lintgv fix`" if fix == Applicability.SAFE else "After `lintgv fix --unsafe`"
 
 
 def metadata_line(rule: type[Rule]) -> str:

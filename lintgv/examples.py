@@ -4,8 +4,8 @@ from pathlib import Path, PurePosixPath
 
 from lintgv.config import Config, apply_settings
 from lintgv.engine import check
-from lintgv.fixes import apply_fixes
-from lintgv.model import FileResult, Language, SourceFile
+from lintgv.fixes import apply_edits, apply_fixes
+from lintgv.model import Applicability, FileResult, Language, SourceFile
 from lintgv.rules._base import Invalid, Rule, Valid
 
 EXAMPLE_ROOT = Path("/example-project")
@@ -39,8 +39,13 @@ def run_example(rule: type[Rule], example: Valid | Invalid) -> FileResult:
 
 
 def fixed_text(rule: type[Rule], example: Invalid) -> str:
-    """Return the example's text with every fix of its findings applied until stable."""
+    """Return the example's text with every fix of its findings applied until stable; for
+    a rule whose fixes are display only, the text its suggestions show."""
     text = example.code
+    if rule.META.fix == Applicability.DISPLAY:
+        result = run_example(rule, example)
+        shown = [f.fix for f in result.findings if f.code == rule.META.code and f.fix]
+        return apply_edits(text, [e for fix in shown for e in fix.edits])
     for _ in range(10):
         result = run_example(rule, Invalid(text, path=example.path, config=example.config))
         applied = apply_fixes(text, result.findings, unsafe=True)

@@ -16,7 +16,7 @@ from server_client import (
     write_project,
 )
 
-from lintgv.model import Language
+from lintgv.model import Applicability, Language
 from lintgv.registry import rule_codes
 from lintgv.rules._base import Invalid
 
@@ -27,7 +27,11 @@ def _fixable_examples() -> list[tuple[str, Language, Invalid]]:
         for code, rules in rule_codes().items()
         for rule in rules
         for example in rule.INVALID
-        if example.fixed is not None and not example.path and rule.LANGUAGE is not None
+        if example.fixed is not None
+        and not example.path
+        and rule.LANGUAGE is not None
+        # A display-only fix is a suggestion in the message, never an edit to apply.
+        and rule.META.fix != Applicability.DISPLAY
     ]
 
 

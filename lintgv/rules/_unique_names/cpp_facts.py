@@ -114,7 +114,7 @@ class _Walk:
         args = arguments.named_children if arguments is not None else []
         func = node.child_by_field_name("function")
         if name in _LOOKUPS and func is not None and func.type == "field_expression" and args:
-            if not _is_substring_search(self.parsed, node, args):
+            if not is_substring_search(self.parsed, node, args):
                 self.tests.append((args[0], in_loop, receiver_of(self.parsed, node)))
         elif name == "find" and len(args) == 3:  # std::find(names.begin(), names.end(), x)
             self.tests.append((args[2], in_loop, self.parsed.text(args[0]).split(".")[0]))
@@ -164,7 +164,7 @@ class _Walk:
             self.bumped.add("second")
 
 
-def _is_substring_search(parsed: ParsedCpp, call: Node, args: list[Node]) -> bool:
+def is_substring_search(parsed: ParsedCpp, call: Node, args: list[Node]) -> bool:
     """Tell whether `s.find(x)` searches a string (`!= npos`, a start position)."""
     if len(args) > 1:
         return True

@@ -169,6 +169,12 @@ _FACTS: dict[tuple[str, bytes, bool, str, str, str], Facts] = {}
 _FACTS_KEPT = 2048
 
 
+def unit_of(parsed: ParsedCpp, node: Node, config: Config) -> CppUnit | None:
+    """Return the function definition or named lambda `node` as a unit, with its facts;
+    None for an unnamed lambda."""
+    return _unit(parsed, node, config)
+
+
 def _unit(parsed: ParsedCpp, node: Node, config: Config) -> CppUnit | None:
     if node.type == "function_definition":
         named = _function_name(parsed, node)

@@ -161,6 +161,31 @@ def helper_message(config: Config, language: Language, name: str) -> str:
     )
 
 
+def loop_remedy(
+    config: Config, language: Language, base: str, module: str | None
+) -> tuple[str, str]:
+    """Return what replaces an inline uniquing loop (GV204): the supply in words, and the
+    call that gives the fresh name made from `base` (a fresh GlobalVar when the loop asks
+    the IRModule `module`)."""
+    if module and not _unique_names(config):
+        if language == Language.PYTHON:
+            return "the module's GlobalVarSupply", f"GlobalVarSupply({module}).fresh_global({base})"
+        return "the module's GlobalVarSupply", f"GlobalVarSupply({module})->FreshGlobal({base})"
+    if language == Language.PYTHON:
+        supply = "names" if _unique_names(config) else "supply"
+        return _supply(config), f"{supply}.fresh_name({base})"
+    supply = "names->" if _unique_names(config) else "name_supply_->"
+    return _supply(config), f"{supply}FreshName({base})"
+
+
+def loop_message(
+    config: Config, language: Language, container: str, base: str, module: bool
+) -> str:
+    """Return GV204's message for a loop that asks `container` whether a name is taken."""
+    words, call = loop_remedy(config, language, base, container if module else None)
+    return f"inline uniquing loop over `{container}`; ask {words} instead (`{call}`)"
+
+
 def declaration_message(config: Config, name: str) -> str:
     """Return GV202's message for a declaration of `name`."""
     member = "UniqueNameSupply names_" if _unique_names(config) else "NameSupply name_supply_"
