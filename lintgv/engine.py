@@ -232,6 +232,10 @@ def _check_python(
         parsed.walk([v.get_visitors() for v in visitors])
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to analyse") from exc
+    if not parsed.complete and any(v.wants_whole_parse for v in visitors):
+        return _check_python(
+            source, context, rules, statement, function, module_name, True, has_suppressions, None
+        )
     findings: list[Finding] = []
     errors: list[FileError] = []
     helpers: set[str] = set()

@@ -43,6 +43,9 @@ Owner = scope.FunctionLike | cst.Lambda | cst.ClassDef
 class Outcome:
     fix: Fix | None
     reason: str | None = None  # why there is no fix; None when unknown or fixed
+    # The site is at module level and the parse was partial: its supply and module are
+    # names that were not parsed, so nothing can be said yet.
+    unseen: bool = False
 
 
 @dataclass
@@ -114,7 +117,7 @@ class SupplyPlanner:
             return _Site(call, self.tools.module, reason="in a class body; no supply can be made")
         site = _Site(call, owner, inline=inline)
         if isinstance(owner, cst.Module) and not self.complete:
-            site.reason = ""  # a partial parse cannot see module-level names; say nothing
+            site.reason = ""  # module-level names are not parsed: GV101 asks for a whole parse
             return site
         args = call.args
         if args[0].keyword is not None or args[0].star:
@@ -298,7 +301,7 @@ class SupplyPlanner:
 
     def _outcome(self, site: _Site, imports: Edit | None) -> Outcome:
         if site.reason is not None:
-            return Outcome(None, site.reason or None)
+            return Outcome(None, site.reason or None, unseen=site.reason == "")
         code = self.tools.module.code_for_node
         value = site.call.args[0].value
         value_span = self.tools.span_of(value)

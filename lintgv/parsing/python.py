@@ -603,6 +603,19 @@ def _has_block(module: cst.Module) -> bool:
     return any(isinstance(s, cst.BaseCompoundStatement) for s in module.body)
 
 
+def _python_error(text: str) -> tuple[int, int, str] | None:
+    """Return where and why Python's own parser rejects `text` (line, 1-based column,
+    message): libcst's tokenizer often points a line late. Parsing runs nothing."""
+    try:
+        ast.parse(text)
+    except SyntaxError as exc:
+        if exc.lineno is not None:
+            return exc.lineno, exc.offset or 1, exc.msg
+    except (RecursionError, MemoryError, ValueError):
+        return None
+    return None
+
+
 def parse_python(
     text: str,
     module_name: str = "",
@@ -626,6 +639,9 @@ def parse_python(
     try:
         module, tree = _parse_both(text, parts)
     except cst.ParserSyntaxError as exc:
+        located = _python_error(text)
+        if located is not None:
+            raise ParseError(f"Python syntax error: {located[2]}", located[0], located[1]) from exc
         raise ParseError(
             f"Python syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1
         ) from exc

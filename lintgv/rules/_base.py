@@ -82,6 +82,10 @@ class Rule:
         self.findings: list[Finding] = []
         # Names of unique-name helpers this file defines (only GV201 fills it).
         self.defined_helpers: set[str] = set()
+        # Set by a rule that met, in a partial parse, a site whose finding depends on
+        # lines that were left out: the engine then checks the file whole, so that `check`
+        # and `fix` report the same findings with the same fixes.
+        self.wants_whole_parse = False
 
     @property
     def config(self) -> Config:

@@ -173,7 +173,8 @@ class DirectGlobalVarPython(PythonRule):
         Invalid(
             "import tvm\ngv = tvm.ir.GlobalVar('main')\n",
             span=(2, 6, 2, 30),
-            message=MESSAGE_UNIQUE_NAMES,
+            message=MESSAGE_UNIQUE_NAMES + NO_FIX_MARKER + "no UniqueNameSupply or IRModule in "
+            "scope to name it with",
             config={"tvm-version": "0.26"},
         ),
         Invalid(
@@ -291,6 +292,11 @@ class DirectGlobalVarPython(PythonRule):
             self, self.parsed.complete, unique_names, facts=self._facts, owners=self._chains
         )
         outcomes = planner.plan(self._sites)
+        if any(o.unseen for o in outcomes.values()):
+            # A module-level site: its supply and module are names the partial parse left
+            # out (see SupplyPlanner).
+            self.wants_whole_parse = True
+            return
         for call in self._sites:
             outcome = outcomes[call]
             self.report(call, message_for(self.config, outcome.reason), fix=outcome.fix)

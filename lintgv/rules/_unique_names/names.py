@@ -81,7 +81,7 @@ class Facts:
         """Return how this function uniques a name, or None when it does not."""
         if self.linked_test_in_loop:
             return Shape.LOOP
-        if self.self_call and self.has_test and (self.self_call_built or self.has_built):
+        if self.self_call and self.has_test and self.self_call_built:
             return Shape.RECURSION
         if self.stored_return and self.has_test:
             return Shape.STORED

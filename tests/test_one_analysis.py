@@ -1,0 +1,148 @@
+"""`check` parses Python partially (the lines near a trigger), `fix` and quick fixes parse
+whole files: both must give the same findings, messages, fixes and errors.
+
+The partial parse rests on a hand-written logical-line scanner; it is checked against
+Python's own tokenizer on generated texts.
+"""
+
+import ast
+import io
+import tokenize
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lintgv.config import Config
+from lintgv.engine import check
+from lintgv.model import FileResult, Finding, Language, SourceFile
+from lintgv.parsing.python import _line_offsets, _logical_lines
+from lintgv.registry import all_rules
+
+ROOT = Path(__file__).parent.parent
+
+
+def _key(finding: Finding) -> tuple[object, ...]:
+    fix = finding.fix
+    edits = () if fix is None else tuple((e.span, e.text, e.old_text) for e in fix.edits)
+    shown = None if fix is None else (fix.title, fix.applicability)
+    return (finding.code, finding.span, finding.message, finding.statement_line, shown, edits)
+
+
+def _outcome(result: FileResult) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    findings = sorted((_key(f) for f in result.findings), key=repr)
+    errors = sorted(((e.message, e.line, e.column) for e in result.errors), key=repr)
+    return findings, errors
+
+
+def _both(path: Path, text: str, root: Path) -> tuple[FileResult, FileResult]:
+    source = SourceFile(path, Language.PYTHON, text)
+    config = Config(root=root)
+    return (
+        check(source, config, module_name=path.stem),
+        check(source, config, module_name=path.stem, whole=True),
+    )
+
+
+def test_partial_and_whole_parses_agree_on_lintgv_own_tree_and_examples() -> None:
+    folders = ["lintgv", "server", "examples", "tests/fixtures", "benchmarks"]
+    files = sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py"))
+    assert len(files) > 100
+    differ = []
+    for path in files:
+        partial, whole = _both(path, path.read_text(encoding="utf-8"), ROOT)
+        if _outcome(partial) != _outcome(whole):
+            differ.append(path.relative_to(ROOT))
+    assert differ == []
+
+
+def test_partial_and_whole_parses_agree_on_every_rule_example() -> None:
+    # The rule examples are the TVM-shaped corpus: each is a site, or a look-alike, of a
+    # real tree, with the settings it is checked under.
+    compared = 0
+    for rule in all_rules():
+        if rule.LANGUAGE != Language.PYTHON:
+            continue
+        for example in [*rule.VALID, *rule.INVALID]:
+            partial, whole = _both(Path("/example-project/example.py"), example.code, ROOT)
+            assert _outcome(partial) == _outcome(whole), example.code
+            compared += 1
+    assert compared > 50
+
+
+def test_a_module_level_site_gets_the_whole_parse_reason_in_both_modes() -> None:
+    text = 'from tvm import relay\n\n\ndef f():\n    pass\n\n\nADD = relay.GlobalVar("add")\n'
+    partial, whole = _both(Path("/p/ops.py"), text, Path("/p"))
+    assert _outcome(partial) == _outcome(whole)
+    [finding] = partial.findings
+    assert "no GlobalVarSupply or IRModule in scope" in finding.message
+
+
+def test_a_syntax_error_is_reported_at_its_real_line() -> None:
+    text = 'import tvm\nx = tvm.ir.GlobalVar("a")\ndef g(:\n    pass\n'
+    partial, whole = _both(Path("/p/a.py"), text, Path("/p"))
+    for result in (partial, whole):
+        [error] = result.errors
+        assert (error.line, error.column) == (3, 7)
+        assert "syntax" in error.message
+
+
+# --- The logical-line scanner against Python's tokenizer -------------------------------
+
+# Complete statements (some spanning lines), so that generated files are Python.
+_STATEMENTS = [
+    "x = 1",
+    "",
+    "# a comment with 'quotes' and \"more\" and (brackets",
+    "y = (1,\n     2)",
+    "z = [\n    'a',  # comment ] inside\n]",
+    "s = 'it''s' + \"a \\\" quote\"",
+    'doc = """first\nsecond \' " line\n"""',
+    "t = '''one''' + '''two\nthree'''",
+    "w = 1 + \\\n    2",
+    'f = f"{x!r} and {y}"',
+    "u = r'\\d+' + b'\\x00'",
+    "def g(a,\n      b):\n    return {a: b,\n            'k': (a)}",
+    "if x:\n    pass\nelse:\n    z = 2",
+    "gv = tvm.ir.GlobalVar('main')",
+    "s2 = 'back\\\nslash'",
+    "class C:\n    def m(self, mod):\n        return tvm.ir.GlobalVar('m')",
+    "while name in used:\n    name = f'{hint}_{i}'",
+]
+# Lines that break the file: a check must still agree with a whole parse.
+_BROKEN = ["y = (1,", "def h(:", "'''open", "]"]
+
+
+def _tokenized_lines(text: str) -> list[tuple[int, int]]:
+    """Return (first, last) 0-based physical lines of each logical line, by tokenize."""
+    lines = []
+    first = None
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+            continue
+        if token.type == tokenize.ENDMARKER:
+            break
+        if first is None:
+            first = token.start[0] - 1
+        if token.type == tokenize.NEWLINE:
+            lines.append((first, token.start[0] - 1))
+            first = None
+    return lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_STATEMENTS), min_size=1, max_size=12))
+def test_logical_line_scanner_matches_pythons_tokenizer(chosen: list[str]) -> None:
+    text = "\n".join(chosen) + "\n"
+    ast.parse(text)  # the statements make a Python file, whatever their order
+    scanned = _logical_lines(text, _line_offsets(text))
+    assert scanned is not None, "the scanner gave up on plain Python"
+    assert [(line.first, line.last) for line in scanned] == _tokenized_lines(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_STATEMENTS + _BROKEN), min_size=1, max_size=10))
+def test_partial_and_whole_parses_agree_on_generated_files(chosen: list[str]) -> None:
+    text = "import tvm\n" + "\n".join(chosen) + "\ngv = tvm.ir.GlobalVar('main')\n"
+    partial, whole = _both(Path("/p/gen.py"), text, Path("/p"))
+    assert _outcome(partial) == _outcome(whole)
