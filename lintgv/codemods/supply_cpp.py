@@ -65,6 +65,8 @@ class _Plan:
     block: tree_sitter.Node | None = None  # where a new supply may be declared
     note: str | None = None
     reason: str | None = None
+    # No supply or module to use: a new, empty supply is shown as a suggestion.
+    suggest_new: bool = False
     edits: list[Edit] = field(default_factory=list)
 
 
@@ -190,9 +192,11 @@ class SupplyPlanner:
         late = self._late.get(id(plan.site))
         if not modules and late:
             plan.reason = f"the IRModule it is added to (`{late}`) is made after this line"
+            plan.suggest_new = True
             return
         if not modules:
             plan.reason = f"no {self.supply_type} or IRModule in scope to name it with"
+            plan.suggest_new = True
             return
         chosen = modules[0]
         plan.module = f"*{chosen.name}" if chosen.pointer else chosen.name
@@ -373,8 +377,22 @@ class SupplyPlanner:
         return ""
 
     def _outcome(self, plan: _Plan) -> Outcome:
+        if plan.reason is not None and plan.suggest_new and not self.unique_names:
+            # Shown, never applied: a new supply knows no other function's name, so the
+            # caller's supply (or the module's) has to be passed in for real.
+            plan.supply = 'GlobalVarSupply(NameSupply(""))'
+            shown = self._rewritten(plan)
+            title = f"{shown.title}: a new supply; pass the module's supply in instead"
+            return Outcome(Fix(title, Applicability.DISPLAY, shown.edits), plan.reason)
         if plan.reason is not None:
             return Outcome(None, plan.reason)
+        fix = self._rewritten(plan)
+        if plan.note is not None:
+            return Outcome(Fix(f"{fix.title} ({plan.note})", Applicability.DISPLAY, fix.edits))
+        return Outcome(fix)
+
+    def _rewritten(self, plan: _Plan) -> Fix:
+        """Return the unsafe fix naming the site's global with the plan's supply."""
         site = plan.site
         assert plan.supply is not None, "every planned site has a supply by now"
         first = _arguments(site.args)[0]
@@ -397,11 +415,7 @@ class SupplyPlanner:
             edits.extend(self._rewrite(site, call))
             edits.append(Edit(_point(first_span.end_line, first_span.end_col), ", false", ""))
             title = f"Use {call}(..., false)"
-        applicability = Applicability.UNSAFE
-        if plan.note is not None:
-            applicability = Applicability.DISPLAY
-            title += f" ({plan.note})"
-        return Outcome(Fix(title, applicability, tuple(edits)))
+        return Fix(title, Applicability.UNSAFE, tuple(edits))
 
     def _rewrite(self, site: CppSite, call: str) -> list[Edit]:
         if site.kind == SiteKind.CALL:

@@ -59,6 +59,8 @@ class _Site:
     note: str | None = None  # a human choice is needed: display only
     reason: str | None = None
     late: str = ""  # a module the global is added to, but bound only after the site
+    # No supply or module to use: a new, empty supply is shown as a suggestion.
+    suggest_new: bool = False
     edits: list[Edit] = field(default_factory=list)
 
 
@@ -168,9 +170,11 @@ class SupplyPlanner:
         modules = visible.latest_of(self._typed(site.owner, "IRModule"), line)
         if not modules and site.late:
             site.reason = f"the IRModule it is added to (`{site.late}`) is made after this line"
+            site.suggest_new = True
             return
         if not modules:
             site.reason = f"no {self.supply_type} or IRModule in scope to name it with"
+            site.suggest_new = True
             return
         site.module = cst.Name(modules[0].name)
         if len(modules) > 1:
@@ -300,15 +304,29 @@ class SupplyPlanner:
         return Edit(Span(line, 0, line, 0), text, "")
 
     def _outcome(self, site: _Site, imports: Edit | None) -> Outcome:
+        if site.reason is not None and site.suggest_new and not self.unique_names:
+            # Shown, never applied: a new supply knows no other function's name, so the
+            # caller's supply (or the module's) has to be passed in for real.
+            shown = self._rewritten(site, "GlobalVarSupply()", imports, builds=True)
+            title = f"{shown.title}: a new supply; pass the module's supply in instead"
+            return Outcome(Fix(title, Applicability.DISPLAY, shown.edits), site.reason)
         if site.reason is not None:
             return Outcome(None, site.reason or None, unseen=site.reason == "")
         code = self.tools.module.code_for_node
-        value = site.call.args[0].value
-        value_span = self.tools.span_of(value)
         builds = site.supply is None
         supply = site.supply or f"{self.supply_type}({code(site.module) if site.module else ''})"
         if builds and self.unique_names:
             return Outcome(None, "a UniqueNameSupply cannot be built inline")
+        fix = self._rewritten(site, supply, imports, builds)
+        if site.note is not None:
+            return Outcome(Fix(f"{fix.title} ({site.note})", Applicability.DISPLAY, fix.edits))
+        return Outcome(fix)
+
+    def _rewritten(self, site: _Site, supply: str, imports: Edit | None, builds: bool) -> Fix:
+        """Return the unsafe fix naming the site's global with `supply`."""
+        code = self.tools.module.code_for_node
+        value = site.call.args[0].value
+        value_span = self.tools.span_of(value)
         edits = list(site.edits)
         if self.unique_names:
             method = "reserve_name" if site.method == "unique" else "fresh_name"
@@ -328,11 +346,7 @@ class SupplyPlanner:
             title = f"Use {supply}.{method}(..., False)"
         if imports is not None and (builds or site.edits):
             edits.append(imports)
-        applicability = Applicability.UNSAFE
-        if site.note is not None:
-            applicability = Applicability.DISPLAY
-            title += f" ({site.note})"
-        return Outcome(Fix(title, applicability, tuple(edits)))
+        return Fix(title, Applicability.UNSAFE, tuple(edits))
 
 
 def _names_existing(text: str) -> bool:

@@ -76,6 +76,9 @@ def reason_left(
         return refused[finding.path]
     applicability = finding.fix.applicability
     if applicability == Applicability.DISPLAY:
+        _, _, why = finding.message.partition(NO_FIX_MARKER)
+        if why:  # no fix to apply; the display fix is a suggestion of what to write
+            return f"no automatic fix: {why} (suggested: {finding.fix.title})"
         return f"needs a human choice (shown, never applied): {finding.fix.title}"
     if applicability == Applicability.UNSAFE and not unsafe:
         return "unsafe fix (may change names or behaviour); apply with --unsafe"

@@ -77,9 +77,11 @@ class DirectGlobalVarPython(PythonRule):
     function. `from tvm.ir.supply import GlobalVarSupply` is added when missing.
     `add_prefix` is False, as in TVM's own migration (PR 12066), yet a name that
     collides now gets a counter, so generated names can change. Several supplies or
-    modules in scope make the fix display-only; no fix is offered (and the message says
-    why) when no module is in scope, the module is made after the call, or the call
-    passes a type. With `tvm-version = "0.25"`, the name is wrapped instead:
+    modules in scope make the fix display-only. When no module is in scope or the module
+    is made after the call, the message says so and a new, empty supply is only shown
+    (`GlobalVarSupply().fresh_global(name, False)`): it knows no other function's name, so
+    the caller's supply has to be passed in instead. No fix at all when the call passes a
+    type. With `tvm-version = "0.25"`, the name is wrapped instead:
     `GlobalVar(global_names.fresh_name(name, False))` with a `UniqueNameSupply` seeded
     from the module's globals.
 
@@ -380,9 +382,12 @@ class DirectGlobalVarCpp(CppRule):
     added to (`mod->Add(gv, f)`) or the only IRModule in scope.
     `#include <tvm/ir/global_var_supply.h>` is added when missing. `add_prefix` is false,
     as in TVM's own migration (PR 12066), yet a colliding name now gets a counter, so
-    generated names can change. Several candidates make the fix display-only; no fix is
-    offered (and the message says why) outside functions, for `make_object<GlobalVarNode>`,
-    for calls that pass a type or span, and when no IRModule is in scope. With
+    generated names can change. Several candidates make the fix display-only. When no
+    IRModule is in scope (or it is made after the site) the message says so and a new,
+    empty supply is only shown (`GlobalVarSupply(NameSupply(""))->FreshGlobal(name,
+    false)`): it knows no other function's name, so the caller's supply has to be passed
+    in instead. No fix (and the message says why) outside functions, for
+    `make_object<GlobalVarNode>` and for calls that pass a type or span. With
     `tvm-version = "0.25"` the name is wrapped instead: `GlobalVar(global_names->FreshName(
     name, false))`, with a `UniqueNameSupply` seeded from the module's globals.
 

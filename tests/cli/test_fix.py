@@ -34,6 +34,11 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return {name: (root / name).read_bytes() for name in SOURCES}
 
 
+SUGGESTED = "a new supply; pass the module's supply in instead"
+CPP_SUGGESTED = f'Use GlobalVarSupply(NameSupply(""))->FreshGlobal(..., false): {SUGGESTED}'
+PY_SUGGESTED = f"Use GlobalVarSupply().fresh_global(..., False): {SUGGESTED}"
+
+
 def test_unsafe_fix_rewrites_the_project_as_expected(project: Path) -> None:
     result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
     if os.environ.get("LINTGV_UPDATE_GOLDEN"):
@@ -44,9 +49,10 @@ def test_unsafe_fix_rewrites_the_project_as_expected(project: Path) -> None:
     assert result.stdout.splitlines() == [
         "Fixed 7 findings in 2 files (GV101: 7).",
         "2 findings remain:",
-        "  GV101     1  no automatic fix: no GlobalVarSupply or IRModule in scope to name it with",
+        "  GV101     1  no automatic fix: no GlobalVarSupply or IRModule in scope to name it with "
+        f"(suggested: {CPP_SUGGESTED})",
         "  GV101     1  no automatic fix: the IRModule it is added to (`mod`) is made after "
-        "this line",
+        f"this line (suggested: {PY_SUGGESTED})",
     ]
 
 

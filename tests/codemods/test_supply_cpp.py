@@ -5,6 +5,7 @@ from pathlib import Path
 
 from lintgv.config import Config, apply_settings
 from lintgv.engine import check
+from lintgv.fixes import apply_edits
 from lintgv.fixing.settle import settle
 from lintgv.model import Applicability, FileResult, Language, SourceFile
 
@@ -85,7 +86,9 @@ def test_a_module_declared_in_a_block_gets_the_supply_in_that_block() -> None:
 def test_a_module_made_after_the_site_gives_no_fix_and_says_why() -> None:
     code = 'void F() {\n  GlobalVar g("a");\n  IRModule m = IRModule({});\n  m->Add(g, x);\n}\n'
     [(message, applicability)] = findings(code)
-    assert applicability is None
+    # A new, empty supply is only suggested: it would know no other function's name.
+    assert applicability == Applicability.DISPLAY
+    assert fixed(code) == code
     assert message.endswith(
         "no automatic fix: the IRModule it is added to (`m`) is made after this line"
     )
@@ -94,7 +97,7 @@ def test_a_module_made_after_the_site_gives_no_fix_and_says_why() -> None:
 def test_a_lambda_without_captures_cannot_see_the_module() -> None:
     code = 'void F(IRModule mod) {\n  auto make = []() { return GlobalVar("f"); };\n}\n'
     [(message, applicability)] = findings(code)
-    assert applicability is None
+    assert applicability == Applicability.DISPLAY
     assert "no GlobalVarSupply or IRModule in scope" in message
 
 
@@ -245,3 +248,18 @@ def test_a_variable_assigned_a_global_symbol_keeps_its_name() -> None:
 def test_a_variable_assigned_something_else_is_fresh() -> None:
     code = FROM_EXPR.replace("gv_name = opt.value();", "gv_name = other;")
     assert "  GlobalVar main_gv = global_var_supply->FreshGlobal(gv_name, false);\n" in fixed(code)
+
+
+def test_without_supply_or_module_a_new_supply_is_shown_not_applied() -> None:
+    code = 'GlobalVar Make() { return GlobalVar("g"); }\n'
+    [finding] = _checker()(code).findings
+    assert finding.fix is not None
+    assert finding.fix.applicability == Applicability.DISPLAY
+    assert "pass the module's supply in instead" in finding.fix.title
+    shown = apply_edits(code, finding.fix.edits)
+    assert 'return GlobalVarSupply(NameSupply(""))->FreshGlobal("g", false);' in shown
+    assert "#include <tvm/ir/global_var_supply.h>" in shown
+    assert "no GlobalVarSupply or IRModule in scope" in finding.message
+    # 0.26 has no GlobalVarSupply: nothing is suggested.
+    [later] = _checker("0.26")(code).findings
+    assert later.fix is None

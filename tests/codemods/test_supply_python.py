@@ -5,6 +5,7 @@ from pathlib import Path
 
 from lintgv.config import Config, apply_settings
 from lintgv.engine import check
+from lintgv.fixes import apply_edits
 from lintgv.fixing.settle import settle
 from lintgv.model import Applicability, FileResult, Language, SourceFile
 
@@ -175,3 +176,15 @@ def test_tvm_0_26_names_globals_with_a_unique_name_supply() -> None:
         '    other = relay.GlobalVar(global_names.fresh_name("other", False))\n'
         "    mod[other] = func\n"
     )
+
+
+def test_without_supply_or_module_a_new_supply_is_shown_not_applied() -> None:
+    code = "import tvm\n\n\ndef make():\n    return tvm.ir.GlobalVar('g')\n"
+    [finding] = _checker()(code).findings
+    assert finding.fix is not None
+    assert finding.fix.applicability == Applicability.DISPLAY
+    shown = apply_edits(code, finding.fix.edits)
+    assert "    return GlobalVarSupply().fresh_global('g', False)\n" in shown
+    assert "from tvm.ir.supply import GlobalVarSupply\n" in shown
+    assert "no GlobalVarSupply or IRModule in scope" in finding.message
+    assert fixed(code) == code
