@@ -33,6 +33,7 @@ from lintgv.fixing.settle import Rejected, settle
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.reading import read_source
 from lintgv.registry import rule_codes, select
+from lintgv.rules._unique_names.names import bare_name
 from lintgv.runner import run
 
 log = logging.getLogger(__name__)
@@ -267,7 +268,8 @@ def fix_paths(
     sources = list(candidates.values())
     if any(_fixes_unique_names(c.config) for c in sources):
         extra = {n for c in sources for n in c.config.extra_unique_name_helpers}
-        names = HELPER_NAMES | helpers | extra | _reported_helpers(first.results)
+        found = {bare_name(h) for h in helpers}
+        names = HELPER_NAMES | found | extra | _reported_helpers(first.results)
         if progress is not None:
             progress("multi-file changes", 0, 0)
         groups, groups_left = fix_groups(

@@ -11,10 +11,11 @@ from lintgv.rules._unique_names.names import (
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
     Verdict,
+    cpp_identity,
     helper_message,
-    is_distinctive,
     judge,
     name_triggers,
+    python_identity,
 )
 
 META = RuleMeta(
@@ -49,8 +50,9 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     in `extra-supply-names`), or whose body is one delegating call, is not a copy. The
     supply's own implementation is skipped by path (`supply-paths`).
 
-    Helpers found only by their structure are remembered, so their call sites in other
-    files are reported as GV203 too.
+    Helpers found only by their structure are remembered by identity (`Class::Method`,
+    or a Python helper's module and name), so their declarations (GV202) and the calls
+    that resolve to them (GV203) in other files are reported too.
 
     ## Fix
     None yet. Replace the helper and its name → counter map by a `NameSupply` member
@@ -223,8 +225,8 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
         name = original_node.name.value
         owner = self._classes[-1] + "." if self._classes else ""
         self.report(original_node.name, helper_message(self.config, Language.PYTHON, owner + name))
-        if verdict is Verdict.BY_STRUCTURE and is_distinctive(name):
-            self.defined_helpers.add(name)
+        if verdict is Verdict.BY_STRUCTURE:
+            self.defined_helpers.add(python_identity(self.parsed.module_name, owner + name))
 
 
 class UniqueNameHelperCpp(CppRule):
@@ -413,5 +415,5 @@ class UniqueNameHelperCpp(CppRule):
                 continue
             message = helper_message(self.config, Language.CPP, unit.qualified)
             self.report(unit.name_node, message)
-            if verdict is Verdict.BY_STRUCTURE and not unit.is_lambda and is_distinctive(unit.name):
-                self.defined_helpers.add(unit.name)
+            if verdict is Verdict.BY_STRUCTURE and not unit.is_lambda:
+                self.defined_helpers.add(cpp_identity(unit.qualified))

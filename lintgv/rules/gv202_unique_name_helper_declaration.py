@@ -11,7 +11,10 @@ from lintgv.rules._unique_names import cpp_shape
 from lintgv.rules._unique_names.names import (
     CPP_SHAPE_TRIGGERS,
     Catalogue,
+    Verdict,
+    bare_name,
     catalogue,
+    cpp_identity,
     declaration_message,
     is_known_name,
     judge,
@@ -74,6 +77,14 @@ class UniqueNameHelperDeclarationCpp(CppRule):
     QUERY = ""  # `run` walks the declarations itself
     VALID = [
         Valid("class CodeGenC {\n  std::string GetVarName(std::string prefix);\n};\n"),
+        # Extractor::NameFor is a helper; the printer's method of the same name is not.
+        Valid(
+            "class Printer {\n  std::string NameFor(const Var& v);\n};\n"
+            "std::string Extractor::NameFor(std::string name) {\n"
+            "  if (names_.find(name) == names_.end()) {\n    names_[name] = 1;\n"
+            "    return name;\n  }\n  names_[name] = names_[name] + 1;\n"
+            "  return name + std::to_string(names_[name]);\n}\n"
+        ),
         # Inside a body, this is a variable built from `prefix`, not a declaration.
         Valid("void F(std::string prefix) {\n  std::string GetUniqueName(prefix);\n}\n"),
         # The only definition here is a thin wrapper around a NameSupply.
@@ -156,11 +167,21 @@ class UniqueNameHelperDeclarationCpp(CppRule):
 
     def run(self) -> None:
         """Report each class-, namespace- or file-level declaration of a helper."""
-        defined = catalogue(
-            (u.name, judge(u.name, u.facts, self.config))
+        verdicts = [
+            (u, judge(u.name, u.facts, self.config))
             for u in cpp_shape.units(self.parsed, self.context)
-        )
-        names = tuple(re.escape(n) for n in sorted(defined.copies | self.context.helper_names))
+        ]
+        defined = catalogue((u.name, v) for u, v in verdicts)
+        # Helpers found by their structure are known by identity: a declaration of a
+        # same-named method of another class is not theirs.
+        structural = {
+            cpp_identity(u.qualified)
+            for u, v in verdicts
+            if v is Verdict.BY_STRUCTURE and not u.is_lambda
+        }
+        helpers = frozenset(structural | self.context.helper_names)
+        wanted = {bare_name(h) for h in helpers}
+        names = tuple(re.escape(n) for n in sorted(defined.copies | wanted))
         if not self.context.mentions(name_triggers(self.config) + names):
             return
         stack = [self.parsed.root]
@@ -170,23 +191,19 @@ class UniqueNameHelperDeclarationCpp(CppRule):
                 continue  # a body: `T f(x);` there declares a variable
             stack.extend(reversed(node.named_children))
             if node.type in _DECLARATIONS:
-                self._check(node, defined)
+                self._check(node, defined, helpers)
 
-    def _check(self, node: Node, defined: Catalogue) -> None:
+    def _check(self, node: Node, defined: Catalogue, helpers: frozenset[str]) -> None:
         name_node = declared_function(node) or misread_member_function(node)
         if name_node is None:
             return
         text = "".join(self.text(name_node).split())
         name = text.rsplit("::", 1)[-1]
-        wanted = (
-            is_known_name(name, self.config)
-            or name in defined.copies
-            or name in self.context.helper_names
-        )
-        if not wanted or (name in defined.thin and name not in defined.copies):
-            return
         owner = _class_name(self, node)
         qualified = f"{owner}::{name}" if owner and "::" not in text else text
+        wanted = is_known_name(name, self.config) or cpp_identity(qualified) in helpers
+        if not wanted or (name in defined.thin and name not in defined.copies):
+            return
         self.report(name_node, declaration_message(self.config, qualified))
 
 

@@ -12,17 +12,20 @@ from lintgv.parsing.cpp import compile_query
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 from lintgv.rules._unique_names import cpp_facts, cpp_shape, python_shape
+from lintgv.rules._unique_names.cpp_calls import call_candidates
 from lintgv.rules._unique_names.names import (
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
     Catalogue,
     Verdict,
+    bare_name,
     call_message,
     catalogue,
-    is_distinctive,
+    cpp_identity,
     is_known_name,
     judge,
     name_triggers,
+    python_identity,
 )
 
 Node = tree_sitter.Node
@@ -52,6 +55,14 @@ _DOC = """A private unique-name helper is called: each call site is its own piec
     (`builder.get_unique_name(x)`: Relax's `BlockBuilder.get_unique_name` asks its
     NameSupply) unless this file defines that helper.
 
+    A helper found by its structure is known by identity: `Class::Method` (C++), or its
+    module and name (Python). A C++ call counts when it resolves to it: `F(x)` or
+    `this->F(x)` inside a method of that class, `Class::F(x)`, `obj->F(x)` where `obj` is
+    declared in the function, or as a member of the class around it, with that class as
+    its type, or `F(x)` of a free helper. A Python call counts when its name resolves,
+    through the imports, to the helper's module (`from pkg.labels import make_label`), or
+    when it is a bare or `self` call in the helper's own file. A same-named method of another class is never reported.
+
     ## Fix
     None yet. Call the supply that replaces the helper: `name_supply_->FreshName(name)`,
     or `name_supply_->ReserveName(name)` where the result is dropped (Python
@@ -59,24 +70,17 @@ _DOC = """A private unique-name helper is called: each call site is its own piec
     `lintgv fix --unsafe` rewrites the calls as part of replacing the copy.
 
     ## Known limits
-    A call is matched by name: a helper found by its structure in one file makes calls
-    of any function with that name in other files count. Structural helpers with short
-    or generic names (under six characters, dunders, operators) are not looked for in
-    other files. In Python, a call of a helper found by its structure in the same file is
-    found by that second pass, so `lintgv check` reports it but a single-file check
-    (the language server) may not.
+    A call through a member declared in another file (a method defined out of its
+    class), through an expression (`GetExtractor().NameFor(x)`) or a subclass is not
+    resolved, so it is not reported unless the helper's name is a known one. In Python,
+    a call of a helper found by its structure in the same file is found by that second
+    pass, so `lintgv check` reports it but a single-file check (the language server) may
+    not.
 
     ## See also
     GV201 (the definition), GV202 (its declaration); `NameSupply::FreshName` and
     `ReserveName` (TVM 0.10 to 0.24), `UniqueNameSupply` (TVM 0.25).
     """
-
-
-def _eligible(name: str, defined: Catalogue, config: Config, remote: frozenset[str]) -> bool:
-    """Tell whether calls of `name` are calls of a copy, as far as this file can tell."""
-    if name in defined.copies or name in remote:
-        return True
-    return is_known_name(name, config) and name not in defined.thin
 
 
 class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
@@ -133,11 +137,19 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
 
     def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
         super().__init__(context, parsed)
+        self._classes: list[str] = []
         self._functions: list[str] = []
-        self._verdicts: list[tuple[str, Verdict | None]] = []
+        # (bare name, name in its module: `Printer.name_for`, verdict) of each function.
+        self._verdicts: list[tuple[str, str, Verdict | None]] = []
         self._dropped: set[int] = set()  # id() of calls that are whole statements
         self._calls: list[_PythonCall] = []
         self._scan = python_shape.FunctionScan()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._classes.append(node.name.value)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self._classes.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._functions.append(node.name.value)
@@ -145,7 +157,9 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         name = self._functions.pop()
-        self._verdicts.append((name, self._scan.leave(original_node, self.config)))
+        owner = self._classes[-1] + "." if self._classes else ""
+        verdict = self._scan.leave(original_node, self.config)
+        self._verdicts.append((name, owner + name, verdict))
 
     def visit_Expr(self, node: cst.Expr) -> None:
         self._dropped.add(id(node.value))
@@ -158,16 +172,34 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
         self._calls.append(_PythonCall(node, name, _is_own(node.func), id(node) in self._dropped))
 
     def leave_Module(self, original_node: cst.Module) -> None:
-        defined = catalogue(self._verdicts)
+        defined = catalogue((name, verdict) for name, _, verdict in self._verdicts)
         remote = self.context.helper_names
+        remote_names = {bare_name(h) for h in remote}
         for call in self._calls:
-            if not _eligible(call.name, defined, self.config, remote):
-                continue
-            if not call.own and call.name not in defined.copies and call.name not in remote:
-                continue  # another object's method of that name (see the docstring)
-            message = call_message(self.config, Language.PYTHON, call.name, call.dropped)
-            self.report(call.node, message)
-        self.defined_helpers.update(n for n in defined.structural if is_distinctive(n))
+            if self._is_helper_call(call, defined, remote, remote_names):
+                message = call_message(self.config, Language.PYTHON, call.name, call.dropped)
+                self.report(call.node, message)
+        module = self.parsed.module_name
+        self.defined_helpers.update(
+            python_identity(module, qualified)
+            for _, qualified, verdict in self._verdicts
+            if verdict is Verdict.BY_STRUCTURE
+        )
+
+    def _is_helper_call(
+        self, call: "_PythonCall", defined: Catalogue, remote: frozenset[str], names: set[str]
+    ) -> bool:
+        """Tell whether `call` calls a copy: one defined here (by a bare or self call, or
+        through any object when its name is a known helper's), a known helper called
+        bare or on self, or a helper of another module that the call resolves to."""
+        known = is_known_name(call.name, self.config)
+        if call.name in defined.copies:
+            return call.own or known
+        if known and call.name not in defined.thin and call.own:
+            return True
+        if call.name in names:
+            return bool(self.qualified_names(call.node.func) & remote)
+        return False
 
 
 def _is_own(func: cst.BaseExpression) -> bool:
@@ -210,6 +242,16 @@ class UniqueNameHelperCallCpp(CppRule):
             "  return _GetUniqueName(name + std::to_string(index));\n}\n"
         ),
         Valid('std::string n = name_supply_->FreshName("x");\n'),
+        # A same-named method of another class: Extractor::NameFor is the helper, the
+        # printer's own NameFor is not.
+        Valid(
+            "std::string Extractor::NameFor(std::string name) {\n"
+            "  if (names_.find(name) == names_.end()) {\n    names_[name] = 1;\n"
+            "    return name;\n  }\n  names_[name] = names_[name] + 1;\n"
+            "  return name + std::to_string(names_[name]);\n}\n"
+            "void Printer::Print(Printer* other, const Var& v) {\n"
+            "  os_ << NameFor(v) << other->NameFor(v) << this->NameFor(v);\n}\n"
+        ),
         # A macro-prefixed member declaration that tree-sitter misreads is GV202's.
         Valid(
             "class CodeGenBase {\n  TVM_DLL std::string GetUniqueName(std::string prefix);\n};\n"
@@ -264,18 +306,35 @@ class UniqueNameHelperCallCpp(CppRule):
     def run(self) -> None:
         """Report each call of a helper, outside the helper's own body."""
         units = cpp_shape.units(self.parsed, self.context)
-        defined = catalogue((u.name, judge(u.name, u.facts, self.config)) for u in units)
-        lambdas = {u.name for u in units if u.is_lambda}  # local: not called from elsewhere
+        verdicts = [(u, judge(u.name, u.facts, self.config)) for u in units]
+        defined = catalogue((u.name, v) for u, v in verdicts)
+        # Helpers found by their structure are known by identity (`Class::Method`): a
+        # method of another class with the same name is not one of them. A named lambda
+        # is called by its bare name, in this file only.
+        structural = {cpp_identity(u.qualified) for u, v in verdicts if v is Verdict.BY_STRUCTURE}
         self.defined_helpers.update(
-            n for n in defined.structural if is_distinctive(n) and n not in lambdas
+            cpp_identity(u.qualified)
+            for u, v in verdicts
+            if v is Verdict.BY_STRUCTURE and not u.is_lambda
         )
-        names = tuple(re.escape(n) for n in sorted(defined.copies | self.context.helper_names))
+        helpers = structural | self.context.helper_names
+        wanted = {bare_name(h) for h in helpers}
+        names = tuple(re.escape(n) for n in sorted(defined.copies | wanted))
         if not self.context.mentions(name_triggers(self.config) + names):
             return
         cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
         for call in cursor.captures(self.parsed.root).get("call", []):
             name = cpp_facts.call_name(self.parsed, call)
-            if not name or not _eligible(name, defined, self.config, self.context.helper_names):
+            if not name:
+                continue
+            by_name = is_known_name(name, self.config) and (
+                name not in defined.thin or name in defined.copies
+            )
+            if not by_name and (
+                name not in wanted
+                or not {cpp_identity(c) for c in call_candidates(self.parsed, call, self.config)}
+                & helpers
+            ):
                 continue
             if _owner(units, call) == name:
                 continue  # the helper's own recursion is part of its definition

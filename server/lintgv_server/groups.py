@@ -12,6 +12,7 @@ from lintgv.discovery import Discovery
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.groups import Workspace, fix_groups
 from lintgv.model import Language
+from lintgv.rules._unique_names.names import bare_name
 from lintgv_server.analysis import Analysis, lines_of
 from lintgv_server.convert import whole_text_edit
 from lintgv_server.state import LintgvServer
@@ -49,7 +50,8 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
         if document is not None:
             stored = stored_text(document.source, b"")
             workspace.remember(path, stored, stored.text, stored.text, "")
-    names = HELPER_NAMES | ls.helper_names | set(target.config.extra_unique_name_helpers)
+    helpers = {bare_name(h) for h in ls.helper_names}
+    names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
     outcomes, _ = fix_groups(
         paths, workspace, frozenset(names), unsafe=True, write=False, max_rounds=1
     )

@@ -165,3 +165,97 @@ def test_a_python_helper_found_by_structure_is_reported_at_every_call(tmp_path: 
 def test_the_supply_paths_are_not_checked(tmp_path: Path) -> None:
     _write(tmp_path, {"src/ir/name_supply.cc": CODEGEN_CC})
     assert _check(tmp_path, "--select", "GV2") == (0, [])
+
+
+# Another class with a method of the same name, in another file: not the helper.
+PRINTER_CC = """\
+#include "extractor.h"
+class Printer {
+ public:
+  std::string NameFor(const Var& v) { return v->name_hint; }
+  void Print(const Var& v) { os_ << NameFor(v); }
+};
+void Show(Printer* p, Extractor* e, const Var& v) {
+  p->NameFor(v);
+  auto n = e->NameFor(v->name_hint);
+}
+"""
+
+
+def test_a_same_named_method_of_another_class_is_not_the_helper(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "src/extractor.h": EXTRACTOR_H,
+            "src/extractor.cc": EXTRACTOR_CC,
+            "src/printer.cc": PRINTER_CC,
+        },
+    )
+    _, found = _check(tmp_path, "--select", "GV2")
+    # Printer::NameFor's declaration and calls are not reported; the call on an
+    # `Extractor*` is.
+    assert [(c, p, line) for c, p, line, _ in found] == [
+        ("GV201", "src/extractor.cc", 2),
+        ("GV202", "src/extractor.h", 5),
+        ("GV203", "src/printer.cc", 9),
+    ]
+
+
+# A short name: helpers are known by identity, so no name is too short to follow.
+UNIQ_CC = """\
+std::string Uniq(std::string name, std::set<std::string>* used) {
+  std::string n = name;
+  for (int i = 1; used->count(n); ++i) n = name + std::to_string(i);
+  used->insert(n);
+  return n;
+}
+"""
+UNIQ_USER_CC = """\
+std::string Uniq(std::string name, std::set<std::string>* used);
+void Lower(std::set<std::string>* used) { auto a = Uniq("main", used); }
+"""
+
+
+def test_a_free_helper_with_a_short_name_is_followed_into_other_files(tmp_path: Path) -> None:
+    _write(tmp_path, {"src/uniq.cc": UNIQ_CC, "src/lower.cc": UNIQ_USER_CC})
+    _, found = _check(tmp_path, "--select", "GV2")
+    assert [(c, p, line) for c, p, line, _ in found] == [
+        ("GV201", "src/uniq.cc", 1),
+        ("GV202", "src/lower.cc", 1),
+        ("GV203", "src/lower.cc", 2),
+    ]
+
+
+# A Python helper of one module and a same-named function of another.
+OTHER_LABELS_PY = """\
+def make_label(base, taken):
+    return base.upper()
+"""
+OTHER_USER_PY = """\
+from .other import make_label
+
+
+def show(fn):
+    return make_label(fn.name, set())
+"""
+
+
+def test_a_python_call_counts_only_when_it_resolves_to_the_helpers_module(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/labels.py": LABELS_PY,
+            "pkg/user.py": USER_PY,
+            "pkg/other.py": OTHER_LABELS_PY,
+            "pkg/show.py": OTHER_USER_PY,
+        },
+    )
+    _, found = _check(tmp_path, "--select", "GV2")
+    assert [(c, p, line) for c, p, line, _ in found] == [
+        ("GV201", "pkg/labels.py", 1),
+        ("GV203", "pkg/labels.py", 11),
+        ("GV203", "pkg/user.py", 5),
+    ]

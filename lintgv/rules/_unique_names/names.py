@@ -133,9 +133,22 @@ def catalogue(verdicts: Iterable[tuple[str, Verdict | None]]) -> Catalogue:
     return Catalogue(frozenset(copies), frozenset(structural), frozenset(wrappers - copies))
 
 
-def is_distinctive(name: str) -> bool:
-    """Tell whether a helper's name is specific enough to look for in other files."""
-    return len(name) >= 6 and not name.startswith(("__", "operator"))
+def python_identity(module: str, qualified: str) -> str:
+    """Return a Python helper's identity: its module and its name in it
+    (`pkg.labels.Printer.name_for`; just the name when the module is not known)."""
+    return f"{module}.{qualified}" if module else qualified
+
+
+def cpp_identity(qualified: str) -> str:
+    """Return a C++ helper's identity: its class and name (`CodeGenC::NameFor`, also for
+    `tvm::codegen::CodeGenC::NameFor`), or a free function's name."""
+    return "::".join(qualified.split("::")[-2:])
+
+
+def bare_name(identity: str) -> str:
+    """Return the function name in a helper's identity: `CodeGenC::NameFor` and
+    `pkg.labels.Printer.name_for` give `NameFor` and `name_for`."""
+    return re.split(r"::|\.", identity)[-1]
 
 
 def _unique_names(config: Config) -> bool:
