@@ -11,7 +11,7 @@ from lintgv.lines import split_lines
 from lintgv.model import FileError, Finding
 from lintgv.runner import RunResult, run
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
 DEFAULT_BASELINE = Path("lintgv-baseline.json")
 Sources = dict[Path, list[str]]
 
@@ -185,6 +185,14 @@ def _report(args: argparse.Namespace, outcome: Outcome) -> str:
         from lintgv.report import github
 
         return github.render(findings, errors)
+    if args.format == "junit":
+        from lintgv.report import junit
+
+        return junit.render(findings, errors)
+    if args.format == "gitlab":
+        from lintgv.report import gitlab
+
+        return gitlab.render(findings, outcome.sources)
     from lintgv.report import text
     from lintgv.report.location import display_path
 

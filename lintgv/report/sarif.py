@@ -13,6 +13,7 @@ from lintgv import __version__
 from lintgv.baseline import fingerprints
 from lintgv.docs import render as render_page
 from lintgv.docs import summary_of
+from lintgv.links import HOMEPAGE, rule_url
 from lintgv.model import Edit, FileError, Finding, Severity, Span
 from lintgv.registry import rule_codes
 from lintgv.report.location import display_path
@@ -51,6 +52,7 @@ def _rules() -> tuple[list[dict[str, object]], dict[str, int]]:
                 "shortDescription": {"text": summary_of(rules[0])},
                 "fullDescription": {"text": meta.message},
                 "help": {"text": meta.message, "markdown": render_page(rules[0])},
+                "helpUri": rule_url(code),
                 "defaultConfiguration": {
                     "level": _LEVELS[meta.severity],
                     "enabled": meta.default_enabled,
@@ -123,6 +125,7 @@ def render(
         "tool": {
             "driver": {
                 "name": "lintgv",
+                "informationUri": HOMEPAGE,
                 "version": __version__,
                 "semanticVersion": __version__,
                 "rules": descriptors,

@@ -61,7 +61,8 @@ _DOC = """A private unique-name helper is called: each call site is its own piec
     declared in the function, or as a member of the class around it, with that class as
     its type, or `F(x)` of a free helper. A Python call counts when its name resolves,
     through the imports, to the helper's module (`from pkg.labels import make_label`), or
-    when it is a bare or `self` call in the helper's own file. A same-named method of another class is never reported.
+    when it is a bare or `self` call in the helper's own file. A same-named method of
+    another class is never reported.
 
     ## Fix
     None yet. Call the supply that replaces the helper: `name_supply_->FreshName(name)`,

@@ -1,0 +1,42 @@
+"""Findings as a GitLab Code Quality report (`artifacts: reports: codequality`).
+
+https://docs.gitlab.com/ci/testing/code_quality/#code-quality-report-format
+Each finding is an issue with its rule as `check_name`, a severity, its file (relative to
+the folder lintgv ran in) and first line, and a fingerprint that stays the same while
+the flagged code does (a baseline's, with the path and an occurrence count), so GitLab
+tells new findings from old ones across commits.
+"""
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from lintgv.baseline import fingerprints
+from lintgv.model import Finding, Severity
+from lintgv.report.location import display_path
+
+_SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def render(findings: Sequence[Finding], sources: Mapping[Path, Sequence[str]]) -> str:
+    """Return the Code Quality report; `sources` maps a finding's path to its lines."""
+    seen: Counter[tuple[str, str]] = Counter()
+    issues = []
+    for finding in findings:
+        path = display_path(finding.path)
+        lines = sources.get(finding.path, ())
+        _, context = fingerprints(finding, lines)
+        seen[(path, context)] += 1
+        key = f"{path}\0{context}\0{seen[(path, context)]}"
+        issues.append(
+            {
+                "description": f"{finding.code} {finding.message}",
+                "check_name": f"{finding.code} {finding.rule}",
+                "fingerprint": hashlib.sha256(key.encode()).hexdigest()[:32],
+                "severity": _SEVERITIES[finding.severity],
+                "location": {"path": path, "lines": {"begin": finding.span.start_line}},
+            }
+        )
+    return json.dumps(issues, indent=2, ensure_ascii=False)
