@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_fix_command(commands, _add_selection)
 
+    from lintgv.cli_migrate import add_migrate_commands
+
+    add_migrate_commands(commands, _add_selection)
+
     rules = commands.add_parser("rules", help="list every rule")
     rules.set_defaults(func=command_rules)
 

@@ -100,7 +100,8 @@ def add_check_commands(
     baseline.set_defaults(func=command_baseline)
 
 
-def _run(args: argparse.Namespace) -> RunResult:
+def run_check(args: argparse.Namespace) -> RunResult:
+    """Run the checks the arguments ask for (paths, selection, cache, jobs)."""
     from lintgv.cli import overrides_from
 
     return run(
@@ -145,7 +146,7 @@ def _filtered(args: argparse.Namespace) -> Outcome:
         first = args.paths[0] if args.paths else Path(".")
         changed = diff_base.changed_lines(args.diff_base, first if first.is_dir() else first.parent)
     entries = baseline.load(args.baseline) if args.baseline else None
-    result = _run(args)
+    result = run_check(args)
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     if changed is not None:
@@ -237,7 +238,7 @@ def command_baseline(args: argparse.Namespace) -> int:
     from lintgv.cli import EXIT_CLEAN, EXIT_ERROR
     from lintgv.report import text
 
-    result = _run(args)
+    result = run_check(args)
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     write_output(args.output, baseline.dump(findings, read_sources(findings), args.output))

@@ -1,0 +1,93 @@
+"""`lintgv migrate --plan` and `lintgv report --html`: a migration plan from the findings
+of `check`, printed or drawn (lintgv/migration.py)."""
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from lintgv.cli_check import run_check, write_output
+from lintgv.model import FileError
+
+
+def add_migrate_commands(
+    commands: "argparse._SubParsersAction[argparse.ArgumentParser]",
+    add_selection: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """Add the `migrate` and `report` subcommands to `commands`."""
+    migrate = commands.add_parser(
+        "migrate",
+        help="plan a migration to name supplies: sites per directory, steps in order",
+        description="Print, per directory, the sites left and how many can be fixed safely, "
+        "unsafely, only by following a suggestion, or by hand; then the steps to take, "
+        "callees before callers, each with the command that applies its fixes. Exit "
+        "status: 0, or 2 when something could not be checked.",
+    )
+    migrate.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    migrate.add_argument(
+        "--plan", action="store_true", required=True, help="print the plan (changes nothing)"
+    )
+    migrate.add_argument("--format", choices=("text", "json"), default="text")
+    add_selection(migrate)
+    migrate.set_defaults(func=command_migrate)
+
+    report = commands.add_parser(
+        "report",
+        help="write the migration plan as a web page to look at",
+        description="Write one self-contained HTML page: a bar chart of the sites per "
+        "directory and how they can be fixed, the steps, and sortable tables of "
+        "directories and findings linked to the rules' pages. Nothing is loaded from the "
+        "network.",
+    )
+    report.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    report.add_argument(
+        "--html", action="store_true", required=True, help="write HTML (the only format)"
+    )
+    report.add_argument(
+        "--output",
+        "-o",
+        type=Path,
+        default=Path("lintgv-report.html"),
+        metavar="FILE",
+        help="the page to write (default: lintgv-report.html)",
+    )
+    add_selection(report)
+    report.set_defaults(func=command_report)
+
+
+def command_migrate(args: argparse.Namespace) -> int:
+    """Print the migration plan."""
+    from lintgv.cli import EXIT_CLEAN, EXIT_ERROR
+    from lintgv.migration import make_plan
+    from lintgv.report import plan as plan_report
+
+    result = run_check(args)
+    findings = [f for r in result.results for f in r.findings]
+    errors = list(result.all_errors)
+    plan = make_plan(findings, len(errors))
+    print(plan_report.render_json(plan) if args.format == "json" else plan_report.render_text(plan))
+    _print_errors(errors)
+    return EXIT_ERROR if errors else EXIT_CLEAN
+
+
+def command_report(args: argparse.Namespace) -> int:
+    """Write the HTML report."""
+    from lintgv.cli import EXIT_CLEAN, EXIT_ERROR
+    from lintgv.migration import make_plan
+    from lintgv.report import html
+
+    result = run_check(args)
+    findings = [f for r in result.results for f in r.findings]
+    errors = list(result.all_errors)
+    plan = make_plan(findings, len(errors))
+    write_output(args.output, html.render(plan, findings))
+    print(f"Wrote {args.output}: {plan.total.sites} sites in {len(plan.directories)} directories.")
+    _print_errors(errors)
+    return EXIT_ERROR if errors else EXIT_CLEAN
+
+
+def _print_errors(errors: list[FileError]) -> None:
+    from lintgv.report import text
+
+    if errors:
+        print(text.render([], errors, {}), file=sys.stderr)

@@ -1,0 +1,182 @@
+"""A migration plan from `check`'s findings: per directory, the sites left and how many
+can be fixed safely, unsafely, only by following a suggestion, or by hand; and the steps
+to take, callees before callers. `lintgv migrate --plan` prints it, `lintgv report --html`
+draws it (report/html.py).
+"""
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from lintgv.model import Applicability, Finding
+from lintgv.report.location import display_path
+
+
+@dataclass
+class Counts:
+    """Sites, by how they can be fixed."""
+
+    sites: int = 0
+    safe: int = 0
+    unsafe: int = 0
+    suggested: int = 0  # a display-only fix shows what to write
+    by_hand: int = 0
+
+    def add(self, finding: Finding) -> None:
+        self.sites += 1
+        kind = finding.fix.applicability if finding.fix is not None else Applicability.NONE
+        if kind == Applicability.SAFE:
+            self.safe += 1
+        elif kind == Applicability.UNSAFE:
+            self.unsafe += 1
+        elif kind == Applicability.DISPLAY:
+            self.suggested += 1
+        else:
+            self.by_hand += 1
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "sites": self.sites,
+            "safe": self.safe,
+            "unsafe": self.unsafe,
+            "suggested": self.suggested,
+            "by_hand": self.by_hand,
+        }
+
+
+@dataclass
+class Directory:
+    path: str
+    counts: Counts = field(default_factory=Counts)
+    codes: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One kind of change, in the order a migration makes them."""
+
+    title: str
+    codes: tuple[str, ...]
+    # How to apply the fixes `lintgv fix` has for this phase ("" when there are none).
+    fix: str
+    why_here: str
+    # Fixed by a change across files that `check` does not show as a fix (GV2xx copies):
+    # the fix command is worth running whatever the findings say.
+    multi_file: bool = False
+
+
+# Callees before callers: a helper and its declarations go before the calls that are
+# rewritten with them; supplies exist before GlobalVars are taken from them; the names
+# are settled before the symbols that carry them are looked at.
+PHASES = (
+    Phase(
+        "Replace private unique-name helpers with a NameSupply",
+        ("GV201", "GV202", "GV203"),
+        "lintgv fix --unsafe --select GV201,GV202,GV203",
+        "a helper goes with its declarations and every call, in one change across files",
+        multi_file=True,
+    ),
+    Phase(
+        "Replace inline uniquing loops with supply calls",
+        ("GV204",),
+        "",
+        "each loop becomes one call of the supply that now owns the names",
+    ),
+    Phase(
+        "Take GlobalVars from a GlobalVarSupply",
+        ("GV101",),
+        "lintgv fix --unsafe --select GV101",
+        "a site uses the supply in scope, or one made from the module it is added to",
+    ),
+    Phase(
+        "Move off removed supply APIs",
+        ("GV401",),
+        "lintgv fix --unsafe --select GV401",
+        "only for a `tvm-version` that removed them",
+    ),
+    Phase(
+        "Settle global_symbol settings",
+        ("GV301", "GV302", "GV303"),
+        "lintgv fix --unsafe --select GV301,GV302,GV303",
+        "the names are final once the supplies hand them out",
+    ),
+    Phase(
+        "Clean up suppression comments",
+        ("GV901", "GV902"),
+        "lintgv fix --select GV901,GV902",
+        "fixed code leaves suppressions that are no longer needed",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    order: int
+    phase: Phase
+    counts: Counts
+    directories: tuple[str, ...]  # in the order to work through them
+
+    @property
+    def command(self) -> str:
+        fixable = self.counts.safe or self.counts.unsafe or self.phase.multi_file
+        if not self.phase.fix or not fixable:
+            return ""
+        return " ".join([self.phase.fix, *few_paths(self.directories)])
+
+
+@dataclass(frozen=True)
+class Plan:
+    total: Counts
+    directories: tuple[Directory, ...]  # most sites first
+    steps: tuple[Step, ...]
+    unchecked: int  # files that could not be checked
+
+
+_FEW = 5
+
+
+def few_paths(directories: Sequence[str]) -> list[str]:
+    """Return the directories for a command line: themselves when few, else the folder
+    that holds them all (the command's `--select` keeps it to this step's sites)."""
+    if len(directories) <= _FEW:
+        return list(directories)
+    return [os.path.commonpath(directories) or "."]
+
+
+def directory_of(finding: Finding) -> str:
+    """Return the folder of a finding's file as the reports show it ("." at the top)."""
+    parent = PurePosixPath(display_path(finding.path)).parent
+    return str(parent)
+
+
+def make_plan(findings: Sequence[Finding], unchecked: int) -> Plan:
+    """Return the plan for the sites `findings` report."""
+    total = Counts()
+    folders: dict[str, Directory] = {}
+    for finding in findings:
+        total.add(finding)
+        folder = folders.setdefault(directory_of(finding), Directory(directory_of(finding)))
+        folder.counts.add(finding)
+        folder.codes[finding.code] += 1
+    ordered = sorted(folders.values(), key=lambda d: (-d.counts.sites, d.path))
+    steps: list[Step] = []
+    for phase in PHASES:
+        mine = [f for f in findings if f.code in phase.codes]
+        if not mine:
+            continue
+        counts = Counts()
+        for finding in mine:
+            counts.add(finding)
+        steps.append(Step(len(steps) + 1, phase, counts, _work_order(mine, phase)))
+    return Plan(total, tuple(ordered), tuple(steps), unchecked)
+
+
+def _work_order(findings: Sequence[Finding], phase: Phase) -> tuple[str, ...]:
+    """Return the directories of a phase's sites: where its first code is (definitions,
+    headers) before where only the later ones are (calls), then by path."""
+    first_code = phase.codes[0]
+    defines = {directory_of(f) for f in findings if f.code == first_code}
+    found = {directory_of(f) for f in findings}
+    return tuple(sorted(found, key=lambda d: (d not in defines, d)))
