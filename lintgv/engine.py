@@ -17,14 +17,11 @@ from lintgv.parsing.cpp import CppTrees, parse_cpp
 from lintgv.parsing.python import ModuleParts, ParsedPython, parse_python, select_lines
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
-from lintgv.rules._base import CppRule, PythonRule, Rule, RuleContext
+from lintgv.rules._base import CommentRule, CppRule, PythonRule, Rule, RuleContext
 from lintgv.rules._unique_names.names import bare_name
 from lintgv.suppress import apply_suppressions, find_suppressions
 
 log = logging.getLogger(__name__)
-
-# Families that the supply implementation itself may break: it is where names are made.
-_SUPPLY_FAMILIES = ("GV1", "GV2")
 
 
 def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule], ...]:
@@ -40,7 +37,7 @@ def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule
         code = rule.META.code
         if rule.LANGUAGE not in (language, None) or any(code.startswith(d) for d in dropped):
             continue
-        if in_supply and code.startswith(_SUPPLY_FAMILIES):
+        if in_supply and rule.META.makes_names:
             continue
         selected.append(rule)
     return tuple(selected)
@@ -194,8 +191,10 @@ def check(
         return FileResult(source.path, errors=(error,))
     enabled = {r.META.code for r in rules}
     severities = {r.META.code: config.severity_for(r.META.code, r.META.severity) for r in rules}
+    judges = [r for r in rules if issubclass(r, CommentRule)]
+    known = frozenset(registry.rule_codes())
     kept = apply_suppressions(
-        findings, suppressions, source.path, enabled, severities, frozenset(registry.rule_codes())
+        findings, suppressions, source.path, judges, frozenset(enabled), severities, known
     )
     kept.sort(key=lambda f: (f.span, f.code))
     return FileResult(source.path, tuple(kept), tuple(errors), frozenset(helpers))

@@ -84,6 +84,11 @@ class Finding:
     fix: Fix | None = None
     # First line of the enclosing statement, where a suppression comment may also sit.
     statement_line: int = 0
+    # Why the rule has no fix to apply here, when it knows (the message says it too).
+    reason: str | None = None
+    # What the finding is about, for other stages to act on without reading the message:
+    # a unique-name helper's identity (`CodeGenC::GetUniqueName`) for GV201.
+    subject: str = ""
 
     def moved(self, lines: int) -> "Finding":
         """Return the finding, its fix and statement `lines` lines further down."""

@@ -8,13 +8,17 @@ that suppressed nothing is reported too (GV902).
 import io
 import re
 import tokenize
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lintgv.fixes import offsets_of
 from lintgv.lines import LineIndex, split_lines
-from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
+from lintgv.model import Finding, Language, Severity, Span
+
+if TYPE_CHECKING:
+    from lintgv.rules._base import CommentRule
 
 MARKER = "lintgv:"
 _DIRECTIVE = re.compile(r"lintgv:\s*ignore\b(?:\[([^\]]*)\])?")
@@ -116,92 +120,44 @@ def _removal(
     return Span(line, start, line, column + len(comment))
 
 
-def _unused_fix(suppression: Suppression, unused: list[str]) -> Fix:
-    """Return the safe fix that takes the `unused` codes out of `suppression`."""
-    left = [code for code in suppression.codes if code not in unused]
-    if left:
-        new = f"lintgv: ignore[{', '.join(left)}]"
-        edit = Edit(suppression.span, new, suppression.directive)
-        title = f"Remove {', '.join(unused)} from the suppression"
-    else:
-        edit = Edit(suppression.removal, "", suppression.removal_text)
-        title = "Remove the unused suppression"
-    return Fix(title, Applicability.SAFE, (edit,))
-
-
 def apply_suppressions(
     findings: Sequence[Finding],
     suppressions: Sequence[Suppression],
     path: Path,
-    enabled: set[str],
-    severity_of: dict[str, Severity],
+    judges: Sequence[type["CommentRule"]],
+    ran: frozenset[str],
+    severity_of: Mapping[str, Severity],
     known: frozenset[str],
 ) -> list[Finding]:
-    """Drop suppressed findings; add GV901/GV902 findings for bad or unused comments."""
+    """Drop suppressed findings; add the findings of the comment rules (`judges`, GV9xx)
+    on the comments themselves."""
     by_line: dict[int, list[Suppression]] = {}
     for suppression in suppressions:
         by_line.setdefault(suppression.line, []).append(suppression)
-    used: set[tuple[int, str]] = set()
+    used: dict[int, set[str]] = {}
     kept = []
     for finding in findings:
         lines = {finding.span.start_line, finding.statement_line}
         hit = [s for line in lines for s in by_line.get(line, ()) if finding.code in s.codes]
-        if hit:
-            used.update((s.line, finding.code) for s in hit)
-        else:
+        for suppression in hit:
+            used.setdefault(suppression.line, set()).add(finding.code)
+        if not hit:
             kept.append(finding)
     for suppression in suppressions:
-        if not suppression.codes:
-            if "GV901" in enabled:
+        silenced = frozenset(used.get(suppression.line, ()))
+        for rule in judges:
+            meta = rule.META
+            for message, fix in rule.judge(suppression, silenced, ran, known):
                 kept.append(
-                    _meta_finding(
-                        "GV901",
+                    Finding(
+                        meta.code,
+                        meta.name,
                         path,
-                        suppression,
-                        severity_of,
-                        "bare `lintgv: ignore` suppresses nothing; name the codes, as in "
-                        "`lintgv: ignore[GV101]`",
+                        suppression.span,
+                        message,
+                        severity_of[meta.code],
+                        fix,
+                        statement_line=suppression.line,
                     )
                 )
-            continue
-        if "GV902" not in enabled:
-            continue
-        reasons: dict[str, str] = {}
-        for code in suppression.codes:
-            if (suppression.line, code) in used:
-                continue
-            if code not in known:
-                reasons[code] = f"`{code}` is not a lintgv code"
-            elif code in enabled:
-                reasons[code] = f"nothing here is reported as {code}"
-            # else: that rule did not run, so whether it is needed is unknown
-        if not reasons:
-            continue
-        # One fix for the whole comment, shared by its findings, so that fixing one code
-        # never leaves the comment half edited.
-        fix = _unused_fix(suppression, list(reasons))
-        for code, why in reasons.items():
-            message = f"unused suppression: {why}; remove `{code}` from the comment"
-            kept.append(_meta_finding("GV902", path, suppression, severity_of, message, fix))
     return kept
-
-
-def _meta_finding(
-    code: str,
-    path: Path,
-    suppression: Suppression,
-    severity_of: dict[str, Severity],
-    message: str,
-    fix: Fix | None = None,
-) -> Finding:
-    name = "bare-suppression" if code == "GV901" else "unused-suppression"
-    return Finding(
-        code,
-        name,
-        path,
-        suppression.span,
-        message,
-        severity_of[code],
-        fix,
-        statement_line=suppression.line,
-    )

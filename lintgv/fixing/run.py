@@ -7,7 +7,6 @@ with fixes are read again, parsed whole (fixes need the full scope) and settled.
 
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
@@ -301,10 +300,6 @@ def fix_paths(
     )
 
 
-# The helper a GV201 message names: "private unique-name helper `Class::GetUniqueName`; ..."
-_HELPER = re.compile(r"helper `(?:[\w:]*::)?(\w+)`")
-
-
 def _proof(
     overrides: Mapping[str, object], config_file: Path | None, unsandboxed: bool
 ) -> NameProof:
@@ -314,21 +309,21 @@ def _proof(
 
 
 def _reported_helpers(results: Iterable[FileResult]) -> set[str]:
-    """Return the names of the C++ copies GV201 reported: the rules know more names by
-    their shape (`GetUniqueBufferName`) than the codemod's fixed list holds."""
-    found = set()
-    for result in results:
-        for finding in result.findings:
-            named = _HELPER.search(finding.message) if finding.code == "GV201" else None
-            if named is not None:
-                found.add(named.group(1))
-    return found
+    """Return the names of the copies GV201 reported: the rules know more names by their
+    shape (`GetUniqueBufferName`) than the codemod's fixed list holds."""
+    return {
+        bare_name(finding.subject)
+        for result in results
+        for finding in result.findings
+        if finding.code == "GV201" and finding.subject
+    }
 
 
 def _fixes_unique_names(config: Config) -> bool:
-    """Tell whether `config` runs a unique-name rule (GV2xx), whose copies get replaced."""
+    """Tell whether `config` runs a rule whose fix is a change across files (a unique-name
+    copy replaced with its declarations and calls)."""
     return any(
-        rule.META.code.startswith("GV2")
+        rule.META.across_files
         for language in (Language.CPP, Language.PYTHON)
         for rule in select(config, language)
     )

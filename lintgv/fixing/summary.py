@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lintgv.codemods import NO_FIX_MARKER
 from lintgv.fixing.run import FileFix, FixRun
 from lintgv.model import Applicability, Finding
 from lintgv.report.location import display_path
@@ -65,7 +64,7 @@ def reason_left(
     copies left alone, whose reasons explain their GV2xx findings, and `refused` the
     files `fix` may not write, with why."""
     if finding.fix is None:
-        _, _, why = finding.message.partition(NO_FIX_MARKER)
+        why = finding.reason or ""
         if not why and finding.code.startswith("GV2"):
             why = _copy_reason(finding, copies)
         if not why and "; " in finding.message:
@@ -76,9 +75,8 @@ def reason_left(
         return refused[finding.path]
     applicability = finding.fix.applicability
     if applicability == Applicability.DISPLAY:
-        _, _, why = finding.message.partition(NO_FIX_MARKER)
-        if why:  # no fix to apply; the display fix is a suggestion of what to write
-            return f"no automatic fix: {why} (suggested: {finding.fix.title})"
+        if finding.reason:  # no fix to apply; the display fix suggests what to write
+            return f"no automatic fix: {finding.reason} (suggested: {finding.fix.title})"
         return f"needs a human choice (shown, never applied): {finding.fix.title}"
     if applicability == Applicability.UNSAFE and not unsafe:
         return "unsafe fix (may change names or behaviour); apply with --unsafe"

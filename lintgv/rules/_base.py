@@ -17,6 +17,7 @@ from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, 
 from lintgv.parsing.cpp import ParsedCpp, compile_query, joined_ranges
 from lintgv.parsing.python import ParsedPython
 from lintgv.prefilter import bytes_pattern
+from lintgv.suppress import Suppression
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,15 @@ class RuleMeta:
     # for this rule. Function triggers make the whole enclosing Python function visible.
     triggers: tuple[str, ...] = ()
     function_triggers: tuple[str, ...] = ()
+    # A rule about names made by hand: it does not run on the supply's own implementation
+    # (`supply-paths`), which is where names are made.
+    makes_names: bool = False
+    # Its fix is one change across files (a helper with its declarations and calls),
+    # made by `lintgv fix` and the editor's multi-file action, not by a finding's edits.
+    across_files: bool = False
+    # How an editor marks what it flags: "unnecessary" (faded: code that can go) or
+    # "deprecated" (struck through: an API a newer release removed); "" for neither.
+    marks: str = ""
 
 
 @dataclass(frozen=True)
@@ -92,7 +102,13 @@ class Rule:
         return self.context.config
 
     def finding(
-        self, span: Span, statement_line: int, message: str | None, fix: Fix | None
+        self,
+        span: Span,
+        statement_line: int,
+        message: str | None,
+        fix: Fix | None,
+        reason: str | None = None,
+        subject: str = "",
     ) -> Finding:
         """Return a Finding of this rule at `span`."""
         meta = self.META
@@ -105,13 +121,29 @@ class Rule:
             severity=self.config.severity_for(meta.code, meta.severity),
             fix=fix,
             statement_line=statement_line or span.start_line,
+            reason=reason,
+            subject=subject,
         )
 
 
 class CommentRule(Rule):
-    """A rule about suppression comments themselves, in both languages (see suppress.py)."""
+    """A rule about suppression comments themselves, in both languages: suppress.py finds
+    the comments and what they silenced, and asks each such rule to judge them."""
 
     LANGUAGE = None
+
+    @classmethod
+    def judge(
+        cls,
+        suppression: Suppression,
+        used: frozenset[str],
+        ran: frozenset[str],
+        known: frozenset[str],
+    ) -> list[tuple[str, Fix | None]]:
+        """Return a (message, fix) for each finding on `suppression`: `used` are the codes
+        it named that silenced a finding, `ran` the codes whose rules ran on the file,
+        `known` every code there is."""
+        raise NotImplementedError
 
 
 class ArtifactRule(Rule):
@@ -185,8 +217,11 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
         fix: Fix | None = None,
         title: str | None = None,
         applicability: Applicability | None = None,
+        reason: str | None = None,
+        subject: str = "",
     ) -> None:
-        """Record a finding on `node`; `replacement` builds a one-edit fix."""
+        """Record a finding on `node`; `replacement` builds a one-edit fix; `reason` says
+        why there is no fix and `subject` what the finding is about (see Finding)."""
         span = self.span_of(node)
         if replacement is not None and fix is None:
             code = self.parsed.module.code_for_node
@@ -196,7 +231,7 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
                 applicability or self.META.fix,
                 (Edit(span, text, code(node)),),
             )
-        self.findings.append(self.finding(span, 0, message, fix))
+        self.findings.append(self.finding(span, 0, message, fix, reason, subject))
 
 
 _MAX_RANGES = 32
@@ -339,8 +374,11 @@ class CppRule(Rule):
         replacement: str | None = None,
         title: str | None = None,
         applicability: Applicability | None = None,
+        reason: str | None = None,
+        subject: str = "",
     ) -> None:
-        """Record a finding on `node` (through `end`); `replacement` builds a one-edit fix."""
+        """Record a finding on `node` (through `end`); `replacement` builds a one-edit fix;
+        `reason` and `subject` as for PythonRule.report."""
         span = self.parsed.span(node, end)
         if replacement is not None and fix is None:
             fix = Fix(
@@ -356,4 +394,4 @@ class CppRule(Rule):
             if statement.type in _CPP_STATEMENTS
             else span.start_line
         )
-        self.findings.append(self.finding(span, line, message, fix))
+        self.findings.append(self.finding(span, line, message, fix, reason, subject))

@@ -20,6 +20,7 @@ from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMe
 
 META = RuleMeta(
     code="GV101",
+    makes_names=True,
     name="direct-global-var",
     severity=Severity.WARNING,
     message="GlobalVar built by hand; take it from a GlobalVarSupply "
@@ -301,7 +302,8 @@ class DirectGlobalVarPython(PythonRule):
             return
         for call in self._sites:
             outcome = outcomes[call]
-            self.report(call, message_for(self.config, outcome.reason), fix=outcome.fix)
+            message = message_for(self.config, outcome.reason)
+            self.report(call, message, fix=outcome.fix, reason=outcome.reason)
 
     def _is_supplied(self, node: cst.Call) -> bool:
         first = node.args[0].value
@@ -593,7 +595,7 @@ class DirectGlobalVarCpp(CppRule):
         self.looked_outside.extend(planner.looked_outside)
         for (site, end), outcome in zip(self._sites, outcomes, strict=True):
             message = message_for(self.config, outcome.reason)
-            self.report(site.node, message, end=end, fix=outcome.fix)
+            self.report(site.node, message, end=end, fix=outcome.fix, reason=outcome.reason)
 
     def _planner(self) -> supply_cpp.SupplyPlanner:
         unique_names = self.config.release.has_unique_name_supply

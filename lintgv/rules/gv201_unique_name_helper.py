@@ -20,6 +20,8 @@ from lintgv.rules._unique_names.names import (
 
 META = RuleMeta(
     code="GV201",
+    makes_names=True,
+    across_files=True,
     name="unique-name-helper",
     severity=Severity.WARNING,
     message="private unique-name helper; use a NameSupply (`name_supply_->FreshName(name)`, "
@@ -224,9 +226,11 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
             return
         name = original_node.name.value
         owner = self._classes[-1] + "." if self._classes else ""
-        self.report(original_node.name, helper_message(self.config, Language.PYTHON, owner + name))
+        identity = python_identity(self.parsed.module_name, owner + name)
+        message = helper_message(self.config, Language.PYTHON, owner + name)
+        self.report(original_node.name, message, subject=identity)
         if verdict is Verdict.BY_STRUCTURE:
-            self.defined_helpers.add(python_identity(self.parsed.module_name, owner + name))
+            self.defined_helpers.add(identity)
 
 
 class UniqueNameHelperCpp(CppRule):
@@ -414,6 +418,6 @@ class UniqueNameHelperCpp(CppRule):
             if verdict not in (Verdict.BY_NAME, Verdict.BY_STRUCTURE):
                 continue
             message = helper_message(self.config, Language.CPP, unit.qualified)
-            self.report(unit.name_node, message)
+            self.report(unit.name_node, message, subject=unit.qualified)
             if verdict is Verdict.BY_STRUCTURE and not unit.is_lambda:
                 self.defined_helpers.add(cpp_identity(unit.qualified))

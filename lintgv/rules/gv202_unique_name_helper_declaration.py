@@ -24,6 +24,8 @@ from lintgv.rules._unique_names.names import (
 Node = tree_sitter.Node
 META = RuleMeta(
     code="GV202",
+    makes_names=True,
+    across_files=True,
     name="unique-name-helper-declaration",
     severity=Severity.WARNING,
     message="declaration of a private unique-name helper; remove it with the helper and keep "

@@ -31,6 +31,8 @@ from lintgv.rules._unique_names.names import (
 Node = tree_sitter.Node
 META = RuleMeta(
     code="GV203",
+    makes_names=True,
+    across_files=True,
     name="unique-name-helper-call",
     severity=Severity.WARNING,
     message="call of a private unique-name helper; ask a NameSupply instead "

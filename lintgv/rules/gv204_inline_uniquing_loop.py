@@ -20,6 +20,7 @@ from lintgv.rules._unique_names.names import (
 
 META = RuleMeta(
     code="GV204",
+    makes_names=True,
     name="inline-uniquing-loop",
     severity=Severity.WARNING,
     message="inline uniquing loop; ask a NameSupply instead (`name_supply_->FreshName(name)`, "

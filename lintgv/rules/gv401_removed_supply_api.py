@@ -14,6 +14,7 @@ from lintgv.rules._base import CppRule, Invalid, PythonRule, Rule, RuleContext, 
 
 META = RuleMeta(
     code="GV401",
+    marks="deprecated",
     name="removed-supply-api",
     severity=Severity.ERROR,
     message="GlobalVarSupply and NameSupply are gone in TVM 0.25; use a UniqueNameSupply "

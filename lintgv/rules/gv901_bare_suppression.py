@@ -1,5 +1,6 @@
-from lintgv.model import Severity
+from lintgv.model import Fix, Severity
 from lintgv.rules._base import CommentRule, Invalid, RuleMeta, Valid
+from lintgv.suppress import Suppression
 
 
 class BareSuppression(CommentRule):
@@ -31,3 +32,20 @@ class BareSuppression(CommentRule):
         Invalid("x = 1  # lintgv: ignore\n", span=(1, 10, 1, 24), path="example.py"),
         Invalid("int x = 1;  // lintgv: ignore\n", span=(1, 16, 1, 30), path="example.cc"),
     ]
+
+    @classmethod
+    def judge(
+        cls,
+        suppression: Suppression,
+        used: frozenset[str],
+        ran: frozenset[str],
+        known: frozenset[str],
+    ) -> list[tuple[str, Fix | None]]:
+        """Report a comment that names no code."""
+        if suppression.codes:
+            return []
+        message = (
+            "bare `lintgv: ignore` suppresses nothing; name the codes, as in "
+            "`lintgv: ignore[GV101]`"
+        )
+        return [(message, None)]

@@ -1,5 +1,6 @@
-from lintgv.model import Applicability, Severity
+from lintgv.model import Applicability, Edit, Fix, Severity
 from lintgv.rules._base import CommentRule, Invalid, RuleMeta, Valid
+from lintgv.suppress import Suppression
 
 
 class UnusedSuppression(CommentRule):
@@ -20,6 +21,7 @@ class UnusedSuppression(CommentRule):
 
     META = RuleMeta(
         code="GV902",
+        marks="unnecessary",
         name="unused-suppression",
         severity=Severity.WARNING,
         message="unused suppression; remove the code from the comment",
@@ -64,3 +66,44 @@ class UnusedSuppression(CommentRule):
             fixed="int a = 1;\nint b = 2;\n",
         ),
     ]
+
+    @classmethod
+    def judge(
+        cls,
+        suppression: Suppression,
+        used: frozenset[str],
+        ran: frozenset[str],
+        known: frozenset[str],
+    ) -> list[tuple[str, Fix | None]]:
+        """Report each code of the comment that silenced nothing, when that is known."""
+        reasons: dict[str, str] = {}
+        for code in suppression.codes:
+            if code in used:
+                continue
+            if code not in known:
+                reasons[code] = f"`{code}` is not a lintgv code"
+            elif code in ran:
+                reasons[code] = f"nothing here is reported as {code}"
+            # else: that rule did not run, so whether it is needed is unknown
+        if not reasons:
+            return []
+        # One fix for the whole comment, shared by its findings, so that fixing one code
+        # never leaves the comment half edited.
+        fix = _unused_fix(suppression, list(reasons))
+        return [
+            (f"unused suppression: {why}; remove `{code}` from the comment", fix)
+            for code, why in reasons.items()
+        ]
+
+
+def _unused_fix(suppression: Suppression, unused: list[str]) -> Fix:
+    """Return the safe fix that takes the `unused` codes out of `suppression`."""
+    left = [code for code in suppression.codes if code not in unused]
+    if left:
+        new = f"lintgv: ignore[{', '.join(left)}]"
+        edit = Edit(suppression.span, new, suppression.directive)
+        title = f"Remove {', '.join(unused)} from the suppression"
+    else:
+        edit = Edit(suppression.removal, "", suppression.removal_text)
+        title = "Remove the unused suppression"
+    return Fix(title, Applicability.SAFE, (edit,))

@@ -8,6 +8,7 @@ from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, Se
 
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, FileError, Finding, Severity, Span
+from lintgv.registry import rule_codes
 
 SOURCE = "lintgv"
 PARSE_ERROR_CODE = "parse-error"
@@ -18,10 +19,11 @@ _SEVERITY = {
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
-# Codes whose findings mark code that can go (an unused suppression) or an API a newer
-# TVM release removed; editors fade or strike them through.
-_UNNECESSARY = frozenset({"GV902"})
-_DEPRECATED_FAMILY = "GV4"
+# How a rule's findings are marked (RuleMeta.marks): faded or struck through.
+_MARKS = {
+    "unnecessary": types.DiagnosticTag.Unnecessary,
+    "deprecated": types.DiagnosticTag.Deprecated,
+}
 
 
 def to_position(
@@ -58,11 +60,9 @@ def to_span(lines: Sequence[str], codec: PositionCodec, where: types.Range) -> S
 
 
 def _tags(code: str) -> list[types.DiagnosticTag] | None:
-    if code in _UNNECESSARY:
-        return [types.DiagnosticTag.Unnecessary]
-    if code.startswith(_DEPRECATED_FAMILY):
-        return [types.DiagnosticTag.Deprecated]
-    return None
+    rules = rule_codes().get(code)
+    mark = _MARKS.get(rules[0].META.marks) if rules else None
+    return [mark] if mark is not None else None
 
 
 def to_diagnostic(

@@ -12,12 +12,13 @@ from lintgv.discovery import Discovery
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.groups import Workspace, fix_groups
 from lintgv.model import Language
+from lintgv.registry import rule_codes
 from lintgv.rules._unique_names.names import bare_name
 from lintgv_server.analysis import Analysis, lines_of
 from lintgv_server.convert import whole_text_edit
 from lintgv_server.state import LintgvServer
 
-GROUP_CODES = frozenset({"GV201", "GV202", "GV203"})
+GROUP_CODES = frozenset(code for code, rules in rule_codes().items() if rules[0].META.across_files)
 
 
 @dataclass(frozen=True)
