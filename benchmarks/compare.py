@@ -21,21 +21,20 @@ import os
 import platform
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import findings as found
-from benchmarks.findings import Counts
+from benchmarks.measured import Command, Measured
 from benchmarks.report import render_markdown
 
 HERE = Path(__file__).resolve().parent
@@ -44,38 +43,6 @@ REPO = HERE.parent
 DEFAULT_TREE = REPO / "examples"
 # lintgv's default max-file-size; semgrep is told the same so both read the same files.
 MAX_FILE_BYTES = 2 * 1024 * 1024
-
-
-@dataclass
-class Command:
-    """One thing to time: a tool, its argument vector and how to read its output."""
-
-    scenario: str
-    tool: str
-    argv: list[str]
-    shown: str  # the command as printed: placeholders instead of machine paths
-    parse: Callable[[str, str, Path], Counts] | None = None
-    cwd: Path | None = None
-    runs: int = 5
-    before_each: Callable[[int], None] | None = None  # called with -1 before the warm-up
-    prime: bool = False  # run once before the warm-up (fills lintgv's cache)
-    after_all: Callable[[], None] | None = None
-    skipped: str = ""  # why it was not measured
-
-
-@dataclass
-class Measured:
-    command: Command
-    seconds: list[float] = field(default_factory=list)
-    max_rss_kb: list[int] = field(default_factory=list)
-    tree_rss_kb: int = 0
-    exit_codes: list[int] = field(default_factory=list)
-    counts: Counts | None = None
-    failure: str = ""
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.seconds) if self.seconds else float("nan")
 
 
 def machine() -> dict[str, str]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from benchmarks.findings import CATEGORIES, CONSTRUCTION, GLOBAL_SYMBOL, Counts
 
 if TYPE_CHECKING:
-    from benchmarks.compare import Measured
+    from benchmarks.measured import Measured
 
 # The targets for a whole TVM tree on a 2-core machine.
 COLD_RATIO_TARGET = 1.0

@@ -1,8 +1,6 @@
-"""The `lintgv` command: arguments in, exit code out. The only module that prints.
-
-Exit codes are bit flags: 0 clean, 1 findings remain, 2 something could not be checked
-(usage, config, unreadable or unparsable file, crashed rule); 3 is both.
-"""
+"""The `lintgv` command: arguments in, exit code out (cli_options.py tells the codes).
+Each subcommand's arguments and run live in a cli_*.py module of its own; the small
+ones (rules, explain, server) are here."""
 
 import argparse
 import gc
@@ -10,91 +8,13 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from lintgv import __version__
-from lintgv.config import Config, apply_settings
-from lintgv.errors import ConfigError, LintgvError
+from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, add_color, add_selection
+from lintgv.errors import LintgvError
 from lintgv.report.text import wants_color
 
-EXIT_CLEAN = 0
-EXIT_FINDINGS = 1
-EXIT_ERROR = 2
-
 log = logging.getLogger(__name__)
-
-
-def _add_selection(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rule selection and settings (override the config file)")
-    group.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to run")
-    group.add_argument("--extend-select", metavar="CODES", help="codes to run in addition")
-    group.add_argument("--ignore", metavar="CODES", help="codes or prefixes not to run")
-    group.add_argument(
-        "--tvm-version", metavar="X.Y", help='TVM release the code targets, e.g. "0.16"'
-    )
-    group.add_argument(
-        "--config",
-        type=Path,
-        metavar="FILE",
-        help="use this lintgv.toml or pyproject.toml for every file",
-    )
-    group.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    group.add_argument(
-        "--cache-dir",
-        type=Path,
-        metavar="DIR",
-        help="where to keep the cache (default: .lintgv_cache beside the config)",
-    )
-    group.add_argument(
-        "--jobs",
-        "-j",
-        type=_jobs,
-        metavar="N",
-        help="worker processes, 1 to the number of cores (default: cores; more are cut to it)",
-    )
-
-
-def _jobs(text: str) -> int:
-    """Parse -j: a whole number of at least 1; above the core count it is cut to it."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
-    return value
-
-
-def overrides_from(args: argparse.Namespace) -> dict[str, object]:
-    """Return the config settings given on the command line, in config-file form."""
-    table: dict[str, object] = {}
-    for flag, key in (
-        ("select", "select"),
-        ("extend_select", "extend-select"),
-        ("ignore", "ignore"),
-    ):
-        value = getattr(args, flag, None)
-        if value is not None:
-            table[key] = [c.strip() for c in value.split(",") if c.strip()]
-    if getattr(args, "tvm_version", None):
-        table["tvm-version"] = args.tvm_version
-    _validate(table)
-    return table
-
-
-def _validate(table: dict[str, object]) -> None:
-    """Refuse settings given on the command line that name no rule or select none."""
-    from lintgv.registry import select
-
-    try:
-        config = apply_settings(Config(), table, None)
-    except ConfigError as exc:
-        raise LintgvError(f"--{exc.key}: {exc.value!r}: {exc.reason}") from exc
-    if "select" in table and not select(config):
-        raise LintgvError(
-            "--select and --ignore together select no rule of source code (GV5xx are "
-            "reported by `lintgv validate` and `lintgv validate-copies`)"
-        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,17 +27,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    from lintgv.cli_check import add_check_commands, add_color
+    from lintgv.cli_check import add_check_commands
 
-    add_check_commands(commands, _add_selection)
+    add_check_commands(commands, add_selection)
 
     from lintgv.cli_fix import add_fix_command
 
-    add_fix_command(commands, _add_selection)
+    add_fix_command(commands, add_selection)
 
     from lintgv.cli_migrate import add_migrate_commands
 
-    add_migrate_commands(commands, _add_selection)
+    add_migrate_commands(commands, add_selection)
 
     rules = commands.add_parser("rules", help="list every rule")
     rules.set_defaults(func=command_rules)
@@ -146,11 +66,6 @@ def build_parser() -> argparse.ArgumentParser:
     else:
         add_runtime_commands(commands)
     return parser
-
-
-def exit_code(findings: int, errors: int) -> int:
-    """Return the exit code for a run with these counts (bit flags)."""
-    return (EXIT_FINDINGS if findings else 0) | (EXIT_ERROR if errors else 0)
 
 
 def command_rules(args: argparse.Namespace) -> int:

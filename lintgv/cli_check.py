@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.cli_options import add_color
 from lintgv.errors import LintgvError
 from lintgv.lines import split_lines
 from lintgv.model import FileError, Finding
@@ -102,7 +103,7 @@ def add_check_commands(
 
 def run_check(args: argparse.Namespace) -> RunResult:
     """Run the checks the arguments ask for (paths, selection, cache, jobs)."""
-    from lintgv.cli import overrides_from
+    from lintgv.cli_options import overrides_from
 
     return run(
         args.paths,
@@ -160,16 +161,6 @@ def _filtered(args: argparse.Namespace) -> Outcome:
     return Outcome(findings, errors, len(result.results), sources, known, gone)
 
 
-def add_color(parser: argparse.ArgumentParser, what: str) -> None:
-    """Add --color, read by lintgv.report.text.wants_color."""
-    parser.add_argument(
-        "--color",
-        choices=["auto", "always", "never"],
-        default="auto",
-        help=f"{what} (auto: on a terminal, unless NO_COLOR is set or FORCE_COLOR asks for it)",
-    )
-
-
 def _report(args: argparse.Namespace, outcome: Outcome) -> str:
     # Each reporter is imported only when chosen: SARIF's pulls in every rule's docs (and
     # libcst), which a warm run answered from the cache would otherwise pay for.
@@ -194,8 +185,8 @@ def _report(args: argparse.Namespace, outcome: Outcome) -> str:
         from lintgv.report import gitlab
 
         return gitlab.render(findings, outcome.sources)
+    from lintgv.paths import display_path
     from lintgv.report import text
-    from lintgv.report.location import display_path
 
     summary = text.summary(findings, errors, outcome.files, known=outcome.known, gone=outcome.gone)
     if args.statistics:
@@ -215,7 +206,7 @@ def _check_usage(args: argparse.Namespace) -> None:
 
 def command_check(args: argparse.Namespace) -> int:
     """Run `lintgv check` and return its exit code."""
-    from lintgv.cli import EXIT_ERROR, EXIT_FINDINGS, exit_code
+    from lintgv.cli_options import EXIT_ERROR, EXIT_FINDINGS, exit_code
 
     try:
         _check_usage(args)
@@ -235,7 +226,7 @@ def command_check(args: argparse.Namespace) -> int:
 def command_baseline(args: argparse.Namespace) -> int:
     """Run `lintgv baseline` and return its exit code."""
     from lintgv import baseline
-    from lintgv.cli import EXIT_CLEAN, EXIT_ERROR
+    from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR
     from lintgv.report import text
 
     result = run_check(args)

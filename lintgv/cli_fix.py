@@ -84,7 +84,7 @@ def _progress_bar(enabled: bool) -> Iterator[Progress | None]:
 
 def command_fix(args: argparse.Namespace) -> int:
     """Run `lintgv fix` and return its exit code."""
-    from lintgv.cli import exit_code, overrides_from
+    from lintgv.cli_options import exit_code, overrides_from
     from lintgv.fixing.run import fix_paths
     from lintgv.fixing.summary import render_diff, render_summary
 

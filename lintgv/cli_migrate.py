@@ -57,7 +57,7 @@ def add_migrate_commands(
 
 def command_migrate(args: argparse.Namespace) -> int:
     """Print the migration plan."""
-    from lintgv.cli import EXIT_CLEAN, EXIT_ERROR
+    from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR
     from lintgv.migration import make_plan
     from lintgv.report import plan as plan_report
 
@@ -72,7 +72,7 @@ def command_migrate(args: argparse.Namespace) -> int:
 
 def command_report(args: argparse.Namespace) -> int:
     """Write the HTML report."""
-    from lintgv.cli import EXIT_CLEAN, EXIT_ERROR
+    from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR
     from lintgv.migration import make_plan
     from lintgv.report import html
 

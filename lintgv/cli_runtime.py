@@ -9,12 +9,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from lintgv.report import json as json_report
 from lintgv.report import text as text_report
-
-EXIT_CLEAN = 0
-EXIT_FINDINGS = 1
-EXIT_ERROR = 2
 
 
 def add_runtime_commands(commands: "argparse._SubParsersAction[Any]") -> None:

@@ -1,12 +1,12 @@
 """`[tool.lintgv]` in pyproject.toml, or lintgv.toml: every default and every check lives here."""
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
 
+from lintgv.codes import unknown_code
 from lintgv.errors import ConfigError
 from lintgv.model import Severity
 from lintgv.reading import read_bounded
@@ -14,7 +14,6 @@ from lintgv.release import Release
 
 CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
 DEFAULT_TVM_VERSION = "0.24"
-CODE_PREFIX = re.compile(r"^GV\d{0,3}$")
 
 
 @dataclass(frozen=True)
@@ -91,28 +90,6 @@ def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
         if problem is not None:
             raise ConfigError(path, key, code, problem)
     return codes
-
-
-_LOOK_ALIKE_DIGITS = str.maketrans("OIL", "011")
-
-
-def unknown_code(code: str) -> str | None:
-    """Return why `code` names no rule (with the closest real code), or None when it is a
-    registered code or a prefix of one."""
-    from lintgv.registry import rule_codes  # the registry imports this module
-
-    known = sorted(rule_codes())
-    if CODE_PREFIX.match(code) and any(real.startswith(code) for real in known):
-        return None
-    # Letters typed for the digits they look like (GV1O1) are the commonest slip.
-    upper = code.upper()
-    read_as_digits = upper[:2] + upper[2:].translate(_LOOK_ALIKE_DIGITS)
-    close = [read_as_digits] if read_as_digits in known else []
-    close = close or difflib.get_close_matches(upper, known, n=1, cutoff=0.5)
-    hint = f"; did you mean {close[0]}?" if close else f"; the codes are {', '.join(known)}"
-    if not CODE_PREFIX.match(code):
-        return f"expected a code or prefix such as GV101 or GV1{hint}"
-    return f"no rule has this code or prefix{hint}"
 
 
 def _bool(path: Path | None, key: str, value: object) -> bool:

@@ -191,7 +191,7 @@ def check(
         return FileResult(source.path, errors=(error,))
     enabled = {r.META.code for r in rules}
     severities = {r.META.code: config.severity_for(r.META.code, r.META.severity) for r in rules}
-    judges = [r for r in rules if issubclass(r, CommentRule)]
+    judges = [(r.META.code, r.META.name, r.judge) for r in rules if issubclass(r, CommentRule)]
     known = frozenset(registry.rule_codes())
     kept = apply_suppressions(
         findings, suppressions, source.path, judges, frozenset(enabled), severities, known

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from lintgv.model import Applicability, Finding
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Glob matching of project paths, shared by discovery, per-file settings and the engine.
+"""Project paths: glob matching, shared by discovery, per-file settings and the engine;
+and how reports show a path (`display_path`).
 
 Patterns follow .gitignore syntax. pathspec tests one pattern after another; a tree
 walk asks thousands of times, so patterns are merged into a few regular expressions.
@@ -113,3 +114,12 @@ def relative_to_root(path: Path, root: Path) -> str:
         return absolute.relative_to(root).as_posix()
     except ValueError:
         return absolute.as_posix()
+
+
+def display_path(path: Path) -> str:
+    """Return how every report names a file: relative to the current folder when below
+    it, else as given."""
+    try:
+        return path.absolute().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -8,17 +8,13 @@ that suppressed nothing is reported too (GV902).
 import io
 import re
 import tokenize
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lintgv.fixes import offsets_of
 from lintgv.lines import LineIndex, split_lines
-from lintgv.model import Finding, Language, Severity, Span
-
-if TYPE_CHECKING:
-    from lintgv.rules._base import CommentRule
+from lintgv.model import Finding, Fix, Language, Severity, Span
 
 MARKER = "lintgv:"
 _DIRECTIVE = re.compile(r"lintgv:\s*ignore\b(?:\[([^\]]*)\])?")
@@ -120,17 +116,24 @@ def _removal(
     return Span(line, start, line, column + len(comment))
 
 
+# A comment rule's judgement of one comment (CommentRule.judge): given the codes it
+# silenced, the codes that ran and every code there is, a (message, fix) per finding.
+Judgement = Callable[
+    [Suppression, frozenset[str], frozenset[str], frozenset[str]], list[tuple[str, Fix | None]]
+]
+
+
 def apply_suppressions(
     findings: Sequence[Finding],
     suppressions: Sequence[Suppression],
     path: Path,
-    judges: Sequence[type["CommentRule"]],
+    judges: Sequence[tuple[str, str, Judgement]],
     ran: frozenset[str],
     severity_of: Mapping[str, Severity],
     known: frozenset[str],
 ) -> list[Finding]:
-    """Drop suppressed findings; add the findings of the comment rules (`judges`, GV9xx)
-    on the comments themselves."""
+    """Drop suppressed findings; add the findings of the comment rules (GV9xx), given as
+    (code, name, judgement), on the comments themselves."""
     by_line: dict[int, list[Suppression]] = {}
     for suppression in suppressions:
         by_line.setdefault(suppression.line, []).append(suppression)
@@ -145,17 +148,16 @@ def apply_suppressions(
             kept.append(finding)
     for suppression in suppressions:
         silenced = frozenset(used.get(suppression.line, ()))
-        for rule in judges:
-            meta = rule.META
-            for message, fix in rule.judge(suppression, silenced, ran, known):
+        for code, name, judge in judges:
+            for message, fix in judge(suppression, silenced, ran, known):
                 kept.append(
                     Finding(
-                        meta.code,
-                        meta.name,
+                        code,
+                        name,
                         path,
                         suppression.span,
                         message,
-                        severity_of[meta.code],
+                        severity_of[code],
                         fix,
                         statement_line=suppression.line,
                     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lintgv.fixing.run import FileFix, FixRun
 from lintgv.model import Applicability, Finding
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 # The helper a GV2xx message names: "... helper `CodeGenC::GetUniqueName`; ..."
 _HELPER = re.compile(r"helper `([^`]+)`")

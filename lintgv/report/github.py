@@ -6,7 +6,7 @@ https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 from collections.abc import Sequence
 
 from lintgv.model import FileError, Finding, Severity
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lintgv.baseline import fingerprints
 from lintgv.model import Finding, Severity
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

@@ -15,7 +15,7 @@ from lintgv import __version__
 from lintgv.links import rule_url
 from lintgv.migration import Counts, Plan
 from lintgv.model import Applicability, Finding
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 # (label, key in Counts, colour): the order of the bars' segments and the legend.
 _KINDS = (

@@ -4,7 +4,7 @@ import json
 from collections.abc import Sequence
 
 from lintgv.model import Edit, FileError, Finding
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 SCHEMA_VERSION = 1
 

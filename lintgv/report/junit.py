@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from lintgv.links import rule_url
 from lintgv.model import FileError, Finding
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 # XML 1.0 cannot carry most control characters, even escaped; a message quoting a
 # hostile file's text may hold them.

@@ -15,8 +15,8 @@ from lintgv.docs import render as render_page
 from lintgv.docs import summary_of
 from lintgv.links import HOMEPAGE, rule_url
 from lintgv.model import Edit, FileError, Finding, Severity, Span
+from lintgv.paths import display_path
 from lintgv.registry import rule_codes
-from lintgv.report.location import display_path
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from lintgv.model import Applicability, FileError, Finding, Severity
-from lintgv.report.location import display_path
+from lintgv.paths import display_path
 
 _BOLD, _RED, _YELLOW, _CYAN, _RESET = "\033[1m", "\033[31m", "\033[33m", "\033[36m", "\033[0m"
 _SEVERITY_COLORS = {Severity.ERROR: _RED, Severity.WARNING: _YELLOW, Severity.INFO: _CYAN}

@@ -123,7 +123,7 @@ def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:
         if params.initialization_options is not None:
             ls.apply_client_settings(params.initialization_options, initial=True)
         if ls.settings.diagnostic_mode == "pull":
-            features.register_pull(ls)
+            commands.register_pull(ls)
         pid = parent_pid or params.process_id
         if pid:
             _exit_when_gone(pid, ls)

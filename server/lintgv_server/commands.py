@@ -12,12 +12,13 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from lintgv.model import FileError
 from lintgv.reading import read_source
-from lintgv_server import actions
+from lintgv_server import actions, features
 from lintgv_server.convert import error_diagnostic, to_diagnostic
 from lintgv_server.documents import diagnostics_of, publish
 from lintgv_server.features import path_of, result_id, versioned_edits
 from lintgv_server.protocol import LintgvProtocol
-from lintgv_server.scan import Scanned, scan
+from lintgv_server.scan import scan
+from lintgv_server.scan_cache import Scanned
 from lintgv_server.state import LintgvServer
 
 log = logging.getLogger(__name__)
@@ -193,3 +194,14 @@ def register(server: LintgvServer) -> None:
     """Register the commands."""
     server.command(FIX_FILE)(fix_file)
     server.command(CHECK_WORKSPACE)(check_workspace)
+
+
+def register_pull(server: LintgvServer) -> None:
+    """Register pulled diagnostics, for clients that asked for them instead of pushes."""
+    server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier="lintgv", inter_file_dependencies=True, workspace_diagnostics=True
+        ),
+    )(features.document_diagnostic)
+    server.feature(types.WORKSPACE_DIAGNOSTIC)(workspace_diagnostic)

@@ -195,16 +195,3 @@ def register(server: LintgvServer) -> None:
         ),
     )(code_actions)
     server.feature(types.CODE_ACTION_RESOLVE)(resolve)
-
-
-def register_pull(server: LintgvServer) -> None:
-    """Register pulled diagnostics, for clients that asked for them instead of pushes."""
-    from lintgv_server.commands import workspace_diagnostic
-
-    server.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(
-            identifier="lintgv", inter_file_dependencies=True, workspace_diagnostics=True
-        ),
-    )(document_diagnostic)
-    server.feature(types.WORKSPACE_DIAGNOSTIC)(workspace_diagnostic)

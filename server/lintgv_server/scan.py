@@ -9,9 +9,7 @@ Results are kept in memory per file state: a second scan re-checks only what cha
 import functools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -22,9 +20,8 @@ from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
 from lintgv_server.analysis import Target, lines_of
-
-if TYPE_CHECKING:  # the server holds a ScanCache: a run-time import would be circular
-    from lintgv_server.state import LintgvServer
+from lintgv_server.scan_cache import ScanCache, ScanKey, Scanned
+from lintgv_server.state import LintgvServer
 
 log = logging.getLogger(__name__)
 
@@ -32,38 +29,7 @@ Report = Callable[[str, int], None]  # message, percentage
 IsCancelled = Callable[[], bool]
 
 
-@dataclass(frozen=True)
-class Scanned:
-    """One file of a scan: its result and the text it was checked in (for positions)."""
-
-    path: Path
-    result: FileResult
-    lines: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Key:
-    stat: tuple[int, int, int] | None
-    fingerprint: str
-    helpers: frozenset[str]
-    module_name: str  # relative imports resolve through it
-
-
-class ScanCache:
-    """Results of earlier scans, reused while a file's state and settings stay the same."""
-
-    def __init__(self) -> None:
-        self.entries: dict[Path, tuple[_Key, Scanned]] = {}
-
-    def get(self, path: Path, key: _Key) -> Scanned | None:
-        entry = self.entries.get(path)
-        return entry[1] if entry is not None and entry[0] == key and key.stat else None
-
-    def put(self, key: _Key, scanned: Scanned) -> None:
-        self.entries[scanned.path] = (key, scanned)
-
-
-def _targets(ls: "LintgvServer", errors: list[str]) -> list[Target]:
+def _targets(ls: LintgvServer, errors: list[str]) -> list[Target]:
     """Return every file of the workspace folders that lintgv checks."""
     found: dict[Path, Target] = {}
     for folder in ls.folders():
@@ -81,11 +47,11 @@ def _targets(ls: "LintgvServer", errors: list[str]) -> list[Target]:
 
 
 def _check_file(
-    ls: "LintgvServer", target: Target, helpers: frozenset[str], cache: ScanCache
+    ls: LintgvServer, target: Target, helpers: frozenset[str], cache: ScanCache
 ) -> Scanned:
     """Check one file, from the editor's buffer when it is open, else from disk."""
     document = ls.current_document(target.path.as_uri())
-    key = _Key(
+    key = ScanKey(
         None if document is not None else stat_key(target.path),
         target.config.fingerprint,
         helpers,
@@ -115,7 +81,7 @@ def _check_file(
 
 
 async def scan(
-    ls: "LintgvServer",
+    ls: LintgvServer,
     cache: ScanCache,
     report: Report,
     is_cancelled: IsCancelled,
@@ -140,7 +106,7 @@ async def scan(
 
 
 async def _pass(
-    ls: "LintgvServer",
+    ls: LintgvServer,
     targets: list[Target],
     helpers: frozenset[str],
     cache: ScanCache,

@@ -26,7 +26,7 @@ from lintgv.parsing.cpp import CppTrees
 from lintgv.parsing.python import ModuleParts
 from lintgv_server.analysis import Analysis, Target, lines_of
 from lintgv_server.protocol import LintgvProtocol
-from lintgv_server.scan import ScanCache
+from lintgv_server.scan_cache import ScanCache
 from lintgv_server.settings import ClientSettings, layered, parse_settings
 
 log = logging.getLogger(__name__)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lintgv.codes import known_codes
 from lintgv.model import Applicability
 from lintgv.registry import all_rules, rule_codes
 from lintgv.rules._base import ArtifactRule, Rule
@@ -97,3 +98,8 @@ def test_docs_rules_is_current() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_the_codes_known_without_loading_rules_are_the_registrys() -> None:
+    # Config validation (lintgv/codes.py) reads the codes off the rule modules' names.
+    assert known_codes() == tuple(rule_codes())

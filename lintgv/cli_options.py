@@ -1,0 +1,105 @@
+"""What every `lintgv` subcommand shares: exit codes, the rule-selection options and
+how they become config settings, and --color. The subcommands' modules import this one;
+cli.py puts them together.
+
+Exit codes are bit flags: 0 clean, 1 findings remain, 2 something could not be checked
+(usage, config, unreadable or unparsable file, crashed rule); 3 is both.
+"""
+
+import argparse
+from pathlib import Path
+
+from lintgv.config import Config, apply_settings
+from lintgv.errors import ConfigError, LintgvError
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+
+def exit_code(findings: int, errors: int) -> int:
+    """Return the exit code for a run with these counts (bit flags)."""
+    return (EXIT_FINDINGS if findings else 0) | (EXIT_ERROR if errors else 0)
+
+
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rule selection and settings (override the config file)")
+    group.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to run")
+    group.add_argument("--extend-select", metavar="CODES", help="codes to run in addition")
+    group.add_argument("--ignore", metavar="CODES", help="codes or prefixes not to run")
+    group.add_argument(
+        "--tvm-version", metavar="X.Y", help='TVM release the code targets, e.g. "0.16"'
+    )
+    group.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="use this lintgv.toml or pyproject.toml for every file",
+    )
+    group.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    group.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="where to keep the cache (default: .lintgv_cache beside the config)",
+    )
+    group.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        metavar="N",
+        help="worker processes, 1 to the number of cores (default: cores; more are cut to it)",
+    )
+
+
+def _jobs(text: str) -> int:
+    """Parse -j: a whole number of at least 1; above the core count it is cut to it."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
+
+
+def overrides_from(args: argparse.Namespace) -> dict[str, object]:
+    """Return the config settings given on the command line, in config-file form."""
+    table: dict[str, object] = {}
+    for flag, key in (
+        ("select", "select"),
+        ("extend_select", "extend-select"),
+        ("ignore", "ignore"),
+    ):
+        value = getattr(args, flag, None)
+        if value is not None:
+            table[key] = [c.strip() for c in value.split(",") if c.strip()]
+    if getattr(args, "tvm_version", None):
+        table["tvm-version"] = args.tvm_version
+    _validate(table)
+    return table
+
+
+def _validate(table: dict[str, object]) -> None:
+    """Refuse settings given on the command line that name no rule or select none."""
+    from lintgv.registry import select
+
+    try:
+        config = apply_settings(Config(), table, None)
+    except ConfigError as exc:
+        raise LintgvError(f"--{exc.key}: {exc.value!r}: {exc.reason}") from exc
+    if "select" in table and not select(config):
+        raise LintgvError(
+            "--select and --ignore together select no rule of source code (GV5xx are "
+            "reported by `lintgv validate` and `lintgv validate-copies`)"
+        )
+
+
+def add_color(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add --color, read by lintgv.report.text.wants_color."""
+    parser.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help=f"{what} (auto: on a terminal, unless NO_COLOR is set or FORCE_COLOR asks for it)",
+    )

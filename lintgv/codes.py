@@ -1,0 +1,45 @@
+"""The codes lintgv has, known without loading a rule: one rule module per code, named
+`<code>_<rule name>.py` in lintgv/rules (the catalogue test holds the registry to this
+list). Config validation asks here, below the registry that imports the config."""
+
+import difflib
+import pkgutil
+import re
+from functools import cache
+
+import lintgv.rules
+
+CODE_PREFIX = re.compile(r"^GV\d{0,3}$")
+_MODULE = re.compile(r"^(gv\d{3})_")
+_LOOK_ALIKE_DIGITS = str.maketrans("OIL", "011")
+
+
+@cache
+def known_codes() -> tuple[str, ...]:
+    """Return every rule code, in order."""
+    found = {
+        match.group(1).upper()
+        for info in pkgutil.iter_modules(lintgv.rules.__path__)
+        if (match := _MODULE.match(info.name))
+    }
+    return tuple(sorted(found))
+
+
+_LOOK_ALIKE_DIGITS = str.maketrans("OIL", "011")
+
+
+def unknown_code(code: str) -> str | None:
+    """Return why `code` names no rule (with the closest real code), or None when it is a
+    registered code or a prefix of one."""
+    known = known_codes()
+    if CODE_PREFIX.match(code) and any(real.startswith(code) for real in known):
+        return None
+    # Letters typed for the digits they look like (GV1O1) are the commonest slip.
+    upper = code.upper()
+    read_as_digits = upper[:2] + upper[2:].translate(_LOOK_ALIKE_DIGITS)
+    close = [read_as_digits] if read_as_digits in known else []
+    close = close or difflib.get_close_matches(upper, known, n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]}?" if close else f"; the codes are {', '.join(known)}"
+    if not CODE_PREFIX.match(code):
+        return f"expected a code or prefix such as GV101 or GV1{hint}"
+    return f"no rule has this code or prefix{hint}"

@@ -1,0 +1,38 @@
+"""What a workspace scan keeps between runs: each file's result, with the state and
+settings it was checked under (scan.py fills it; the server state holds it)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lintgv.model import FileResult
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """One file of a scan: its result and the text it was checked in (for positions)."""
+
+    path: Path
+    result: FileResult
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScanKey:
+    stat: tuple[int, int, int] | None
+    fingerprint: str
+    helpers: frozenset[str]
+    module_name: str  # relative imports resolve through it
+
+
+class ScanCache:
+    """Results of earlier scans, reused while a file's state and settings stay the same."""
+
+    def __init__(self) -> None:
+        self.entries: dict[Path, tuple[ScanKey, Scanned]] = {}
+
+    def get(self, path: Path, key: ScanKey) -> Scanned | None:
+        entry = self.entries.get(path)
+        return entry[1] if entry is not None and entry[0] == key and key.stat else None
+
+    def put(self, key: ScanKey, scanned: Scanned) -> None:
+        self.entries[scanned.path] = (key, scanned)
