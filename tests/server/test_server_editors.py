@@ -1,6 +1,7 @@
-"""Real editors as clients: headless Neovim 0.7 and Emacs 28 + eglot open a C++ and a
-Python file of a small project, receive lintgv's diagnostics, apply the quick fix, and
-save; the saved text must be what the fix computes.
+"""Real editors as clients: headless Neovim 0.7 and Emacs 28 + eglot, each set up with
+the snippet README.md shows (read from README.md), open a C++ and a Python file of a
+small project, receive lintgv's diagnostics, apply the quick fix, and save; the saved
+text must be what the fix computes.
 
 scripts/test-all installs both editors (Debian neovim, emacs-nox, elpa-eglot); a missing
 editor fails the test with that advice rather than letting it pass unseen."""
@@ -20,6 +21,20 @@ from lintgv.fixes import apply_fixes
 from lintgv.model import Language, SourceFile
 
 EDITORS = Path(__file__).with_name("editors")
+README = (Path(__file__).parent.parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def _snippet(editor: str, fence: str, tmp_path: Path) -> Path:
+    """Write README's set-up for `editor` (its first `fence` block after the editor's
+    name) to a file, and return it."""
+    section = README.split(f"- **{editor}**", 1)[1]
+    code = section.split(f"```{fence}\n", 1)[1].split("```", 1)[0]
+    lines = [line.removeprefix("  ") for line in code.splitlines()]
+    path = tmp_path / f"readme-{editor.lower()}.{fence}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 TIMEOUT = 180
 
 
@@ -50,16 +65,17 @@ def _environment(tmp_path: Path) -> dict[str, str]:
         "XDG_STATE_HOME": str(home / "state"),
         "XDG_CACHE_HOME": str(home / "cache"),
         "NVIM_LOG_FILE": str(home / "nvim.log"),
-        "LINTGV_PYTHON": sys.executable,
+        # README's snippets start `lintgv server`: the one of this Python.
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "LINTGV_REPORT": str(tmp_path / "report.txt"),
     }
 
 
-def _run(command: list[str], cwd: Path, tmp_path: Path) -> str:
+def _run(command: list[str], cwd: Path, tmp_path: Path, snippet: Path) -> str:
     done = subprocess.run(
         command,
         cwd=cwd,
-        env=_environment(tmp_path),
+        env={**_environment(tmp_path), "LINTGV_SNIPPET": str(snippet)},
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
@@ -80,7 +96,7 @@ def test_neovim_receives_diagnostics_and_applies_a_quick_fix(tmp_path: Path, whi
     path = cpp_file(root) if which == "cpp" else python_file(root)
     expected = _expected(path)
     command = [nvim, "--headless", "-u", str(EDITORS / "nvim_check.lua"), str(path)]
-    report = _run(command, root, tmp_path)
+    report = _run(command, root, tmp_path, _snippet("Neovim", "lua", tmp_path))
     assert "source=lintgv code=GV101" in report
     assert path.read_text() == expected
 
@@ -94,6 +110,6 @@ def test_emacs_eglot_receives_diagnostics_and_applies_a_quick_fix(
     path = cpp_file(root) if which == "cpp" else python_file(root)
     expected = _expected(path)
     command = [emacs, "--batch", "-l", str(EDITORS / "eglot_check.el"), "--", str(path)]
-    report = _run(command, root, tmp_path)
+    report = _run(command, root, tmp_path, _snippet("Emacs", "elisp", tmp_path))
     assert "GV101" in report
     assert path.read_text() == expected

@@ -2,14 +2,13 @@
 ;; Waits for lintgv's diagnostics through flymake, asks for code actions on the first
 ;; one, applies the quick fix (not "Ignore ..."), saves the buffer and writes a report.
 ;; Usage: emacs --batch -l eglot_check.el -- FILE
-;; Env: LINTGV_PYTHON (a Python with lintgv installed), LINTGV_REPORT (report file).
-(require 'package)
-(package-initialize)  ; Emacs 28 does not bundle eglot; Debian's elpa-eglot is activated here
+;; Env: LINTGV_SNIPPET (README's set-up), LINTGV_REPORT (report file); `lintgv` on PATH.
+;; The set-up README.md shows, as a user would put it in init.el.
+(load (or (getenv "LINTGV_SNIPPET") (error "LINTGV_SNIPPET names the README snippet")) nil t)
 (require 'eglot)
 (require 'flymake)
 (require 'cl-lib)
 
-(defvar lintgv-python (or (getenv "LINTGV_PYTHON") "python3"))
 (defvar lintgv-report (or (getenv "LINTGV_REPORT") "report.txt"))
 (defvar lintgv-file (car (last command-line-args-left)))
 (setq command-line-args-left nil)
@@ -20,8 +19,6 @@
     (insert (mapconcat #'identity (reverse lintgv-lines) "\n") "\n"))
   (kill-emacs code))
 
-(setq eglot-server-programs
-      `(((c++-mode python-mode) . (,lintgv-python "-m" "lintgv" "server"))))
 (setq eglot-sync-connect t)
 (setq eglot-autoshutdown nil)
 

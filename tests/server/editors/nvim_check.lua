@@ -1,9 +1,8 @@
--- Headless Neovim 0.7 drives `lintgv server` on one file: waits for lintgv's
--- diagnostics, asks for code actions on the first one, applies the quick fix (not
--- "Ignore ..."), saves the buffer and writes a report.
+-- Headless Neovim 0.7 with README.md's set-up drives `lintgv server` on one file: waits
+-- for lintgv's diagnostics, asks for code actions on the first one, applies the quick fix
+-- (not "Ignore ..."), saves the buffer and writes a report.
 -- Usage: nvim --headless -u nvim_check.lua FILE
--- Env: LINTGV_PYTHON (a Python with lintgv installed), LINTGV_REPORT (report file).
-local python = os.getenv('LINTGV_PYTHON') or 'python3'
+-- Env: LINTGV_SNIPPET (README's Lua set-up), LINTGV_REPORT (report file); `lintgv` on PATH.
 local report_path = os.getenv('LINTGV_REPORT') or 'report.txt'
 local lines = {}
 local function say(text) table.insert(lines, text) end
@@ -13,16 +12,19 @@ local function finish(code)
 end
 
 local ok, err = pcall(function()
+  -- The set-up README.md shows, as a user would put it in init.lua.
+  dofile(assert(os.getenv('LINTGV_SNIPPET'), 'LINTGV_SNIPPET names the README snippet'))
+  -- Neovim turns file-type detection on after the user's init file; this script runs
+  -- inside it, so it turns it on itself, as an ordinary start would have.
+  vim.cmd('filetype on')
   vim.cmd('edit ' .. vim.fn.fnameescape(vim.fn.argv(0)))
   local bufnr = vim.api.nvim_get_current_buf()
-  -- Neovim 0.7 has no vim.lsp.start: start the client, then attach the buffer.
-  local client_id = vim.lsp.start_client({
-    name = 'lintgv',
-    cmd = { python, '-m', 'lintgv', 'server' },
-    root_dir = vim.fn.getcwd(),
-  })
-  assert(client_id, 'the client did not start')
-  assert(vim.lsp.buf_attach_client(bufnr, client_id), 'the buffer was not attached')
+  local client_id = nil
+  local attached = vim.wait(60000, function()
+    client_id = next(vim.lsp.buf_get_clients(bufnr))
+    return client_id ~= nil
+  end, 50)
+  assert(attached, 'the snippet started no client for the buffer')
   local got = vim.wait(60000, function() return #vim.diagnostic.get(bufnr) > 0 end, 50)
   assert(got, 'no diagnostics arrived')
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
