@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from lintgv.docs import index, pages, render
@@ -97,3 +98,14 @@ def test_every_check_and_baseline_option_is_documented() -> None:
         if option not in ("-h", "--help") and f"`{option}" not in text
     ]
     assert missing == []
+
+
+def test_the_helix_set_up_in_readme_is_valid_and_starts_the_server() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("- **Helix**", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    settings = tomllib.loads("\n".join(line.removeprefix("  ") for line in block.splitlines()))
+    server = settings["language-server"]["lintgv"]
+    assert [server["command"], *server["args"]] == ["lintgv", "server"]
+    languages = {entry["name"]: entry["language-servers"] for entry in settings["language"]}
+    assert {"python", "cpp"} <= set(languages)
+    assert all("lintgv" in servers for servers in languages.values())

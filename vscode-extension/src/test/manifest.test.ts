@@ -9,6 +9,12 @@ import { DEFAULT_SETTINGS, RESTART_SETTINGS, SERVER_SETTINGS } from '../settings
 
 interface Manifest {
   engines: { vscode: string };
+  license: string;
+  icon: string;
+  categories: string[];
+  repository: { url: string };
+  homepage: string;
+  bugs: { url: string };
   activationEvents: string[];
   devDependencies: Record<string, string>;
   contributes: {
@@ -28,6 +34,18 @@ function minorOf(range: string): number {
 }
 
 describe('package.json', () => {
+  it('has what the marketplace shows: icon, categories, licence, repository, changelog', () => {
+    const root = path.join(__dirname, '..', '..');
+    assert.ok(fs.existsSync(path.join(root, manifest.icon)), manifest.icon);
+    assert.ok(fs.existsSync(path.join(root, 'LICENSE')));
+    assert.ok(fs.existsSync(path.join(root, 'CHANGELOG.md')));
+    assert.ok(manifest.categories.includes('Linters'));
+    assert.equal(manifest.license, 'Apache-2.0');
+    for (const address of [manifest.repository.url, manifest.homepage, manifest.bugs.url]) {
+      assert.match(address, /^https:\/\/github\.com\/lintgv\/lintgv/);
+    }
+  });
+
   for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
     it(`contributes lintgv.${key} with the default the code assumes`, () => {
       const property = properties[`lintgv.${key}`];
