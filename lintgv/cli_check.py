@@ -101,19 +101,23 @@ def add_check_commands(
     baseline.set_defaults(func=command_baseline)
 
 
-def run_check(args: argparse.Namespace) -> RunResult:
-    """Run the checks the arguments ask for (paths, selection, cache, jobs)."""
-    from lintgv.cli_options import overrides_from
+def run_check(args: argparse.Namespace, command: str = "check") -> RunResult:
+    """Run the checks the arguments ask for (paths, selection, cache, jobs), with a
+    progress bar on a terminal when the run takes more than a second."""
+    from lintgv.cli_options import overrides_from, progress_bar
 
-    return run(
-        args.paths,
-        overrides_from(args),
-        config_file=args.config,
-        use_cache=not args.no_cache,
-        cache_dir=args.cache_dir,
-        jobs=args.jobs,
-        force_exclude=getattr(args, "force_exclude", False),
-    )
+    overrides = overrides_from(args)
+    with progress_bar(sys.stderr.isatty(), command) as progress:
+        return run(
+            args.paths,
+            overrides,
+            config_file=args.config,
+            use_cache=not args.no_cache,
+            cache_dir=args.cache_dir,
+            jobs=args.jobs,
+            force_exclude=getattr(args, "force_exclude", False),
+            progress=progress,
+        )
 
 
 def read_sources(findings: Sequence[Finding]) -> Sources:

@@ -1,16 +1,12 @@
-"""`lintgv fix`: its arguments, the progress bar, and what it prints."""
+"""`lintgv fix`: its arguments and what it prints."""
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from lintgv.cli_runtime import add_unsandboxed
 from lintgv.fixing import MAX_ROUNDS
-
-Progress = Callable[[str, int, int], None]
 
 
 def add_fix_command(
@@ -53,45 +49,16 @@ def add_fix_command(
     fix.set_defaults(func=command_fix)
 
 
-@contextmanager
-def _progress_bar(enabled: bool) -> Iterator[Progress | None]:
-    """Yield a progress callback drawing a transient bar on stderr, or None."""
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    bar = Progress(
-        TextColumn("lintgv fix: {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    tasks: dict[str, Any] = {}
-
-    def update(stage: str, done: int, total: int) -> None:
-        if stage not in tasks:
-            for earlier in tasks.values():  # a new stage means the earlier ones are done
-                bar.update(earlier, total=1, completed=1)
-            tasks[stage] = bar.add_task(stage, total=total or None)
-        bar.update(tasks[stage], completed=done, total=total or None)
-
-    with bar:
-        yield update
-
-
 def command_fix(args: argparse.Namespace) -> int:
     """Run `lintgv fix` and return its exit code."""
-    from lintgv.cli_options import exit_code, overrides_from
+    from lintgv.cli_options import exit_code, overrides_from, progress_bar
     from lintgv.fixing.run import fix_paths
     from lintgv.fixing.summary import render_diff, render_summary
 
     if args.max_rounds < 1:
         print("lintgv: error: --max-rounds must be at least 1", file=sys.stderr)
         return 2
-    with _progress_bar(sys.stderr.isatty()) as progress:
+    with progress_bar(sys.stderr.isatty(), "fix") as progress:
         result = fix_paths(
             args.paths,
             overrides_from(args),

@@ -61,7 +61,7 @@ def command_migrate(args: argparse.Namespace) -> int:
     from lintgv.migration import make_plan
     from lintgv.report import plan as plan_report
 
-    result = run_check(args)
+    result = run_check(args, "migrate")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     plan = make_plan(findings, len(errors))
@@ -76,7 +76,7 @@ def command_report(args: argparse.Namespace) -> int:
     from lintgv.migration import make_plan
     from lintgv.report import html
 
-    result = run_check(args)
+    result = run_check(args, "report")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     plan = make_plan(findings, len(errors))

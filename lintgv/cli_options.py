@@ -7,7 +7,11 @@ Exit codes are bit flags: 0 clean, 1 findings remain, 2 something could not be c
 """
 
 import argparse
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from lintgv.config import Config, apply_settings
 from lintgv.errors import ConfigError, LintgvError
@@ -103,3 +107,49 @@ def add_color(parser: argparse.ArgumentParser, what: str) -> None:
         default="auto",
         help=f"{what} (auto: on a terminal, unless NO_COLOR is set or FORCE_COLOR asks for it)",
     )
+
+
+# (stage, done, in all): what the bar is told as work goes on.
+Progress = Callable[[str, int, int], None]
+
+
+@contextmanager
+def progress_bar(enabled: bool, command: str, delay: float = 1.0) -> Iterator[Progress | None]:
+    """Yield a progress callback that draws a transient bar on stderr once the run has
+    taken `delay` seconds (short runs print nothing), or None when not `enabled` (not a
+    terminal)."""
+    if not enabled:
+        yield None
+        return
+    began = time.monotonic()
+    bar: Any = None
+    tasks: dict[str, Any] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            if time.monotonic() - began < delay:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+            from rich.progress import Progress as Bar
+
+            bar = Bar(
+                TextColumn(f"lintgv {command}: {{task.description}}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            bar.start()
+        if stage not in tasks:
+            for earlier in tasks.values():  # a new stage means the earlier ones are done
+                bar.update(earlier, total=1, completed=1)
+            tasks[stage] = bar.add_task(stage, total=total or None)
+        bar.update(tasks[stage], completed=done, total=total or None)
+
+    try:
+        yield update
+    finally:
+        if bar is not None:
+            bar.stop()

@@ -7,7 +7,7 @@ second pass re-checks the files that mention it so its call sites are reported t
 
 import hashlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -86,10 +86,12 @@ def _mentions(task: _Task) -> _Done:
     return _work(replace(task, known_digest=None))
 
 
-def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterable[_Done]:
+def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterator[_Done]:
+    """Yield the result of each task, in order, as it is done."""
     assert callable(function)
     if jobs <= 1 or len(tasks) < _PARALLEL_THRESHOLD:
-        return [function(t) for t in tasks]
+        yield from (function(t) for t in tasks)
+        return
     # Files that need a parse cluster in a few folders of a compiler tree, so large
     # chunks leave one worker busy while the other idles: hand them out in small ones.
     chunk = max(1, min(_MAX_CHUNK, len(tasks) // (jobs * 8)))
@@ -97,7 +99,7 @@ def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterable[_D
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(function, tasks, chunksize=chunk))
+        yield from pool.map(function, tasks, chunksize=chunk)
 
 
 def _remembered_walk(
@@ -147,6 +149,10 @@ def _remembered_walk(
     return candidates
 
 
+# (stage, done, in all): what a progress bar is told.
+Progress = Callable[[str, int, int], None]
+
+
 def _helper_key(names: frozenset[str]) -> str:
     return hashlib.blake2b("\n".join(sorted(names)).encode(), digest_size=8).hexdigest()
 
@@ -161,10 +167,12 @@ def run(
     jobs: int | None = None,
     whole: bool = False,
     force_exclude: bool = False,
+    progress: Progress | None = None,
 ) -> RunResult:
     """Check every file under `paths` and return all results, sorted by path.
 
-    `force_exclude` applies the excludes to files named in `paths` too.
+    `force_exclude` applies the excludes to files named in `paths` too; `progress` is
+    told (stage, files done, files in all) as files are checked.
     """
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
     discovery_errors: list[tuple[Path, str]] = []
@@ -197,7 +205,9 @@ def run(
         else:
             known = entry.digest if entry is not None else None
             tasks.append(_Task(candidate, frozenset(), known, whole))
-    for done in _execute(_work, tasks, workers):
+    for count, done in enumerate(_execute(_work, tasks, workers), 1):
+        if progress is not None:
+            progress("checking", count, len(tasks))
         path = done.candidate.path
         cache = cache_for(done.candidate.config)
         module = done.candidate.module_name
@@ -212,7 +222,9 @@ def run(
     helpers = frozenset(name for r in results.values() for name in r.defined_helpers)
     if helpers:
         second = [_Task(c, helpers, None, whole) for c in candidates]
-        for done in _execute(_mentions, second, workers):
+        for count, done in enumerate(_execute(_mentions, second, workers), 1):
+            if progress is not None:
+                progress("calls of helpers found", count, len(second))
             if done.result is not None:
                 results[done.candidate.path] = done.result
     for cache in caches.values():
