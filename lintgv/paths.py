@@ -123,3 +123,9 @@ def display_path(path: Path) -> str:
         return path.absolute().relative_to(Path.cwd()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def text_path(path: Path) -> str:
+    """Return display_path(path) with each byte that is not UTF-8 replaced by U+FFFD."""
+    # Python keeps such bytes of a file name as lone surrogates, which UTF-8 cannot encode.
+    return display_path(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")

@@ -5,6 +5,7 @@ Paths inside the current folder are relative to `%SRCROOT%`, the current folder.
 """
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from urllib.parse import quote
@@ -27,7 +28,8 @@ def _artifact(path: Path) -> dict[str, str]:
     shown = display_path(path)
     if Path(shown).is_absolute():
         return {"uri": path.absolute().as_uri()}
-    return {"uri": quote(shown), "uriBaseId": SRCROOT}
+    # Quote the name's bytes: a name that is not UTF-8 still names its file.
+    return {"uri": quote(os.fsencode(shown)), "uriBaseId": SRCROOT}
 
 
 def _region(span: Span) -> dict[str, int]:

@@ -1,7 +1,10 @@
 """The CI report formats of `lintgv check`: SARIF against the official JSON schema,
-JUnit XML and GitLab Code Quality, on tests/fixtures/check_project."""
+JUnit XML against Jenkins' schema, and GitLab Code Quality, on tests/fixtures/check_project."""
 
 import json
+import os
+import subprocess
+import sys
 import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -9,6 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import xmlschema
 
 from lintgv.links import DOCUMENTATION, HOMEPAGE, rule_url
 
@@ -16,6 +20,8 @@ ROOT = Path(__file__).parent.parent.parent
 # The OASIS SARIF 2.1.0 schema (errata 01, as its `id` says), copied unchanged from
 # sarif-2.1/schema/ in github.com/oasis-tcs/sarif-spec; see schemas/README.md.
 SCHEMA = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
+# The JUnit schema Jenkins' xUnit plugin checks reports with (schemas/README.md).
+JUNIT_SCHEMA = xmlschema.XMLSchema(Path(__file__).parent / "schemas" / "junit-10.xsd")
 
 
 @pytest.fixture
@@ -57,20 +63,34 @@ def test_the_links_are_the_projects_urls() -> None:
     assert (urls["Homepage"], urls["Documentation"]) == (HOMEPAGE, DOCUMENTATION)
 
 
-def test_junit_has_one_failure_per_finding_grouped_by_file(lintgv, checked: Path) -> None:
+def _junit(result: subprocess.CompletedProcess[str]) -> ET.Element:
+    """Parse a JUnit report after checking it against Jenkins' JUnit schema."""
+    errors = [str(e.reason) for e in JUNIT_SCHEMA.iter_errors(result.stdout)]
+    assert errors == [], result.stdout
+    return ET.fromstring(result.stdout)
+
+
+def test_junit_has_a_suite_per_file_and_a_failure_per_finding(lintgv, checked: Path) -> None:
     expected = _json_findings(lintgv, checked)
     result = lintgv("check", "--no-cache", "--format", "junit", ".", cwd=checked)
     assert result.returncode == 1
-    suites = ET.fromstring(result.stdout)
-    [suite] = suites.findall("testsuite")
-    cases = suite.findall("testcase")
-    assert suite.get("tests") == suite.get("failures") == str(len(expected)) == str(len(cases))
-    assert suites.get("failures") == str(len(expected))
-    got = sorted((c.get("classname"), c.find("failure").get("type")) for c in cases)
-    assert got == sorted((f["path"], f["code"]) for f in expected)
-    first = cases[0].find("failure")
+    report = _junit(result)
+    suites = report.findall("testsuite")
+    assert sorted(s.get("name") for s in suites) == sorted({f["path"] for f in expected})
+    for suite in suites:
+        cases = suite.findall("testcase")
+        mine = [f for f in expected if f["path"] == suite.get("name")]
+        assert suite.get("tests") == suite.get("failures") == str(len(mine)) == str(len(cases))
+        # Jenkins splits a class name at its last dot: the suffix would become the class.
+        assert {c.get("classname") for c in cases} == {suite.get("name").rsplit(".", 1)[0]}
+        assert sorted(c.find("failure").get("type") for c in cases) == sorted(
+            f["code"] for f in mine
+        )
+    assert (report.get("tests"), report.get("failures")) == (str(len(expected)),) * 2
+    first = suites[0].find("testcase/failure")
     assert first is not None and first.text is not None
     assert first.text.startswith(f"{expected[0]['path']}:{expected[0]['line']}:")
+    assert rule_url(str(expected[0]["code"])) in first.text
 
 
 def test_junit_reports_unreadable_files_as_errors_and_a_clean_run_as_a_pass(
@@ -78,23 +98,43 @@ def test_junit_reports_unreadable_files_as_errors_and_a_clean_run_as_a_pass(
 ) -> None:
     root = project({"ok.py": "x = 1\n", "bad.py": b"x = '\xe9'\n"})
     result = lintgv("check", "--no-cache", "--format", "junit", ".", cwd=root)
-    suite = ET.fromstring(result.stdout).find("testsuite")
-    assert suite is not None
-    assert (suite.get("failures"), suite.get("errors")) == ("0", "1")
+    assert result.returncode == 2
+    [suite] = _junit(result).findall("testsuite")
+    assert (suite.get("name"), suite.get("failures"), suite.get("errors")) == ("bad.py", "0", "1")
     [case] = suite.findall("testcase")
-    assert case.get("classname") == "bad.py" and case.find("error") is not None
+    assert case.get("classname") == "bad" and case.find("error") is not None
     (root / "bad.py").unlink()
     clean = lintgv("check", "--no-cache", "--format", "junit", ".", cwd=root)
     assert clean.returncode == 0
-    suite = ET.fromstring(clean.stdout).find("testsuite")
-    assert suite is not None and suite.get("tests") == "1" and suite.get("failures") == "0"
+    [suite] = _junit(clean).findall("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "0")
 
 
 def test_junit_stays_well_formed_with_control_characters_in_a_path(lintgv, project) -> None:
     root = project({"odd\x01name.py": "import tvm\ngv = tvm.ir.GlobalVar('f')\n"})
     result = lintgv("check", "--no-cache", "--format", "junit", ".", cwd=root)
-    case = ET.fromstring(result.stdout).find("testsuite/testcase")
-    assert case is not None and case.get("classname") == "odd\ufffdname.py"
+    suite = _junit(result).find("testsuite")
+    assert suite is not None and suite.get("name") == "odd\ufffdname.py"
+
+
+def test_reports_stay_utf8_with_a_file_name_that_is_not(lintgv, project) -> None:
+    name = os.fsdecode(b"bad\xffname.py")  # a byte no UTF-8 text holds, as Linux allows
+    root = project({name: "import tvm\ngv = tvm.ir.GlobalVar('f')\n"})
+    for kind in ("junit", "gitlab", "sarif"):
+        done = subprocess.run(
+            [sys.executable, "-m", "lintgv", "check", "--no-cache", "--format", kind, "."],
+            cwd=root,
+            capture_output=True,
+            check=False,
+        )
+        assert (done.returncode, done.stderr) == (1, b""), done.stderr.decode(errors="replace")
+        done.stdout.decode("utf-8")  # raises if the report is not UTF-8
+    sarif = json.loads(done.stdout)
+    [result] = sarif["runs"][0]["results"]
+    # The URI names the file's real bytes, so a viewer can still open it.
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
+        "bad%FFname.py"
+    )
 
 
 def test_gitlab_code_quality_issues_have_stable_unique_fingerprints(lintgv, checked: Path) -> None:
