@@ -98,6 +98,14 @@ def test_the_action_passes_on_a_clean_tree_and_hands_on_extra_arguments(
     assert "GV999" in printed
 
 
+def test_the_source_input_chooses_what_is_installed(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-lintgv"
+    status, printed, _ = _run_action(tmp_path, tmp_path, source=str(missing))
+    assert status != 0
+    assert str(missing) in printed  # pip was asked for it, not for the action's checkout
+    assert not (tmp_path / "lintgv-venv" / "bin" / "lintgv").exists()
+
+
 def test_an_input_cannot_inject_a_command(runner_temp: Path, tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     marker = tmp_path / "pwned"
@@ -111,3 +119,10 @@ def test_the_readme_uses_the_action_with_inputs_it_has() -> None:
     snippet = section.split("```yaml", 1)[1].split("```", 1)[0]
     [step] = [s for s in yaml.safe_load(snippet) if "lintgv" in s.get("uses", "")]
     assert set(step["with"]) <= set(ACTION["inputs"])
+
+
+def test_docs_output_lists_every_input_of_the_action() -> None:
+    section = (ROOT / "docs" / "output.md").read_text(encoding="utf-8").split("## In CI", 1)[1]
+    table = section.split("| input |", 1)[1].split("\n\n", 1)[0]
+    documented = re.findall(r"^\| `([\w-]+)` \|", table, flags=re.MULTILINE)
+    assert documented == list(ACTION["inputs"])
