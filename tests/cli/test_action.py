@@ -1,7 +1,8 @@
 """The GitHub Action (action.yml), run step by step as a runner runs a composite action:
 each `run:` script under `bash --noprofile --norc -eo pipefail`, with `${{ inputs.* }}` and
 `${{ github.action_path }}` resolved in its environment, RUNNER_TEMP and GITHUB_OUTPUT
-set. The install step really builds lintgv from this checkout into a fresh venv."""
+set. The install step really builds lintgv from this checkout into a fresh venv, with pip,
+which fetches lintgv's dependencies from a package index (the tests marked `network`)."""
 
 import json
 import os
@@ -71,6 +72,7 @@ def runner_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("runner")
 
 
+@pytest.mark.network
 def test_the_action_annotates_findings_writes_sarif_and_fails(
     runner_temp: Path, tmp_path: Path
 ) -> None:
@@ -86,6 +88,7 @@ def test_the_action_annotates_findings_writes_sarif_and_fails(
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["GV101"]
 
 
+@pytest.mark.network
 def test_the_action_passes_on_a_clean_tree_and_hands_on_extra_arguments(
     runner_temp: Path, tmp_path: Path
 ) -> None:
@@ -106,6 +109,7 @@ def test_the_source_input_chooses_what_is_installed(tmp_path: Path) -> None:
     assert not (tmp_path / "lintgv-venv" / "bin" / "lintgv").exists()
 
 
+@pytest.mark.network
 def test_an_input_cannot_inject_a_command(runner_temp: Path, tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     marker = tmp_path / "pwned"
