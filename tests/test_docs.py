@@ -109,3 +109,13 @@ def test_the_helix_set_up_in_readme_is_valid_and_starts_the_server() -> None:
     languages = {entry["name"]: entry["language-servers"] for entry in settings["language"]}
     assert {"python", "cpp"} <= set(languages)
     assert all("lintgv" in servers for servers in languages.values())
+
+
+def test_every_output_format_is_documented() -> None:
+    from lintgv.cli_check import FORMATS
+
+    options = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    output = (ROOT / "docs" / "output.md").read_text(encoding="utf-8")
+    choices = "\\|".join(FORMATS)  # a table cell escapes the bar
+    assert f"| `--format {choices}` |" in options
+    assert [kind for kind in FORMATS if f"\n## {kind}\n" not in output] == []
