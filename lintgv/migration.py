@@ -65,6 +65,9 @@ class Phase:
     # Fixed by a change across files that `check` does not show as a fix (GV2xx copies):
     # the fix command is worth running whatever the findings say.
     multi_file: bool = False
+    # The codes of the callees' sites (definitions, declarations in headers): their
+    # directories are worked through before those that only hold callers.
+    callee_codes: tuple[str, ...] = ()
 
 
 # Callees before callers: a helper and its declarations go before the calls that are
@@ -77,6 +80,7 @@ PHASES = (
         "lintgv fix --unsafe --select GV201,GV202,GV203",
         "a helper goes with its declarations and every call, in one change across files",
         multi_file=True,
+        callee_codes=("GV201", "GV202"),
     ),
     Phase(
         "Replace inline uniquing loops with supply calls",
@@ -174,9 +178,10 @@ def make_plan(findings: Sequence[Finding], unchecked: int) -> Plan:
 
 
 def _work_order(findings: Sequence[Finding], phase: Phase) -> tuple[str, ...]:
-    """Return the directories of a phase's sites: where its first code is (definitions,
-    headers) before where only the later ones are (calls), then by path."""
-    first_code = phase.codes[0]
-    defines = {directory_of(f) for f in findings if f.code == first_code}
+    """Return the directories of a phase's sites: those holding callees (helper
+    definitions, their declarations in headers) before those that only call them, each
+    group by path. A finding names its callee only in its message, so which caller
+    directory needs which callee directory is not known here and path order stands in."""
+    callees = {directory_of(f) for f in findings if f.code in phase.callee_codes}
     found = {directory_of(f) for f in findings}
-    return tuple(sorted(found, key=lambda d: (d not in defines, d)))
+    return tuple(sorted(found, key=lambda d: (d not in callees, d)))

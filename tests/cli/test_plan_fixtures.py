@@ -1,0 +1,87 @@
+"""`lintgv migrate --plan` on the projects in tests/fixtures: its counts are those of
+`check --format json` on the same tree, and helpers' definitions and declarations are
+worked through before the directories that only call them."""
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+_KIND = {"safe": "safe", "unsafe": "unsafe", "display": "suggested", None: "by_hand"}
+
+
+def _expected_directories(lintgv, root: Path) -> dict[str, dict]:
+    """Return, per directory, the counts a plan must show, from `check`'s findings."""
+    result = lintgv("check", "--no-cache", "--format", "json", ".", cwd=root)
+    findings = json.loads(result.stdout)["findings"]
+    assert findings, result.stderr
+    folders: dict[str, dict] = {}
+    for finding in findings:
+        path = str(Path(finding["path"]).parent)
+        counts = folders.setdefault(
+            path, {"sites": 0, "safe": 0, "unsafe": 0, "suggested": 0, "by_hand": 0}
+        )
+        fix = finding["fix"]
+        counts["sites"] += 1
+        counts[_KIND[fix["applicability"] if fix else None]] += 1
+        codes = counts.setdefault("codes", Counter())
+        codes[finding["code"]] += 1
+    return folders
+
+
+def test_the_json_plan_of_check_project_counts_what_check_reports(lintgv, copy_fixture) -> None:
+    root = copy_fixture("check_project")
+    expected = _expected_directories(lintgv, root)
+    result = lintgv("migrate", "--plan", "--no-cache", "--format", "json", ".", cwd=root)
+    assert result.returncode == 0, result.stderr
+    plan = json.loads(result.stdout)
+    shown = {d.pop("path"): d for d in plan["directories"]}
+    assert shown == {path: {**c, "codes": dict(c["codes"])} for path, c in expected.items()}
+    for key in ("sites", "safe", "unsafe", "suggested", "by_hand"):
+        assert plan["total"][key] == sum(c[key] for c in expected.values())
+    assert sum(s["sites"] for s in plan["steps"]) == plan["total"]["sites"]
+
+
+def test_the_text_plan_of_check_project_has_a_row_per_directory(lintgv, copy_fixture) -> None:
+    root = copy_fixture("check_project")
+    expected = _expected_directories(lintgv, root)
+    result = lintgv("migrate", "--plan", "--no-cache", ".", cwd=root)
+    assert result.returncode == 0, result.stderr
+    rows = {
+        words[0]: words[1:]
+        for words in map(str.split, result.stdout.splitlines())
+        if words and words[0] in expected
+    }
+    assert rows == {
+        path: [str(c[k]) for k in ("sites", "safe", "unsafe", "suggested", "by_hand")]
+        for path, c in expected.items()
+    }
+
+
+def test_headers_and_definitions_come_before_the_directories_that_call_them(
+    lintgv, copy_fixture
+) -> None:
+    # fix_unique_names spread over three folders whose path order is the wrong one:
+    # callers first (a_callers), then the definition (base), the header last (zz_include).
+    root = copy_fixture("fix_unique_names")
+    for name, folder in (
+        ("codegen_base.cc", "base"),
+        ("codegen_base.h", "zz_include"),
+        ("codegen_c.h", "zz_include"),
+        ("codegen_c.cc", "a_callers"),
+        ("printer.cc", "a_callers"),
+    ):
+        (root / "src" / folder).mkdir(exist_ok=True)
+        shutil.move(root / "src" / name, root / "src" / folder / name)
+    codes = {p: sorted(c["codes"]) for p, c in _expected_directories(lintgv, root).items()}
+    assert codes == {
+        "src/a_callers": ["GV203"],
+        "src/base": ["GV201", "GV203"],
+        "src/zz_include": ["GV202"],
+    }
+    result = lintgv("migrate", "--plan", "--no-cache", "--format", "json", ".", cwd=root)
+    (helpers,) = json.loads(result.stdout)["steps"]
+    assert helpers["directories"] == ["src/base", "src/zz_include", "src/a_callers"]
+    assert helpers["command"] == (
+        "lintgv fix --unsafe --select GV201,GV202,GV203 src/base src/zz_include src/a_callers"
+    )
