@@ -2,11 +2,14 @@
 of `check`, printed or drawn (lintgv/migration.py)."""
 
 import argparse
+import errno
+import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from lintgv.cli_check import run_check, write_output
+from lintgv.cli_check import OutputError, run_check
 from lintgv.model import FileError
 
 
@@ -49,7 +52,8 @@ def add_migrate_commands(
         type=Path,
         default=Path("lintgv-report.html"),
         metavar="FILE",
-        help="the page to write (default: lintgv-report.html)",
+        help="the page to write, a new or regular file, never through a symbolic link "
+        "(default: lintgv-report.html)",
     )
     add_selection(report)
     report.set_defaults(func=command_report)
@@ -80,10 +84,38 @@ def command_report(args: argparse.Namespace) -> int:
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     plan = make_plan(findings, len(errors))
-    write_output(args.output, html.render(plan, findings))
+    write_page(args.output, html.render(plan, findings))
     print(f"Wrote {args.output}: {plan.total.sites} sites in {len(plan.directories)} directories.")
     _print_errors(errors)
     return EXIT_ERROR if errors else EXIT_CLEAN
+
+
+_OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def write_page(path: Path, text: str) -> None:
+    """Write `text` to `path`, a new or regular file, or raise OutputError saying why not.
+
+    Reports are often written inside the tree they describe, which may be hostile: a
+    symbolic link there could send the page anywhere, and a FIFO would block the run.
+    """
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            reason = "it is a symbolic link; lintgv does not write through one"
+        elif exc.errno == errno.ENXIO:
+            reason = "it is not a regular file"
+        else:
+            reason = f"cannot be written ({exc.strerror or exc})"
+        raise OutputError(f"{path}: {reason}") from exc
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OutputError(f"{path}: it is not a regular file")
+        try:
+            out.write(text)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from exc
 
 
 def _print_errors(errors: list[FileError]) -> None:
