@@ -79,13 +79,16 @@ def command_report(args: argparse.Namespace) -> int:
     from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR
     from lintgv.migration import make_plan
     from lintgv.report import html
+    from lintgv.report.plan import counted
 
     result = run_check(args, "report")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     plan = make_plan(findings, len(errors))
     write_page(args.output, html.render(plan, findings))
-    print(f"Wrote {args.output}: {plan.total.sites} sites in {len(plan.directories)} directories.")
+    sites = counted(plan.total.sites, "site")
+    directories = counted(len(plan.directories), "directory", "directories")
+    print(f"Wrote {args.output}: {sites} in {directories}.")
     _print_errors(errors)
     return EXIT_ERROR if errors else EXIT_CLEAN
 

@@ -16,6 +16,7 @@ from lintgv.links import rule_url
 from lintgv.migration import Counts, Plan
 from lintgv.model import Applicability, Finding
 from lintgv.paths import display_path
+from lintgv.report.plan import counted
 
 # (label, key in Counts, colour): the order of the bars' segments and the legend.
 _KINDS = (
@@ -144,6 +145,7 @@ def _steps(plan: Plan) -> str:
     for step in plan.steps:
         counts = step.counts
         command = f"<br><code>{escape(step.command)}</code>" if step.command else ""
+        order = escape(", ".join(step.directories))
         if step.phase.multi_file:
             how = "rewritten across files where lintgv can (preview with <code>--diff</code>)"
         else:
@@ -151,8 +153,8 @@ def _steps(plan: Plan) -> str:
             how += f"{counts.suggested + counts.by_hand} by hand"
         out.append(
             f'<div class="step"><b>{step.order}. {escape(step.phase.title)}</b> '
-            f"({', '.join(step.phase.codes)}): {counts.sites} sites, {how}; "
-            f"{escape(step.phase.why_here)}.{command}</div>"
+            f"({', '.join(step.phase.codes)}): {counted(counts.sites, 'site')}, {how}; "
+            f"{escape(step.phase.why_here)}.<br>In order: {order}{command}</div>"
         )
     return "".join(out)
 
@@ -195,10 +197,13 @@ def render(plan: Plan, findings: Sequence[Finding]) -> str:
         f"default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'; img-src data:"
     )
     unchecked = (
-        f"<p>{plan.unchecked} files could not be checked (see <code>lintgv check</code>).</p>"
+        f"<p>{counted(plan.unchecked, 'file')} could not be checked "
+        "(see <code>lintgv check</code>).</p>"
         if plan.unchecked
         else ""
     )
+    sites = counted(total.sites, "site")
+    directories = counted(len(plan.directories), "directory", "directories")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{policy}">
@@ -206,7 +211,7 @@ def render(plan: Plan, findings: Sequence[Finding]) -> str:
 <title>lintgv report</title><style>{_STYLE}</style></head>
 <body>
 <h1>lintgv report</h1>
-<p id="summary">{total.sites} sites in {len(plan.directories)} directories:
+<p id="summary">{sites} in {directories}:
 {total.safe} safe, {total.unsafe} unsafe, {total.suggested} suggested (shown, never
 applied), {total.by_hand} by hand. lintgv {escape(__version__)}.</p>
 {unchecked}

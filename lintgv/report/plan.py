@@ -5,6 +5,23 @@ import json
 from lintgv.migration import Counts, Plan, few_paths
 
 _COLUMNS = ("sites", "safe", "unsafe", "suggested", "by hand")
+_ORDER_SHOWN = 8  # directories named per step in text; JSON names them all
+
+
+def counted(count: int, noun: str, nouns: str = "") -> str:
+    """Return "1 site", "2 sites" (`nouns` for an irregular plural: "directories")."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def _unchecked(plan: Plan) -> str:
+    files = counted(plan.unchecked, "file")
+    return f"{files} could not be checked (see `lintgv check`)."
+
+
+def _work_order(directories: tuple[str, ...]) -> str:
+    shown = ", ".join(directories[:_ORDER_SHOWN])
+    more = len(directories) - _ORDER_SHOWN
+    return f"   in order: {shown}" + (f", and {more} more (--format json)" if more > 0 else "")
 
 
 def _row(label: str, counts: Counts, width: int) -> str:
@@ -15,15 +32,16 @@ def _row(label: str, counts: Counts, width: int) -> str:
 def render_text(plan: Plan, limit: int = 40) -> str:
     """Return the plan for a terminal: the directories with most sites, then the steps."""
     total = plan.total
+    if not total.sites and plan.unchecked:
+        # Not "nothing to migrate": what could not be checked may hold sites.
+        return f"No sites in the files checked; {_unchecked(plan)}"
     if not total.sites:
-        lines = ["Nothing to migrate: no sites left."]
-        if plan.unchecked:
-            lines.append(f"{plan.unchecked} files could not be checked (see `lintgv check`).")
-        return "\n".join(lines)
+        return "Nothing to migrate: no sites left."
     shown = plan.directories[:limit]
     width = max(len("directory"), *(len(d.path) for d in shown))
     lines = [
-        f"{total.sites} sites in {len(plan.directories)} directories: {total.safe} safe, "
+        f"{counted(total.sites, 'site')} in "
+        f"{counted(len(plan.directories), 'directory', 'directories')}: {total.safe} safe, "
         f"{total.unsafe} unsafe, {total.suggested} suggested (shown, never applied), "
         f"{total.by_hand} by hand.",
         "",
@@ -37,9 +55,11 @@ def render_text(plan: Plan, limit: int = 40) -> str:
         counts = step.counts
         lines.append(
             f"{step.order}. {step.phase.title} ({', '.join(step.phase.codes)}): "
-            f"{counts.sites} sites in {len(step.directories)} directories; "
+            f"{counted(counts.sites, 'site')} in "
+            f"{counted(len(step.directories), 'directory', 'directories')}; "
             f"{step.phase.why_here}."
         )
+        lines.append(_work_order(step.directories))
         fixable = counts.safe + counts.unsafe
         if step.command and step.phase.multi_file:
             lines.append(
@@ -56,7 +76,7 @@ def render_text(plan: Plan, limit: int = 40) -> str:
                 + " ".join(few_paths(step.directories))
             )
     if plan.unchecked:
-        lines += ["", f"{plan.unchecked} files could not be checked (see `lintgv check`)."]
+        lines += ["", _unchecked(plan)]
     return "\n".join(lines)
 
 

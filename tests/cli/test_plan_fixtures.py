@@ -85,3 +85,28 @@ def test_headers_and_definitions_come_before_the_directories_that_call_them(
     assert helpers["command"] == (
         "lintgv fix --unsafe --select GV201,GV202,GV203 src/base src/zz_include src/a_callers"
     )
+    text = lintgv("migrate", "--plan", "--no-cache", ".", cwd=root).stdout.splitlines()
+    assert "   in order: src/base, src/zz_include, src/a_callers" in text
+
+
+def test_the_text_plan_counts_one_site_as_one(lintgv, copy_fixture) -> None:
+    root = copy_fixture("check_project")
+    result = lintgv("migrate", "--plan", "--no-cache", "--select", "GV2", ".", cwd=root)
+    assert result.stdout.splitlines()[0] == (
+        "1 site in 1 directory: 0 safe, 0 unsafe, 0 suggested (shown, never applied), 1 by hand."
+    )
+
+
+def test_a_bad_config_is_an_error_not_an_empty_plan(lintgv, copy_fixture) -> None:
+    root = copy_fixture("check_project")
+    (root / "lintgv.toml").write_text("select = 3\n")
+    for command in (("migrate", "--plan"), ("report", "--html", "-o", "report.html")):
+        result = lintgv(*command, "--no-cache", ".", cwd=root)
+        assert result.returncode == 2
+        assert "lintgv.toml: invalid value for `select`: 3 (expected a list of strings)" in (
+            result.stderr
+        )
+    plan = lintgv("migrate", "--plan", "--no-cache", ".", cwd=root)
+    assert plan.stdout == (
+        "No sites in the files checked; 1 file could not be checked (see `lintgv check`).\n"
+    )
