@@ -12,6 +12,8 @@ from pathlib import Path
 from lintgv.cli_check import OutputError, run_check
 from lintgv.model import FileError
 
+_PATHS = "files and folders to check, as for `check` (default: the current folder)"
+
 
 def add_migrate_commands(
     commands: "argparse._SubParsersAction[argparse.ArgumentParser]",
@@ -26,11 +28,18 @@ def add_migrate_commands(
         "callees before callers, each with the command that applies its fixes. Exit "
         "status: 0, or 2 when something could not be checked.",
     )
-    migrate.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    migrate.add_argument(
+        "paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH", help=_PATHS
+    )
     migrate.add_argument(
         "--plan", action="store_true", required=True, help="print the plan (changes nothing)"
     )
-    migrate.add_argument("--format", choices=("text", "json"), default="text")
+    migrate.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text for a terminal, or one JSON object (docs/output.md; default: text)",
+    )
     add_selection(migrate)
     migrate.set_defaults(func=command_migrate)
 
@@ -40,9 +49,12 @@ def add_migrate_commands(
         description="Write one self-contained HTML page: a bar chart of the sites per "
         "directory and how they can be fixed, the steps, and sortable tables of "
         "directories and findings linked to the rules' pages. Nothing is loaded from the "
-        "network.",
+        "network. Exit status: 0, or 2 when the page cannot be written or something could "
+        "not be checked.",
     )
-    report.add_argument("paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH")
+    report.add_argument(
+        "paths", nargs="*", type=Path, default=[Path(".")], metavar="PATH", help=_PATHS
+    )
     report.add_argument(
         "--html", action="store_true", required=True, help="write HTML (the only format)"
     )

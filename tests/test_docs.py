@@ -119,3 +119,19 @@ def test_every_output_format_is_documented() -> None:
     choices = "\\|".join(FORMATS)  # a table cell escapes the bar
     assert f"| `--format {choices}` |" in options
     assert [kind for kind in FORMATS if f"\n## {kind}\n" not in output] == []
+
+
+def test_every_migrate_and_report_option_is_documented() -> None:
+    from lintgv.cli import build_parser
+
+    text = (ROOT / "docs" / "output.md").read_text(encoding="utf-8")
+    text += (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    commands = next(a for a in build_parser()._actions if a.dest == "command")
+    missing = [
+        option
+        for name in ("migrate", "report")
+        for action in commands.choices[name]._actions
+        for option in action.option_strings
+        if option not in ("-h", "--help") and f"`{option}" not in text
+    ]
+    assert missing == []
