@@ -128,6 +128,16 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             '        mod[gvar] = func.with_attrs({"global_symbol": gvar.name_hint})\n',
             message=_overwrite(Language.PYTHON, "`func` is taken from the module", 2),
         ),
+        # Functions a pass was handed (its own dict), not taken from the module: a first
+        # setting, whatever the dict is called.
+        Invalid(
+            "class AttachFuncs:\n    def transform_module(self, mod, ctx):\n"
+            "        for name, func in self.functions.items():\n"
+            '            mod[name] = func.with_attr("global_symbol", name)\n'
+            "        return mod\n",
+            span=(4, 25, 4, 62),
+            message=_first(Language.PYTHON),
+        ),
         # A new function built from an old one's parts starts without attributes.
         Invalid(
             "from tvm import relax\n\n\ndef rename(mod):\n"

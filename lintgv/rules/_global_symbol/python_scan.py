@@ -12,7 +12,12 @@ from lintgv.rules._global_symbol.messages import Kind
 
 KEY = "global_symbol"
 # An expression that takes a function out of an IRModule: `mod[gv]`, `mod.functions`.
-MODULE_LOOKUP = re.compile(r"\b(?:\w+_)?mod(?:ule)?_?\s*\[|\.functions\b|\.functions_items\(")
+# A function fetched from an IRModule: `mod["main"]`, `mod.functions`, `functions_items()`.
+# `.functions` counts only on a module-like name: a pass's own `self.functions` dict holds
+# functions handed to it, not taken from a module.
+MODULE_LOOKUP = re.compile(
+    r"\b(?:\w+_)?mod(?:ule)?_?\s*\[|\b(?:\w+_)?mod(?:ule)?_?\.functions\b|\.functions_items\("
+)
 # Constructors of a new function, which starts without attributes.
 FUNCTION_CONSTRUCTORS = frozenset({"Function", "PrimFunc"})
 READ_METHODS = frozenset({"get", "get_attr", "has_attr"})
