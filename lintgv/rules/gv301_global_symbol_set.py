@@ -64,7 +64,9 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     `else` of a positive test, an early `return`); in C++ also through a variable that
     holds the read (`auto gs = f->GetAttr(k); if (!gs) { set }`), in Python only on the
     read itself. `with_attrs(attrs)` with a map built elsewhere, and attribute maps
-    filled through other names, are not seen.
+    filled through other names, are not seen. A setting in a lambda handed to
+    `transform.Apply(lambda f: ...)` is an overwrite (Apply hands it each function of the
+    module); a lambda stored in a variable first and passed by name is not followed.
 
     ## See also
     GV302 (removal), GV303 (TVMScript `T.func_attr`); RFC 0077, "Drawbacks";
@@ -127,6 +129,16 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             "    for gvar, func in mod.functions.items():\n"
             '        mod[gvar] = func.with_attrs({"global_symbol": gvar.name_hint})\n',
             message=_overwrite(Language.PYTHON, "`func` is taken from the module", 2),
+        ),
+        # transform.Apply hands the lambda each function of the module: an overwrite.
+        Invalid(
+            "import tvm\n\n\ndef rename_all(mod):\n"
+            "    return tvm.tir.transform.Apply(\n"
+            '        lambda f: f.with_attr("global_symbol", "test")\n    )(mod)\n',
+            span=(6, 19, 6, 55),
+            message=_overwrite(
+                Language.PYTHON, "`f` is each function of the module (transform.Apply)", 5
+            ),
         ),
         # Functions a pass was handed (its own dict), not taken from the module: a first
         # setting, whatever the dict is called.

@@ -63,6 +63,9 @@ class GlobalSymbolPython(PythonRule):
         self._states = [FunctionState()]
         self._ifs: list[cst.If] = []
         self._assigned: dict[int, set[str]] = {}  # id() of an assigned value: its targets
+        # Open `transform.Apply(lambda f: ...)` calls: each hands its lambda every function
+        # of the module, so `f` is taken from the module.
+        self._handed: list[tuple[cst.Call, frozenset[str]]] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._states.append(FunctionState())
@@ -108,7 +111,14 @@ class GlobalSymbolPython(PythonRule):
         names = set(python_scan.names_in(subject))
         self._states[-1].reads.append(Read(node, names, test_of, negated))
 
+    def leave_Call(self, original_node: cst.Call) -> None:
+        if self._handed and self._handed[-1][0] is original_node:
+            self._handed.pop()
+
     def visit_Call(self, node: cst.Call) -> None:
+        handed = python_scan.applied_to_each_function(node)
+        if handed:
+            self._handed.append((node, handed))
         self._read(node)
         mutation = python_scan.classify(node)
         if mutation is None:
@@ -146,6 +156,12 @@ class GlobalSymbolPython(PythonRule):
                 return Evidence("it is set earlier", self._line(node))
         if python_scan.MODULE_LOOKUP.search(code):
             return Evidence("the function is taken from the module", self._line(target))
+        names = set(python_scan.names_in(target))
+        for apply, parameters in reversed(self._handed):
+            if names & parameters:
+                name = sorted(names & parameters)[0]
+                reason = f"`{name}` is each function of the module (transform.Apply)"
+                return Evidence(reason, self._line(apply))
         return None
 
     def _family(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import children, descendants
 from lintgv.rules._global_symbol.messages import Kind
 
@@ -183,3 +184,18 @@ def bound_names(target: cst.BaseExpression) -> list[str]:
     if isinstance(target, cst.Tuple | cst.List):
         return [n for e in target.elements for n in bound_names(e.value)]
     return []
+
+
+def applied_to_each_function(call: cst.Call) -> frozenset[str]:
+    """Return the parameter names of the lambda that `transform.Apply(lambda f: ...)` (or
+    `tir.transform.Apply`, `tirx.transform.Apply`) hands each function of a module; an
+    empty set for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "Apply"):
+        return frozenset()
+    if not (dotted(func.value) or "").endswith("transform"):
+        return frozenset()
+    for arg in call.args:
+        if isinstance(arg.value, cst.Lambda):
+            return frozenset(p.name.value for p in arg.value.params.params)
+    return frozenset()
