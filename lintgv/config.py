@@ -53,6 +53,9 @@ class Config:
     # Modules used as TVMScript dialects besides tvm.script's own (`import mypkg.language
     # as T`): their `func_attr` is TVMScript's.
     tvmscript_modules: tuple[str, ...] = ()
+    # Modules that re-export TVM under another name (`mypkg.compat` for
+    # `from mypkg.compat import ir`); `from mypkg import tvm` needs none.
+    tvm_packages: tuple[str, ...] = ()
     tvm_version: str = DEFAULT_TVM_VERSION
     severity: tuple[tuple[str, Severity], ...] = ()
     max_file_size: int = 2 * 1024 * 1024
@@ -158,6 +161,7 @@ _PARSERS = {
     "extra-unique-name-helpers": ("extra_unique_name_helpers", _strings),
     "extra-supply-names": ("extra_supply_names", _strings),
     "tvmscript-modules": ("tvmscript_modules", _strings),
+    "tvm-packages": ("tvm_packages", _strings),
     "tvm-version": ("tvm_version", _version),
     "severity": ("severity", _severity),
     "max-file-size": ("max_file_size", _int),

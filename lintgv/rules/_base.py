@@ -126,6 +126,15 @@ class Rule:
         )
 
 
+def as_tvm(name: str, packages: Sequence[str]) -> str:
+    """Return `name` with a package that re-exports TVM (`tvm-packages`) read as `tvm`:
+    `mypkg.compat.ir.GlobalVar` → `tvm.ir.GlobalVar` for `mypkg.compat`."""
+    for package in packages:
+        if name == package or name.startswith(package + "."):
+            return "tvm" + name[len(package) :]
+    return name
+
+
 class CommentRule(Rule):
     """A rule about suppression comments themselves, in both languages: suppress.py finds
     the comments and what they silenced, and asks each such rule to judge them."""
@@ -206,7 +215,11 @@ class PythonRule(Rule, cst.BatchableCSTVisitor):
 
     def qualified_names(self, node: cst.BaseExpression) -> set[str]:
         """Return the dotted names `node` may refer to, relative imports resolved."""
-        return self.parsed.names.qualified_names(node)
+        names = self.parsed.names.qualified_names(node)
+        packages = self.config.tvm_packages
+        if not packages:
+            return names
+        return {as_tvm(name, packages) for name in names}
 
     def report(
         self,

@@ -94,6 +94,8 @@ class DirectGlobalVarPython(PythonRule):
     VALID = [
         Valid("gv = supply.fresh_global('main')\n"),
         Valid("class GlobalVar:\n    pass\n\ngv = GlobalVar('main')\n"),
+        # Not TVM unless configured as a package that re-exports it.
+        Valid("from mypkg.compat import ir\ngv = ir.GlobalVar('f')\n"),
         Valid("from tvm.ir import GlobalVar\nok = isinstance(x, GlobalVar)\n"),
         Valid('"""Use GlobalVar("main") here."""\n# GlobalVar("f")\ns = "GlobalVar(\'f\')"\n'),
         Valid(
@@ -119,8 +121,14 @@ class DirectGlobalVarPython(PythonRule):
         Invalid("import tvm\ngv = tvm.ir.GlobalVar('main')\n", span=(2, 6, 2, 30)),
         Invalid("from tvm import relay\ngv = relay.GlobalVar('f')\n", span=(2, 6, 2, 26)),
         Invalid("from tvm.ir import GlobalVar as GV\ngv = GV('f')\n", span=(2, 6, 2, 13)),
-        # TVM re-exported by a package built on it (`from tilelang import tvm`).
+        # TVM re-exported by a package built on it (`from tilelang import tvm`), and under
+        # another name (configured).
         Invalid("from mypkg import tvm\ngv = tvm.ir.GlobalVar('f')\n", span=(2, 6, 2, 27)),
+        Invalid(
+            "from mypkg.compat import ir\ngv = ir.GlobalVar('f')\n",
+            span=(2, 6, 2, 23),
+            config={"tvm-packages": ["mypkg.compat"]},
+        ),
         # Line breaks, a comment and parentheses inside the call hide nothing.
         Invalid(
             "import tvm\ngv = tvm.ir.GlobalVar(  # the entry point\n    ('main')\n)\n",

@@ -30,6 +30,7 @@ INVALID = [
     ("extra-unique-name-helpers", "3", "3"),
     ("extra-supply-names", '"supply"', "'supply'"),
     ("tvmscript-modules", '"mypkg.language"', "'mypkg.language'"),
+    ("tvm-packages", '"mypkg.compat"', "'mypkg.compat'"),
     ("tvm-version", '"1.0"', "'1.0'"),
     ("tvm-version", "0.16", "0.16"),
     ("tvm-version", '"0.8"', "'0.8'"),
