@@ -39,6 +39,10 @@ class GroupFix:
     paths: tuple[Path, ...]
     done: bool  # written, or (for --diff) shown
     reason: str | None = None  # why not, when not done
+    # A supply parameter threaded into a function (fixing/threading.py), not a copy
+    # replaced; `evidence` then says which callers got a new, empty supply.
+    threaded: bool = False
+    evidence: str = ""
 
 
 @dataclass
@@ -198,3 +202,31 @@ def fix_groups(
                 touched.update(change.texts)
     left = [s for s in skipped if s.helper not in handled]
     return outcomes, left
+
+
+def apply_change(
+    change: Change,
+    workspace: Workspace,
+    paths: list[Path],
+    names: frozenset[str],
+    *,
+    write: bool,
+    tree: Tree | None,
+) -> GroupFix:
+    """Prove and apply (or, for --diff, remember) one multi-file change planned elsewhere
+    (a supply threaded into a function: fixing/threading.py)."""
+    files = tuple(sorted(change.texts, key=lambda p: p.as_posix()))
+    for path in files:
+        workspace.read(path)  # known before it is changed, for the diff and the write
+    reason = _prove(change, workspace, sorted(paths, key=lambda p: p.as_posix()), names)
+    reason = reason or _commit(change, workspace, write, tree)
+    return GroupFix(
+        change.helper,
+        change.title,
+        change.sites,
+        files,
+        reason is None,
+        reason,
+        threaded=True,
+        evidence=change.evidence,
+    )

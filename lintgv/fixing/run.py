@@ -26,9 +26,10 @@ from lintgv.fixing.files import (
     stored_text,
     write_atomically,
 )
-from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
+from lintgv.fixing.groups import GroupFix, Workspace, apply_change, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import Rejected, settle
+from lintgv.fixing.threading import Site, plan_threading
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.reading import read_source
 from lintgv.registry import rule_codes, select
@@ -286,6 +287,8 @@ def fix_paths(
                 fixes[path] = _after_group(
                     fixes.get(path), path, workspace, candidates[path], helpers, write
                 )
+    if unsafe:
+        groups += _thread_supplies(fixes, candidates, workspace, helpers, write, tree)
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
     ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
     not_fixed = tuple(FileError(path, why) for path, why in sorted(refused.items()))
@@ -298,6 +301,56 @@ def fix_paths(
         tuple(groups),
         tuple(groups_left),
     )
+
+
+# GV101's reason when nothing in scope can name the GlobalVar (codemods/supply_cpp.py).
+_NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
+
+
+def _thread_supplies(
+    fixes: dict[Path, FileFix],
+    candidates: Mapping[Path, Candidate],
+    workspace: Workspace,
+    helpers: frozenset[str],
+    write: bool,
+    tree: Tree | None,
+) -> list[GroupFix]:
+    """Thread a supply parameter into each C++ function that builds a GlobalVar with
+    nothing in scope to name it (stage three; see fixing/threading.py). One change at a
+    time, planned again on the texts the one before left: two changes to one file must
+    not be planned on the same old text."""
+    cpp = [path for path, c in candidates.items() if c.language == Language.CPP]
+    done: list[GroupFix] = []
+    handled: set[str] = set()
+    refusals: dict[str, GroupFix] = {}
+    while True:
+        sites = [
+            Site(fix.path, finding.span.start_line, finding.span.start_col)
+            for fix in fixes.values()
+            if fix.path.suffix not in (".py", ".pyi")
+            for finding in fix.remaining
+            if finding.code == "GV101" and finding.reason == _NOTHING_IN_SCOPE
+        ]
+        changes, refused = plan_threading(
+            sites, cpp, workspace.read, lambda p: candidates[p].config
+        )
+        for refusal in refused:
+            group = GroupFix(refusal.helper, "", 0, (refusal.path,), False, refusal.reason)
+            refusals[refusal.helper] = replace(group, threaded=True)  # as of the latest text
+        pending = [
+            c for c in changes if c.helper not in handled and all(p in candidates for p in c.texts)
+        ]
+        if not pending:
+            break
+        change = pending[0]
+        handled.add(change.helper)
+        group = apply_change(change, workspace, cpp, HELPER_NAMES, write=write, tree=tree)
+        done.append(group)
+        for path in group.paths if group.done else ():
+            fixes[path] = _after_group(
+                fixes.get(path), path, workspace, candidates[path], helpers, write
+            )
+    return done + [g for helper, g in refusals.items() if helper not in handled]
 
 
 def _proof(

@@ -145,7 +145,11 @@ def _short(helper: str) -> str:
 
 def _copies_left(run: FixRun) -> list[CopyLeft]:
     left = [CopyLeft(s.helper, (s.path,), s.reason) for s in run.groups_left]
-    left += [CopyLeft(g.helper, g.paths, g.reason) for g in run.groups if not g.done and g.reason]
+    left += [
+        CopyLeft(g.helper, g.paths, g.reason)
+        for g in run.groups
+        if not g.done and g.reason and not g.threaded
+    ]
     return left
 
 
@@ -175,28 +179,44 @@ def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:
 
 
 def _group_lines(run: FixRun) -> list[str]:
-    done = [g for g in run.groups if g.done]
-    if not done:
-        return []
-    verb = "Replaced" if run.write else "Would replace"
-    sites = sum(g.sites for g in done)
-    copies = _plural(len(done), "unique-name copy").replace("copys", "copies")
-    helpers = ", ".join(g.helper for g in done)
-    return [f"{verb} {copies} with a NameSupply ({_plural(sites, 'call site')}): {helpers}."]
+    lines = []
+    done = [g for g in run.groups if g.done and not g.threaded]
+    if done:
+        verb = "Replaced" if run.write else "Would replace"
+        sites = sum(g.sites for g in done)
+        copies = _plural(len(done), "unique-name copy").replace("copys", "copies")
+        helpers = ", ".join(g.helper for g in done)
+        lines.append(
+            f"{verb} {copies} with a NameSupply ({_plural(sites, 'call site')}): {helpers}."
+        )
+    for group in (g for g in run.groups if g.done and g.threaded):
+        verb = "Threaded" if run.write else "Would thread"
+        function = group.helper.removesuffix(" (supply parameter)")
+        lines.append(
+            f"{verb} a GlobalVarSupply parameter into {function} "
+            f"({_plural(group.sites, 'call')} updated; unsafe: {group.evidence})."
+        )
+    return lines
 
 
 def _groups_left(run: FixRun) -> list[str]:
     left = [
         (g.helper, ", ".join(display_path(p) for p in g.paths[:1]), g.reason)
         for g in run.groups
-        if not g.done
+        if not g.done and not g.threaded
+    ]
+    threads = [g for g in run.groups if not g.done and g.threaded]
+    lines = [
+        f"  supply parameter not threaded into {g.helper.removesuffix(' (supply parameter)')} "
+        f"({display_path(g.paths[0])}): {g.reason}"
+        for g in threads
     ]
     left += [(s.helper, f"{display_path(s.path)}:{s.line}", s.reason) for s in run.groups_left]
     if not left:
-        return []
-    lines = [
+        return lines
+    lines.append(
         f"{_plural(len(left), 'unique-name copy').replace('copys', 'copies')} left as they are:"
-    ]
+    )
     lines.extend(f"  {helper} ({where}): {reason}" for helper, where, reason in left)
     return lines
 

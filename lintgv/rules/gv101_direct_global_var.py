@@ -396,8 +396,16 @@ class DirectGlobalVarCpp(CppRule):
     IRModule is in scope (or it is made after the site) the message says so and a new,
     empty supply is only shown (`GlobalVarSupply(NameSupply(""))->FreshGlobal(name,
     false)`): it knows no other function's name, so the caller's supply has to be passed
-    in instead. No fix (and the message says why) outside functions, for
-    `make_object<GlobalVarNode>` and for calls that pass a type or span. With
+    in instead. `lintgv fix --unsafe` does that as TVM's migration did by hand: the
+    function gets a `GlobalVarSupply global_var_supply` parameter (before the first one
+    with a default value), so do its declarations in the files checked, and each call
+    passes the caller's supply, one made from the caller's IRModule, or else a new one
+    (listed in the summary); all files change together or none. It is not done when a
+    call's receiver cannot be resolved (the call would miss its argument), when a call
+    relies on default arguments before the new one, or when nothing in the files checked
+    calls the function (an API whose callers are elsewhere). No fix (and the message says
+    why) outside functions, for `make_object<GlobalVarNode>` and for calls that pass a
+    type or span. With
     `tvm-version = "0.25"` the name is wrapped instead: `GlobalVar(global_names->FreshName(
     name, false))`, with a `UniqueNameSupply` seeded from the module's globals.
 

@@ -53,6 +53,9 @@ def test_unsafe_fix_rewrites_the_project_as_expected(project: Path) -> None:
         f"(suggested: {CPP_SUGGESTED})",
         "  GV101     1  no automatic fix: the IRModule it is added to (`mod`) is made after "
         f"this line (suggested: {PY_SUGGESTED})",
+        # Nothing calls it here: its signature stays as it is (fixing/threading.py).
+        "  supply parameter not threaded into Dummy (src/relay/lift_functions.cc): no call of "
+        "Dummy in the files checked",
     ]
 
 

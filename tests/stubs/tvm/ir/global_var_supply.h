@@ -4,12 +4,16 @@
 #include <tvm/ir/module.h>
 
 namespace tvm {
+struct NameSupply {
+  explicit NameSupply(const String& prefix) {}
+};
 struct GlobalVarSupplyNode {
   GlobalVar FreshGlobal(String name, bool add_prefix = true) { return GlobalVar(name); }
   GlobalVar UniqueGlobalFor(const String& name, bool add_prefix = true) { return GlobalVar(name); }
 };
 struct GlobalVarSupply {
   explicit GlobalVarSupply(const IRModule& mod) {}
+  explicit GlobalVarSupply(const NameSupply& names) {}
   GlobalVarSupplyNode* operator->() const { return node.get(); }
   std::shared_ptr<GlobalVarSupplyNode> node = std::make_shared<GlobalVarSupplyNode>();
 };

@@ -1,0 +1,351 @@
+"""Stage three of `lintgv fix --unsafe`: a supply threaded into a C++ function.
+
+A GlobalVar built by hand where no GlobalVarSupply or IRModule is in scope is what TVM's
+own migration (PR 12066) fixed by hand: the function gets a `GlobalVarSupply
+global_var_supply` parameter (before any parameter with a default value), its
+declarations in the project get it too, and every call the project makes of it passes
+one along — the caller's own supply, or one made from the caller's IRModule. The site is
+then named with the new parameter, as GV101's fix does with any supply in scope.
+
+One change per function, across files, applied whole or not at all (fixing/groups.py).
+A caller with neither a supply nor a module is given a new, empty one
+(`GlobalVarSupply(NameSupply(""))`, as TVM's FFI registrations did) and listed in the
+change's evidence; threading further up the call chain is left to a person. The change
+is unsafe: names now come from a supply.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+from lintgv.codemods.cpp_scope import scope_at
+from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
+from lintgv.codemods.unique_names import Change
+from lintgv.config import Config, apply_settings
+from lintgv.engine import check
+from lintgv.errors import ParseError
+from lintgv.fixes import apply_edits
+from lintgv.model import Applicability, Edit, Language, SourceFile, Span
+from lintgv.parsing.cpp import ParsedCpp, compile_query, parse_cpp
+from lintgv.rules._unique_names.cpp_calls import call_candidates
+from lintgv.rules._unique_names.cpp_facts import call_name
+from lintgv.rules._unique_names.cpp_shape import unit_of
+from lintgv.rules._unique_names.names import cpp_identity
+
+Node = tree_sitter.Node
+PARAMETER = "global_var_supply"
+_DECLARATION = f"GlobalVarSupply {PARAMETER}"
+_NEW_SUPPLY = 'GlobalVarSupply(NameSupply(""))'
+_DEFAULTED = frozenset({"optional_parameter_declaration", "variadic_parameter_declaration"})
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A function no supply could be threaded into, and why."""
+
+    helper: str
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True)
+class Site:
+    """A GV101 finding with no supply or module in scope: where it is."""
+
+    path: Path
+    line: int  # 1-based
+    column: int  # 0-based
+
+
+def plan_threading(
+    sites: Iterable[Site],
+    paths: Sequence[Path],
+    read: Callable[[Path], str | None],
+    config_for: Callable[[Path], Config],
+) -> tuple[list[Change], list["Refusal"]]:
+    """Return one change per function that holds some of `sites`, and the functions that
+    cannot be changed with why; C++ `paths` are where
+    its declarations and callers are looked for (texts from `read`); `config_for` gives
+    each file's settings (a release without GlobalVarSupply gets no change)."""
+    by_function: dict[tuple[Path, int], list[Site]] = {}
+    parsed_of: dict[Path, ParsedCpp] = {}
+    functions: dict[tuple[Path, int], Node] = {}
+    for site in sites:
+        text = read(site.path)
+        if text is None:
+            continue
+        if site.path not in parsed_of:
+            try:
+                parsed_of[site.path] = parse_cpp(text)
+            except ParseError:
+                continue  # its GV101 findings came from this text: not expected, but safe
+        parsed = parsed_of[site.path]
+        function = _function_at(parsed, site)
+        if function is not None:
+            key = (site.path, function.start_byte)
+            by_function.setdefault(key, []).append(site)
+            functions[key] = function
+    changes: list[Change] = []
+    refused: list[Refusal] = []
+    for key in by_function:
+        path = key[0]
+        config = config_for(path)
+        if config.release.has_unique_name_supply:
+            continue  # no GlobalVarSupply in this release
+        function = functions[key]
+        outcome = _thread(path, parsed_of[path], function, paths, read, config)
+        if isinstance(outcome, Change):
+            changes.append(outcome)
+        elif outcome is not None:
+            unit = unit_of(parsed_of[path], function, config)
+            name = unit.qualified if unit is not None else "?"
+            refused.append(Refusal(f"{cpp_identity(name)} (supply parameter)", path, outcome))
+    return changes, refused
+
+
+def _function_at(parsed: ParsedCpp, site: Site) -> Node | None:
+    offset = _offset(parsed, site.line, site.column)
+    node: Node | None = parsed.root.descendant_for_byte_range(offset, offset)
+    while node is not None and node.type not in ("function_definition", "lambda_expression"):
+        node = node.parent
+    return node if node is not None and node.type == "function_definition" else None
+
+
+def _offset(parsed: ParsedCpp, line: int, column: int) -> int:
+    start = parsed.line_starts[line - 1]
+    prefix = parsed.data[start:].decode("utf-8", "replace")[:column]
+    return start + len(prefix.encode("utf-8"))
+
+
+def _parameters(function: Node) -> Node | None:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator.child_by_field_name("parameters") if declarator is not None else None
+
+
+def _items(node: Node) -> list[Node]:
+    return [c for c in node.named_children if c.type != "comment"]
+
+
+def _insertion(parsed: ParsedCpp, container: Node, index: int, text: str) -> Edit:
+    """Return the edit that puts `text` as item `index` of a parameter or argument list."""
+    items = _items(container)
+    if not items:
+        at = container.start_byte + 1  # after "("
+        inserted = text
+    elif index < len(items):
+        at = items[index].start_byte
+        inserted = f"{text}, "
+    else:
+        at = items[-1].end_byte
+        inserted = f", {text}"
+    line, column = parsed.position(at)
+    return Edit(Span(line, column, line, column), inserted, "")
+
+
+def _index(parameters: Node) -> int:
+    items = _items(parameters)
+    for index, item in enumerate(items):
+        if item.type in _DEFAULTED:
+            return index
+    return len(items)
+
+
+def _thread(
+    path: Path,
+    parsed: ParsedCpp,
+    function: Node,
+    paths: Sequence[Path],
+    read: Callable[[Path], str | None],
+    config: Config,
+) -> Change | str | None:
+    """Return the change threading a supply into `function`; a text saying why it cannot
+    be made; or None when there is nothing to thread (no named function, done already)."""
+    unit = unit_of(parsed, function, config)
+    parameters = _parameters(function)
+    if unit is None or parameters is None or unit.name == "main":
+        return None
+    if PARAMETER in parsed.text(parameters):
+        return None  # threaded already
+    identity = cpp_identity(unit.qualified)
+    count = len(_items(parameters))
+    files: dict[Path, ParsedCpp] = {}
+    for other in paths:
+        text = read(other)
+        if text is None or unit.name not in text:
+            continue
+        try:
+            files[other] = parsed if other == path else parse_cpp(text)
+        except ParseError:
+            return f"{other.name} cannot be parsed, so its calls of {unit.name} are unknown"
+    declarations: dict[Path, list[Node]] = {}
+    for other, target in files.items():
+        declarations[other], overloads = _declarations(target, unit.name, identity, count)
+        if overloads:
+            return f"{unit.name} is overloaded ({other.name}): its calls cannot be told apart"
+    # Default values sit on the declarations: the new parameter goes before the first.
+    index = min([_index(parameters), *(_index(d) for ds in declarations.values() for d in ds)])
+    edits: dict[Path, list[Edit]] = {path: [_insertion(parsed, parameters, index, _DECLARATION)]}
+    unresolved: list[str] = []
+    calls = 0
+    for other, target in files.items():
+        mine = edits.setdefault(other, [])
+        for declaration in declarations[other]:
+            mine.append(_insertion(target, declaration, index, _DECLARATION))
+        resolved, unknown = _calls(target, unit.name, identity)
+        if unknown:
+            # A call left without the new argument would not compile: no change at all.
+            where = ", ".join(f"{other.name}:{target.position(c.start_byte)[0]}" for c in unknown)
+            return f"calls of {unit.name} whose receiver lintgv cannot resolve: {where}"
+        for call, arguments in resolved:
+            if len(_items(arguments)) > count:
+                where = f"{other.name}:{target.position(call.start_byte)[0]}"
+                return f"a call passes more arguments than {unit.name} takes: {where}"
+            if len(_items(arguments)) < index:
+                where = f"{other.name}:{target.position(call.start_byte)[0]}"
+                return f"a call relies on default arguments before the new parameter: {where}"
+            supply = _supply_for(target, call, function if other == path else None)
+            if supply is None:
+                supply = _NEW_SUPPLY
+                unresolved.append(f"{other.name}:{target.position(call.start_byte)[0]}")
+            mine.append(_insertion(target, arguments, index, supply))
+            calls += 1
+        if len(mine) > (1 if other == path else 0):
+            header = include_edit(target, GLOBAL_VAR_SUPPLY_HEADER)
+            if header is not None:
+                mine.append(header)
+    if not calls:
+        # Nothing here calls it: its callers, if any, are outside the files checked (an
+        # API, an FFI registration), and a new parameter would break them unseen.
+        return f"no call of {unit.name} in the files checked"
+    texts: dict[Path, str] = {}
+    for changed, file_edits in edits.items():
+        if not file_edits:
+            continue
+        original = read(changed)
+        if original is None:
+            return f"{changed.name} cannot be read again"
+        texts[changed] = apply_edits(original, file_edits)
+    site_text = _named_with_parameter(path, texts[path], config)
+    if site_text is None:
+        return "GV101's fix did not name the site with the new parameter"
+    texts[path] = site_text
+    evidence = "names now come from a GlobalVarSupply passed in"
+    if unresolved:
+        evidence += (
+            "; these callers have no supply or module and pass a new, empty one: "
+            + ", ".join(unresolved)
+        )
+    title = f"Pass a GlobalVarSupply into {unit.qualified} ({calls} call(s) updated)"
+    helper = f"{identity} (supply parameter)"
+    return Change(helper, texts, Applicability.UNSAFE, calls, title, evidence)
+
+
+def _declarations(
+    parsed: ParsedCpp, name: str, identity: str, count: int
+) -> tuple[list[Node], int]:
+    """Return the parameter lists of the declarations (not definitions) of the function,
+    and how many declarations or definitions of the same name have another number of
+    parameters (overloads, whose calls cannot be told apart from the function's)."""
+    found = []
+    others = 0
+    stack = [parsed.root]
+    while stack:
+        node = stack.pop()
+        is_definition = node.type == "function_definition"
+        if node.type == "compound_statement":
+            continue
+        stack.extend(node.named_children)
+        if node.type not in ("declaration", "field_declaration") and not is_definition:
+            continue
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is None:
+            continue
+        inner = declarator.child_by_field_name("declarator")
+        parameters = declarator.child_by_field_name("parameters")
+        if inner is None or parameters is None:
+            continue
+        written = "".join(parsed.text(inner).split())
+        if written.rsplit("::", 1)[-1] != name:
+            continue
+        owner = _class_around(parsed, node)
+        qualified = f"{owner}::{written}" if owner and "::" not in written else written
+        if cpp_identity(qualified) != identity:
+            continue
+        if len(_items(parameters)) != count:
+            others += 1
+        elif not is_definition:
+            found.append(parameters)
+    return found, others
+
+
+def _class_around(parsed: ParsedCpp, node: Node) -> str:
+    parent = node.parent
+    if parent is not None and parent.type == "field_declaration_list" and parent.parent:
+        name = parent.parent.child_by_field_name("name")
+        if name is not None:
+            return parsed.text(name)
+    return ""
+
+
+def _calls(
+    parsed: ParsedCpp, name: str, identity: str
+) -> tuple[list[tuple[Node, Node]], list[Node]]:
+    """Return the calls that resolve to the function, with their argument lists, and the
+    calls of that name that resolve to nothing known (`Builder(t).Create(x)`: a receiver
+    whose type is not declared where it is used)."""
+    found = []
+    unknown = []
+    cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+    for call in cursor.captures(parsed.root).get("call", []):
+        if call_name(parsed, call) != name:
+            continue
+        arguments = call.child_by_field_name("arguments")
+        candidates = {cpp_identity(c) for c in call_candidates(parsed, call, Config())}
+        if arguments is not None and identity in candidates:
+            found.append((call, arguments))
+        elif not candidates:
+            unknown.append(call)
+    return found, unknown
+
+
+def _supply_for(parsed: ParsedCpp, call: Node, threaded: Node | None) -> str | None:
+    """Return what a call passes: the new parameter inside the function itself, else the
+    caller's supply, else a supply made from the caller's IRModule, else None."""
+    if threaded is not None and (
+        threaded.start_byte <= call.start_byte and call.end_byte <= threaded.end_byte
+    ):
+        return PARAMETER
+    scope = scope_at(parsed, call)
+    supplies = scope.of_type("GlobalVarSupply")
+    if supplies:
+        return supplies[0].name
+    modules = scope.of_type("IRModule")
+    if modules:
+        module = modules[0]
+        return f"GlobalVarSupply({'*' if module.pointer else ''}{module.name})"
+    return None
+
+
+def _named_with_parameter(path: Path, text: str, config: Config) -> str | None:
+    """Return the definition's file with its GV101 sites named through the new parameter
+    (GV101's own fix, now that a supply is in scope), or None when none could be."""
+    only_gv101 = apply_settings(config, {"select": ["GV101"]}, None)
+    result = check(SourceFile(path, Language.CPP, text), only_gv101, whole=True)
+    edits = [
+        edit
+        for finding in result.findings
+        if finding.fix is not None
+        and finding.fix.applicability == Applicability.UNSAFE
+        and any(PARAMETER in e.text for e in finding.fix.edits)
+        for edit in finding.fix.edits
+    ]
+    if not edits:
+        return None
+    unique = list({(e.span, e.text, e.old_text): e for e in edits}.values())
+    return apply_edits(text, unique)

@@ -1,0 +1,132 @@
+"""A GlobalVarSupply parameter threaded into a C++ function that builds a GlobalVar with
+nothing in scope to name it (stage three of `lintgv fix --unsafe`), through the CLI on
+tests/fixtures/thread_project; the results compile against the stub headers."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+STUBS = Path(__file__).parent.parent / "stubs"
+SOURCES = ("include/driver_api.h", "src/driver_api.cc", "src/build.cc")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "thread_project"
+    shutil.copytree(FIXTURES / "thread_project", root)
+    return root
+
+
+def _fix(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lintgv", "fix", "--no-cache", *args, "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def _texts(root: Path) -> dict[str, str]:
+    return {name: (root / name).read_text() for name in SOURCES}
+
+
+def test_the_function_its_declaration_and_its_callers_get_the_supply(project: Path) -> None:
+    result = _fix(project, "--unsafe")
+    assert result.returncode == 0, result.stdout + result.stderr
+    header, definition, build = (_texts(project)[name] for name in SOURCES)
+    # Before the first defaulted parameter, in the declaration and the definition alike.
+    assert (
+        "IRModule ScheduleToModule(const PrimFunc& f, const std::string& name, "
+        "GlobalVarSupply global_var_supply, bool simple = false);"
+    ) in header
+    assert (
+        "GlobalVar Lower(const Function& func, GlobalVarSupply global_var_supply, int depth = 0);"
+        in header
+    )
+    assert "#include <tvm/ir/global_var_supply.h>" in header
+    assert "return MakeModule(global_var_supply->FreshGlobal(name, false), f);" in definition
+    assert 'return global_var_supply->FreshGlobal("lowered", false);' in definition
+    # Each caller passes what it has: a module, its own supply, else a new one (listed).
+    assert "ScheduleToModule(f, name, GlobalVarSupply(mod));" in definition
+    assert 'ScheduleToModule(f, name, GlobalVarSupply(NameSupply("")), true);' in definition
+    assert 'ScheduleToModule(f, "main", supply, true);' in build
+    assert "lowerer->Lower(f, GlobalVarSupply(mod));" in build
+    assert "Threaded a GlobalVarSupply parameter into ScheduleToModule (3 calls updated" in (
+        result.stdout
+    )
+    assert "pass a new, empty one: driver_api.cc:14" in result.stdout
+
+
+def test_the_threaded_files_compile_and_a_second_run_changes_nothing(project: Path) -> None:
+    _fix(project, "--unsafe")
+    for name in ("src/driver_api.cc", "src/build.cc"):
+        done = subprocess.run(
+            [
+                *("c++", "-std=c++17", "-fsyntax-only", f"-I{STUBS}"),
+                *(f"-I{project / 'include'}", str(project / name)),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, f"{name}:\n{done.stderr}"
+    after = _texts(project)
+    again = _fix(project, "--unsafe")
+    assert _texts(project) == after
+    assert "Thread" not in again.stdout
+
+
+def test_without_unsafe_nothing_is_threaded(project: Path) -> None:
+    before = _texts(project)
+    _fix(project)
+    assert _texts(project) == before
+
+
+def test_a_call_that_cannot_be_resolved_stops_the_change(project: Path) -> None:
+    build = project / "src" / "build.cc"
+    build.write_text(
+        build.read_text().replace(
+            "}  // namespace tvm",
+            "Lowerer MakeLowerer();\n"
+            "GlobalVar Again(const Function& f) { return MakeLowerer().Lower(f); }\n"
+            "}  // namespace tvm",
+        )
+    )
+    before = _texts(project)
+    result = _fix(project, "--unsafe")
+    after = _texts(project)
+    # The Lowerer change would leave a call without its argument: it is not made, and the
+    # summary says which call; ScheduleToModule's change still is.
+    assert "GlobalVar Lower(const Function& func, int depth = 0);" in after["include/driver_api.h"]
+    assert "MakeLowerer().Lower(f)" in after["src/build.cc"]
+    assert (
+        "supply parameter not threaded into Lowerer::Lower (src/driver_api.cc): calls of Lower "
+        "whose receiver lintgv cannot resolve: build.cc:14"
+    ) in result.stdout
+    assert after["src/driver_api.cc"] != before["src/driver_api.cc"]
+
+
+def test_an_overloaded_function_is_left_as_it_is(project: Path) -> None:
+    header = project / "include" / "driver_api.h"
+    header.write_text(
+        header.read_text().replace(
+            "class Lowerer {", "IRModule ScheduleToModule(const PrimFunc& f);\n\nclass Lowerer {"
+        )
+    )
+    before = _texts(project)
+    result = _fix(project, "--unsafe")
+    after = _texts(project)
+    # Calls of one overload cannot be told from calls of the other by their name.
+    assert (
+        "supply parameter not threaded into ScheduleToModule (src/driver_api.cc): "
+        "ScheduleToModule is overloaded (driver_api.h): its calls cannot be told apart"
+    ) in result.stdout
+    assert "ScheduleToModule(f, name);" in after["src/driver_api.cc"]
+    assert after["src/build.cc"].count('ScheduleToModule(f, "main", true)') == 1
+    assert after != before  # Lowerer::Lower is still threaded
