@@ -120,6 +120,7 @@ def test_the_report_escapes_what_the_tree_names(lintgv, project) -> None:
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
 
 
+@pytest.mark.system("chromium")
 def test_the_report_renders_its_chart_and_sorts_its_table_in_chromium(
     lintgv, tree: Path, tmp_path: Path
 ) -> None:

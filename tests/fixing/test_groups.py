@@ -62,6 +62,7 @@ def test_an_unproven_change_waits_for_unsafe(project: Path) -> None:
     assert _texts(project / "src") == before
 
 
+@pytest.mark.system("c++", "bwrap")
 def test_a_change_proven_to_rename_waits_for_unsafe(project: Path) -> None:
     before = _texts(project / "src")
     proof = NameProof(lambda path: "0.24")

@@ -63,6 +63,7 @@ def test_the_function_its_declaration_and_its_callers_get_the_supply(project: Pa
     assert "pass a new, empty one: driver_api.cc:14" in result.stdout
 
 
+@pytest.mark.system("c++")
 def test_the_threaded_files_compile_and_a_second_run_changes_nothing(project: Path) -> None:
     _fix(project, "--unsafe")
     for name in ("src/driver_api.cc", "src/build.cc"):

@@ -1,13 +1,16 @@
-"""`validate_manifests` with the real C toolchain (CI installs build-essential and binutils,
-so a missing `cc` or `nm` fails these tests rather than skipping them)."""
+"""`validate_manifests` with the real C toolchain (`cc`, `nm`: see tests/conftest.py)."""
 
 import json
 from pathlib import Path
+
+import pytest
 
 from lintgv.registry import rule_codes
 from lintgv.runtime.c_build import Toolchain
 from lintgv.runtime.c_validate import validate_manifests
 from lintgv.runtime.symbol_checks import ModelSymbols, check_symbols
+
+pytestmark = pytest.mark.system("cc", "nm")
 
 
 def manifest(folder: Path, name: str, model: str | None, functions: list[str]) -> Path:

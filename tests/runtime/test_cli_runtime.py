@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.system("cc", "c++", "nm", "bwrap")
+
 
 def lintgv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

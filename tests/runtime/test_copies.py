@@ -2,11 +2,15 @@
 
 from pathlib import Path
 
+import pytest
+
 from lintgv.codemods.unique_name_copies import Project
 from lintgv.rewrite_validation import cpp_copy, run_copy
 from lintgv.runtime.copies.outcome import CopyRun
 from lintgv.runtime.copies.python_harness import run_python_copy
 from lintgv.runtime.copies.sequence import SEQUENCE, supply_names
+
+pytestmark = pytest.mark.system("c++", "bwrap")
 
 COPIES = Path(__file__).parent / "copies"
 SUPPLY_LIKE = (COPIES / "supply_like.cc").read_text()

@@ -11,6 +11,8 @@ from lintgv.fixing.proof import NameProof
 from lintgv.model import Applicability
 from lintgv.runtime.copies import sandbox
 
+pytestmark = pytest.mark.system("c++", "bwrap")
+
 COPIES = Path(__file__).parent / "copies"
 
 

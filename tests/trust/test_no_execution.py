@@ -30,6 +30,7 @@ def test_no_command_runs_code_of_the_tree(tmp_path: Path, command: tuple[str, ..
     assert not marker.exists(), f"`lintgv {' '.join(command)}` ran a copy of the tree"
 
 
+@pytest.mark.system("c++", "bwrap")
 def test_the_copies_do_run_when_asked_in_the_sandbox(tmp_path: Path) -> None:
     """The control: the hostile C++ copy compiles and runs (so the test above means
     something); with --prove-names it runs in the sandbox, where the marker's folder does

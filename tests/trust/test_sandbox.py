@@ -15,6 +15,8 @@ from hostile import cpp_with, python_writing, run_lintgv
 
 from lintgv.runtime.copies.sandbox import SandboxUnavailable, _bwrap
 
+pytestmark = pytest.mark.system("c++", "bwrap")
+
 SAME = "same names as NameSupply.fresh_name"
 
 
