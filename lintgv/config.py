@@ -56,6 +56,9 @@ class Config:
     # Modules that re-export TVM under another name (`mypkg.compat` for
     # `from mypkg.compat import ir`); `from mypkg import tvm` needs none.
     tvm_packages: tuple[str, ...] = ()
+    # How many calls up `fix --unsafe` threads a GlobalVarSupply parameter (1: only into
+    # the function that builds the GlobalVar).
+    supply_depth: int = 3
     tvm_version: str = DEFAULT_TVM_VERSION
     severity: tuple[tuple[str, Severity], ...] = ()
     max_file_size: int = 2 * 1024 * 1024
@@ -162,6 +165,7 @@ _PARSERS = {
     "extra-supply-names": ("extra_supply_names", _strings),
     "tvmscript-modules": ("tvmscript_modules", _strings),
     "tvm-packages": ("tvm_packages", _strings),
+    "supply-depth": ("supply_depth", _int),
     "tvm-version": ("tvm_version", _version),
     "severity": ("severity", _severity),
     "max-file-size": ("max_file_size", _int),

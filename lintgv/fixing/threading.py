@@ -8,15 +8,20 @@ one along — the caller's own supply, or one made from the caller's IRModule. T
 then named with the new parameter, as GV101's fix does with any supply in scope.
 
 One change per function, across files, applied whole or not at all (fixing/groups.py).
-A caller with neither a supply nor a module is given a new, empty one
-(`GlobalVarSupply(NameSupply(""))`, as TVM's FFI registrations did) and listed in the
-change's evidence; threading further up the call chain is left to a person. The change
-is unsafe: names now come from a supply.
+A caller with neither a supply nor a module gets the parameter in turn, up to
+`supply-depth` calls up, where that brings a real supply from further up; otherwise it
+passes a new, empty one (`GlobalVarSupply(NameSupply(""))`, as TVM's FFI registrations
+did), listed in the change's evidence. The change is unsafe: names now come from a
+supply. It is not made (and the summary says why) when a call cannot be resolved, a file
+naming the function cannot be parsed, the function is overloaded, or nothing checked
+calls it.
 """
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -38,6 +43,8 @@ Node = tree_sitter.Node
 PARAMETER = "global_var_supply"
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
 _NEW_SUPPLY = 'GlobalVarSupply(NameSupply(""))'
+_FUNCTIONS = ("function_definition", "lambda_expression")
+_NAMESPACE = re.compile(r"\b\w+::")
 _DEFAULTED = frozenset({"optional_parameter_declaration", "variadic_parameter_declaration"})
 
 
@@ -119,6 +126,10 @@ def _offset(parsed: ParsedCpp, line: int, column: int) -> int:
     return start + len(prefix.encode("utf-8"))
 
 
+def _where(path: Path, parsed: ParsedCpp, node: Node) -> str:
+    return f"{path.name}:{parsed.position(node.start_byte)[0]}"
+
+
 def _parameters(function: Node) -> Node | None:
     declarator = function.child_by_field_name("declarator")
     while declarator is not None and declarator.type != "function_declarator":
@@ -162,94 +173,223 @@ def _thread(
     read: Callable[[Path], str | None],
     config: Config,
 ) -> Change | str | None:
-    """Return the change threading a supply into `function`; a text saying why it cannot
-    be made; or None when there is nothing to thread (no named function, done already)."""
+    """Return the change threading a supply into `function` (and, up to `supply-depth`
+    calls up, into callers that have none to pass); a text saying why it cannot be made;
+    or None when there is nothing to thread (no named function, done already)."""
     unit = unit_of(parsed, function, config)
     parameters = _parameters(function)
     if unit is None or parameters is None or unit.name == "main":
         return None
     if PARAMETER in parsed.text(parameters):
         return None  # threaded already
-    identity = cpp_identity(unit.qualified)
-    count = len(_items(parameters))
-    files: dict[Path, ParsedCpp] = {}
-    for other in paths:
-        text = read(other)
-        if text is None or unit.name not in text:
-            continue
-        try:
-            files[other] = parsed if other == path else parse_cpp(text)
-        except ParseError:
-            return f"{other.name} cannot be parsed, so its calls of {unit.name} are unknown"
-    declarations: dict[Path, list[Node]] = {}
-    for other, target in files.items():
-        declarations[other], overloads = _declarations(target, unit.name, identity, count)
-        if overloads:
-            return f"{unit.name} is overloaded ({other.name}): its calls cannot be told apart"
-    # Default values sit on the declarations: the new parameter goes before the first.
-    index = min([_index(parameters), *(_index(d) for ds in declarations.values() for d in ds)])
-    edits: dict[Path, list[Edit]] = {path: [_insertion(parsed, parameters, index, _DECLARATION)]}
-    unresolved: list[str] = []
-    calls = 0
-    for other, target in files.items():
-        mine = edits.setdefault(other, [])
-        for declaration in declarations[other]:
-            mine.append(_insertion(target, declaration, index, _DECLARATION))
-        resolved, unknown = _calls(target, unit.name, identity)
-        if unknown:
-            # A call left without the new argument would not compile: no change at all.
-            where = ", ".join(f"{other.name}:{target.position(c.start_byte)[0]}" for c in unknown)
-            return f"calls of {unit.name} whose receiver lintgv cannot resolve: {where}"
-        for call, arguments in resolved:
-            if len(_items(arguments)) > count:
-                where = f"{other.name}:{target.position(call.start_byte)[0]}"
-                return f"a call passes more arguments than {unit.name} takes: {where}"
-            if len(_items(arguments)) < index:
-                where = f"{other.name}:{target.position(call.start_byte)[0]}"
-                return f"a call relies on default arguments before the new parameter: {where}"
-            supply = _supply_for(target, call, function if other == path else None)
-            if supply is None:
-                supply = _NEW_SUPPLY
-                unresolved.append(f"{other.name}:{target.position(call.start_byte)[0]}")
-            mine.append(_insertion(target, arguments, index, supply))
-            calls += 1
-        if len(mine) > (1 if other == path else 0):
-            header = include_edit(target, GLOBAL_VAR_SUPPLY_HEADER)
-            if header is not None:
-                mine.append(header)
-    if not calls:
-        # Nothing here calls it: its callers, if any, are outside the files checked (an
-        # API, an FFI registration), and a new parameter would break them unseen.
-        return f"no call of {unit.name} in the files checked"
+    threader = _Threader(paths, read, config, {path: parsed})
+    refusal = threader.thread(path, function, config.supply_depth, frozenset())
+    if refusal is not None:
+        return refusal
     texts: dict[Path, str] = {}
-    for changed, file_edits in edits.items():
-        if not file_edits:
-            continue
+    for changed, file_edits in threader.edits.items():
         original = read(changed)
         if original is None:
             return f"{changed.name} cannot be read again"
-        texts[changed] = apply_edits(original, file_edits)
+        header = include_edit(threader.parsed[changed], GLOBAL_VAR_SUPPLY_HEADER)
+        texts[changed] = apply_edits(original, [*file_edits, *([header] if header else [])])
     site_text = _named_with_parameter(path, texts[path], config)
     if site_text is None:
         return "GV101's fix did not name the site with the new parameter"
     texts[path] = site_text
     evidence = "names now come from a GlobalVarSupply passed in"
-    if unresolved:
+    if len(threader.threaded) > 1:
+        evidence += "; threaded through " + ", ".join(threader.threaded[1:])
+    if threader.unresolved:
         evidence += (
             "; these callers have no supply or module and pass a new, empty one: "
-            + ", ".join(unresolved)
+            + ", ".join(threader.unresolved)
         )
+    calls = threader.calls
     title = f"Pass a GlobalVarSupply into {unit.qualified} ({calls} call(s) updated)"
-    helper = f"{identity} (supply parameter)"
+    helper = f"{cpp_identity(unit.qualified)} (supply parameter)"
     return Change(helper, texts, Applicability.UNSAFE, calls, title, evidence)
 
 
+class _Saved(NamedTuple):
+    """A threader's state, to go back to when a caller cannot be given the parameter."""
+
+    edits: dict[Path, list[Edit]]
+    unresolved: list[str]
+    threaded: list[str]
+    given: set[tuple[Path, int]]
+    calls: int
+
+
+class _Threader:
+    """The edits of one change: a supply parameter for a function and, where a caller has
+    no supply to pass, for that caller too, a few calls up."""
+
+    def __init__(
+        self,
+        paths: Sequence[Path],
+        read: Callable[[Path], str | None],
+        config: Config,
+        parsed: dict[Path, ParsedCpp],
+    ) -> None:
+        self.paths = paths
+        self.read = read
+        self.config = config
+        self.parsed = parsed
+        self.edits: dict[Path, list[Edit]] = {}
+        self.unresolved: list[str] = []
+        self.threaded: list[str] = []  # the functions given the parameter, first the site's
+        self.given: set[tuple[Path, int]] = set()  # (file, start byte) of those functions
+        self.calls = 0
+        self.grounded = False  # whether the function threaded last got a real supply
+
+    def _files_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
+        found: dict[Path, ParsedCpp] = {}
+        for other in self.paths:
+            text = self.read(other)
+            if text is None or name not in text:
+                continue
+            if other not in self.parsed:
+                try:
+                    self.parsed[other] = parse_cpp(text)
+                except ParseError:
+                    return f"{other.name} cannot be parsed, so its calls of {name} are unknown"
+            found[other] = self.parsed[other]
+        return found
+
+    def thread(self, path: Path, function: Node, depth: int, seen: frozenset[str]) -> str | None:
+        """Add the edits that give `function` the parameter and pass it at every call;
+        return why that cannot be done (nothing is added then)."""
+        parsed = self.parsed[path]
+        unit = unit_of(parsed, function, self.config)
+        parameters = _parameters(function)
+        if unit is None or parameters is None or unit.name == "main":
+            return "not a named function"
+        if PARAMETER in parsed.text(parameters):
+            return f"{unit.name} has a parameter named {PARAMETER} already"
+        identity = cpp_identity(unit.qualified)
+        files = self._files_naming(unit.name)
+        if isinstance(files, str):
+            return files
+        count = len(_items(parameters))
+        types = parameter_types(parsed, parameters)
+        declarations: dict[Path, list[Node]] = {}
+        for other, target in files.items():
+            at = function.start_byte if other == path else -1
+            declarations[other], overloads = _declarations(target, unit.name, identity, types, at)
+            if overloads:
+                return f"{unit.name} is overloaded ({other.name}): its calls cannot be told apart"
+        # Default values sit on the declarations: the new parameter goes before the first.
+        index = min([_index(parameters), *(_index(d) for ds in declarations.values() for d in ds)])
+        saved = self._snapshot()
+        self.threaded.append(unit.qualified)
+        self.given.add((path, function.start_byte))
+        self._add(path, _insertion(parsed, parameters, index, _DECLARATION))
+        calls = 0
+        grounded = False  # some call passes a real supply, not a new, empty one
+        refusal = None
+        for other, target in files.items():
+            for declaration in declarations[other]:
+                self._add(other, _insertion(target, declaration, index, _DECLARATION))
+            resolved, unknown = _calls(target, unit.name, identity)
+            if unknown:
+                # A call left without the new argument would not compile: no change.
+                where = ", ".join(
+                    f"{other.name}:{target.position(c.start_byte)[0]}" for c in unknown
+                )
+                refusal = f"calls of {unit.name} whose receiver lintgv cannot resolve: {where}"
+                break
+            for call, arguments in resolved:
+                where = _where(other, target, call)
+                if len(_items(arguments)) > count:
+                    refusal = f"a call passes more arguments than {unit.name} takes: {where}"
+                    break
+                if len(_items(arguments)) < index:
+                    refusal = (
+                        f"a call relies on default arguments before the new parameter: {where}"
+                    )
+                    break
+                supply = self._supply(
+                    other,
+                    target,
+                    call,
+                    function if other == path else None,
+                    depth,
+                    seen | {identity},
+                )
+                self._add(other, _insertion(target, arguments, index, supply))
+                calls += 1
+                grounded |= supply != _NEW_SUPPLY
+            if refusal is not None:
+                break
+        if refusal is None and not calls:
+            # Nothing here calls it: its callers, if any, are outside the files checked (an
+            # API, an FFI registration), and a new parameter would break them unseen.
+            refusal = f"no call of {unit.name} in the files checked"
+        if refusal is not None:
+            self._restore(saved)
+            return refusal
+        self.calls += calls
+        self.grounded = grounded
+        return None
+
+    def _snapshot(self) -> "_Saved":
+        edits = {p: list(e) for p, e in self.edits.items()}
+        threaded, given = list(self.threaded), set(self.given)
+        return _Saved(edits, list(self.unresolved), threaded, given, self.calls)
+
+    def _restore(self, saved: "_Saved") -> None:
+        self.edits, self.unresolved, self.threaded, self.given, self.calls = saved
+
+    def _supply(
+        self,
+        path: Path,
+        parsed: ParsedCpp,
+        call: Node,
+        threaded: Node | None,
+        depth: int,
+        seen: frozenset[str],
+    ) -> str:
+        """Return what a call passes; thread the parameter into its caller when the
+        caller has nothing to pass and `depth` allows, else a new, empty supply."""
+        supply = _supply_for(parsed, call, threaded)
+        if supply is not None:
+            return supply
+        caller = call.parent
+        while caller is not None and caller.type not in (
+            "function_definition",
+            "lambda_expression",
+        ):
+            caller = caller.parent
+        if caller is not None and caller.type == "function_definition":
+            if (path, caller.start_byte) in self.given:
+                return PARAMETER
+            unit = unit_of(parsed, caller, self.config)
+            known = unit is not None and cpp_identity(unit.qualified) in seen
+            if depth > 1 and unit is not None and not known:
+                # A caller gets the parameter only where that brings a real supply from
+                # further up; a chain of new, empty supplies changes signatures for nothing.
+                saved = self._snapshot()
+                if self.thread(path, caller, depth - 1, seen) is None and self.grounded:
+                    return PARAMETER
+                self._restore(saved)
+        self.unresolved.append(_where(path, parsed, call))
+        return _NEW_SUPPLY
+
+    def _add(self, path: Path, edit: Edit) -> None:
+        mine = self.edits.setdefault(path, [])
+        if edit not in mine:
+            mine.append(edit)
+
+
 def _declarations(
-    parsed: ParsedCpp, name: str, identity: str, count: int
+    parsed: ParsedCpp, name: str, identity: str, types: tuple[str, ...], at: int
 ) -> tuple[list[Node], int]:
-    """Return the parameter lists of the declarations (not definitions) of the function,
-    and how many declarations or definitions of the same name have another number of
-    parameters (overloads, whose calls cannot be told apart from the function's)."""
+    """Return the parameter lists of the declarations (not definitions) of the function
+    whose parameter types are `types`, and how many declarations or definitions of the
+    same name are of another function: other parameter types (overloads, whose calls
+    cannot be told apart from the function's) or another definition than the one at
+    byte `at` (of this file's text; -1 when the function is in another file)."""
     found = []
     others = 0
     stack = [parsed.root]
@@ -277,11 +417,39 @@ def _declarations(
         qualified = f"{owner}::{written}" if owner and "::" not in written else written
         if cpp_identity(qualified) != identity:
             continue
-        if len(_items(parameters)) != count:
+        if parameter_types(parsed, parameters) != types or (
+            is_definition and node.start_byte != at
+        ):
             others += 1
         elif not is_definition:
             found.append(parameters)
     return found, others
+
+
+def parameter_types(parsed: ParsedCpp, parameters: Node) -> tuple[str, ...]:
+    """Return the types of a parameter list, as written, blanks and names left out."""
+    types = []
+    for item in _items(parameters):
+        kind = item.child_by_field_name("type")
+        text = parsed.text(kind) if kind is not None else parsed.text(item)
+        declarator = item.child_by_field_name("declarator")
+        # `const T& x`: the `&` and `*` belong to the type; the name does not.
+        marks = ""
+        while declarator is not None and declarator.type in (
+            "pointer_declarator",
+            "reference_declarator",
+        ):
+            marks += "*" if declarator.type == "pointer_declarator" else "&"
+            declarator = next(
+                (c for c in declarator.named_children if c.type != "type_qualifier"), None
+            )
+        qualifiers = " ".join(
+            parsed.text(c) for c in item.named_children if c.type == "type_qualifier"
+        )
+        # `tvm::tir::PrimFunc` in a header, `tir::PrimFunc` in the .cc: the same type.
+        written = _NAMESPACE.sub("", f"{qualifiers} {text}{marks}")
+        types.append("".join(written.split()))
+    return tuple(types)
 
 
 def _class_around(parsed: ParsedCpp, node: Node) -> str:

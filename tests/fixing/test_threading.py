@@ -131,3 +131,52 @@ def test_an_overloaded_function_is_left_as_it_is(project: Path) -> None:
     assert "ScheduleToModule(f, name);" in after["src/driver_api.cc"]
     assert after["src/build.cc"].count('ScheduleToModule(f, "main", true)') == 1
     assert after != before  # Lowerer::Lower is still threaded
+
+
+CHAIN = """\
+#include <tvm/ir/module.h>
+
+namespace tvm {
+IRModule MakeModule(const GlobalVar& gv, const BaseFunc& f);
+
+IRModule Make(const PrimFunc& f) { return MakeModule(GlobalVar("main"), f); }
+
+IRModule Middle(const PrimFunc& f) { return Make(f); }
+
+IRModule Top(IRModule mod, const PrimFunc& f) { return Middle(f); }
+}  // namespace tvm
+"""
+
+
+@pytest.mark.parametrize(
+    ("depth", "expected"),
+    [
+        # Middle has nothing to pass: it gets the parameter too, and Top passes its module.
+        (
+            None,
+            [
+                "IRModule Make(const PrimFunc& f, GlobalVarSupply global_var_supply) {",
+                "IRModule Middle(const PrimFunc& f, GlobalVarSupply global_var_supply) { "
+                "return Make(f, global_var_supply); }",
+                "return Middle(f, GlobalVarSupply(mod)); }",
+            ],
+        ),
+        # One call deep only: Middle passes a new, empty supply.
+        (1, ['return Make(f, GlobalVarSupply(NameSupply(""))); }', "return Middle(f); }"]),
+    ],
+)
+def test_a_caller_with_nothing_to_pass_is_threaded_too_up_to_the_depth(
+    tmp_path: Path, depth: int | None, expected: list[str]
+) -> None:
+    root = tmp_path / "chain"
+    root.mkdir()
+    settings = 'tvm-version = "0.16"\nselect = ["GV101"]\n'
+    if depth is not None:
+        settings += f"supply-depth = {depth}\n"
+    (root / "lintgv.toml").write_text(settings)
+    (root / "chain.cc").write_text(CHAIN)
+    result = _fix(root, "--unsafe")
+    text = (root / "chain.cc").read_text()
+    for line in expected:
+        assert line in text, f"{line}\n---\n{text}\n{result.stdout}"
+    assert 'return MakeModule(global_var_supply->FreshGlobal("main", false), f);' in text

@@ -31,6 +31,7 @@ INVALID = [
     ("extra-supply-names", '"supply"', "'supply'"),
     ("tvmscript-modules", '"mypkg.language"', "'mypkg.language'"),
     ("tvm-packages", '"mypkg.compat"', "'mypkg.compat'"),
+    ("supply-depth", "0", "0"),
     ("tvm-version", '"1.0"', "'1.0'"),
     ("tvm-version", "0.16", "0.16"),
     ("tvm-version", '"0.8"', "'0.8'"),
