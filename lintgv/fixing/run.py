@@ -31,6 +31,7 @@ from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.fixing.threading import Site, plan_threading
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
+from lintgv.paths import display_path
 from lintgv.reading import read_source
 from lintgv.registry import rule_codes, select
 from lintgv.rules._unique_names.names import bare_name
@@ -288,7 +289,8 @@ def fix_paths(
                     fixes.get(path), path, workspace, candidates[path], helpers, write
                 )
     if unsafe:
-        groups += _thread_supplies(fixes, candidates, workspace, helpers, write, tree)
+        project = _project_cpp(candidates, overrides, config_file)
+        groups += _thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
     ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
     not_fixed = tuple(FileError(path, why) for path, why in sorted(refused.items()))
@@ -310,16 +312,18 @@ _NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
 def _thread_supplies(
     fixes: dict[Path, FileFix],
     candidates: Mapping[Path, Candidate],
+    project: Sequence[Path],
     workspace: Workspace,
     helpers: frozenset[str],
     write: bool,
     tree: Tree | None,
 ) -> list[GroupFix]:
     """Thread a supply parameter into each C++ function that builds a GlobalVar with
-    nothing in scope to name it (stage three; see fixing/threading.py). One change at a
-    time, planned again on the texts the one before left: two changes to one file must
-    not be planned on the same old text."""
-    cpp = [path for path, c in candidates.items() if c.language == Language.CPP]
+    nothing in scope to name it (stage three; see fixing/threading.py). Its declarations
+    and calls are looked for in every C++ file of the `project` (the roots of the files
+    given), not only in those given: a change that must touch a file outside them is not
+    made. One change at a time, planned again on the texts the one before left: two
+    changes to one file must not be planned on the same old text."""
     done: list[GroupFix] = []
     handled: set[str] = set()
     refusals: dict[str, GroupFix] = {}
@@ -332,18 +336,23 @@ def _thread_supplies(
             if finding.code == "GV101" and finding.reason == _NOTHING_IN_SCOPE
         ]
         changes, refused = plan_threading(
-            sites, cpp, workspace.read, lambda p: candidates[p].config
+            sites, project, workspace.read, lambda p: candidates[p].config
         )
         for refusal in refused:
             group = GroupFix(refusal.helper, "", 0, (refusal.path,), False, refusal.reason)
             refusals[refusal.helper] = replace(group, threaded=True)  # as of the latest text
-        pending = [
-            c for c in changes if c.helper not in handled and all(p in candidates for p in c.texts)
-        ]
+        pending = [c for c in changes if c.helper not in handled]
         if not pending:
             break
         change = pending[0]
         handled.add(change.helper)
+        outside = sorted(p for p in change.texts if p not in candidates)
+        if outside:
+            why = f"{display_path(outside[0])} must change too, and is not among the files given"
+            files = tuple(sorted(change.texts))
+            done.append(GroupFix(change.helper, "", 0, files, False, why, threaded=True))
+            continue
+        cpp = [p for p in project if p in candidates]
         group = apply_change(change, workspace, cpp, HELPER_NAMES, write=write, tree=tree)
         done.append(group)
         for path in group.paths if group.done else ():
@@ -351,6 +360,17 @@ def _thread_supplies(
                 fixes.get(path), path, workspace, candidates[path], helpers, write
             )
     return done + [g for helper, g in refusals.items() if helper not in handled]
+
+
+def _project_cpp(
+    candidates: Mapping[Path, Candidate], overrides: Mapping[str, object], config_file: Path | None
+) -> list[Path]:
+    """Return every C++ file under the project roots of the files given, each spelled as
+    among the files given when it is one of them."""
+    given = {p.absolute(): p for p in candidates}
+    roots = sorted({c.config.root for c in candidates.values()})
+    found = Discovery(overrides, config_file).discover(roots, [])
+    return [given.get(c.path.absolute(), c.path) for c in found if c.language == Language.CPP]
 
 
 def _proof(

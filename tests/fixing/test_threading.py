@@ -180,3 +180,22 @@ def test_a_caller_with_nothing_to_pass_is_threaded_too_up_to_the_depth(
     for line in expected:
         assert line in text, f"{line}\n---\n{text}\n{result.stdout}"
     assert 'return MakeModule(global_var_supply->FreshGlobal("main", false), f);' in text
+
+
+def test_a_change_reaching_beyond_the_files_given_is_not_made(project: Path) -> None:
+    # Only src/ is given; the declaration in include/ would have to change too. Writing
+    # src/ alone would leave a declaration that no longer matches its definition.
+    before = _texts(project)
+    result = subprocess.run(
+        [sys.executable, "-m", "lintgv", "fix", "--no-cache", "--unsafe", "src"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert _texts(project) == before
+    assert (
+        "supply parameter not threaded into ScheduleToModule (include/driver_api.h): "
+        "include/driver_api.h must change too, and is not among the files given"
+    ) in result.stdout
