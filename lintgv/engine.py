@@ -18,7 +18,7 @@ from lintgv.parsing.python import ModuleParts, ParsedPython, parse_python, selec
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
 from lintgv.rules._base import CommentRule, CppRule, PythonRule, Rule, RuleContext
-from lintgv.rules._unique_names.names import bare_name
+from lintgv.rules._unique_names.names import bare_names
 from lintgv.suppress import apply_suppressions, find_suppressions
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ class _Triggered:
             function.update(more_function)
             per_rule.append((rule, (*more_statement, *more_function)))
         # The second pass looks for calls of helpers found in other files (GV203).
-        helpers = tuple(re.escape(name) for name in sorted({bare_name(h) for h in helper_names}))
+        helpers = tuple(re.escape(name) for name in sorted(bare_names(helper_names)))
         self.run_all = run_all or self.mentions(helpers)
         self.rules = tuple(
             r for r, own in per_rule if self.run_all or not own or self.mentions(own)

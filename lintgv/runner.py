@@ -17,7 +17,7 @@ from lintgv.discovery import Candidate, Discovery, signature
 from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
-from lintgv.rules._unique_names.names import bare_name
+from lintgv.rules._unique_names.names import bare_names
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 40
@@ -80,7 +80,7 @@ def _work(task: _Task) -> _Done:
 def _mentions(task: _Task) -> _Done:
     """Re-check a file only if it mentions one of the helper names."""
     loaded = read_source(task.candidate.path, task.candidate.config.max_file_size)
-    names = {bare_name(h) for h in task.helper_names}
+    names = bare_names(task.helper_names)
     if isinstance(loaded, FileError) or not any(n in loaded.text for n in names):
         return _Done(task.candidate, None, "", None)
     return _work(replace(task, known_digest=None))

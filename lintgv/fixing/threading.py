@@ -33,17 +33,16 @@ from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
-from lintgv.parsing.cpp import ParsedCpp, compile_query, parse_cpp
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query, enclosing, parse_cpp
 from lintgv.rules._unique_names.cpp_calls import call_candidates
 from lintgv.rules._unique_names.cpp_facts import call_name
-from lintgv.rules._unique_names.cpp_shape import unit_of
+from lintgv.rules._unique_names.cpp_shape import class_name, unit_of
 from lintgv.rules._unique_names.names import cpp_identity
 
 Node = tree_sitter.Node
 PARAMETER = "global_var_supply"
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
 _NEW_SUPPLY = 'GlobalVarSupply(NameSupply(""))'
-_FUNCTIONS = ("function_definition", "lambda_expression")
 _NAMESPACE = re.compile(r"\b\w+::")
 _DEFAULTED = frozenset({"optional_parameter_declaration", "variadic_parameter_declaration"})
 
@@ -114,15 +113,16 @@ def plan_threading(
 
 def _function_at(parsed: ParsedCpp, site: Site) -> Node | None:
     offset = _offset(parsed, site.line, site.column)
-    node: Node | None = parsed.root.descendant_for_byte_range(offset, offset)
-    while node is not None and node.type not in ("function_definition", "lambda_expression"):
-        node = node.parent
-    return node if node is not None and node.type == "function_definition" else None
+    node = parsed.root.descendant_for_byte_range(offset, offset)
+    function = enclosing(node, FUNCTION_NODES) if node is not None else None
+    return function if function is not None and function.type == "function_definition" else None
 
 
 def _offset(parsed: ParsedCpp, line: int, column: int) -> int:
+    """Return the byte offset of a 1-based line and a code-point column."""
     start = parsed.line_starts[line - 1]
-    prefix = parsed.data[start:].decode("utf-8", "replace")[:column]
+    end = parsed.line_starts[line] if line < len(parsed.line_starts) else len(parsed.data)
+    prefix = parsed.data[start:end].decode("utf-8", "replace")[:column]
     return start + len(prefix.encode("utf-8"))
 
 
@@ -355,12 +355,7 @@ class _Threader:
         supply = _supply_for(parsed, call, threaded)
         if supply is not None:
             return supply
-        caller = call.parent
-        while caller is not None and caller.type not in (
-            "function_definition",
-            "lambda_expression",
-        ):
-            caller = caller.parent
+        caller = enclosing(call, FUNCTION_NODES)
         if caller is not None and caller.type == "function_definition":
             if (path, caller.start_byte) in self.given:
                 return PARAMETER
@@ -413,7 +408,7 @@ def _declarations(
         written = "".join(parsed.text(inner).split())
         if written.rsplit("::", 1)[-1] != name:
             continue
-        owner = _class_around(parsed, node)
+        owner = class_name(parsed, node)
         qualified = f"{owner}::{written}" if owner and "::" not in written else written
         if cpp_identity(qualified) != identity:
             continue
@@ -450,15 +445,6 @@ def parameter_types(parsed: ParsedCpp, parameters: Node) -> tuple[str, ...]:
         written = _NAMESPACE.sub("", f"{qualifiers} {text}{marks}")
         types.append("".join(written.split()))
     return tuple(types)
-
-
-def _class_around(parsed: ParsedCpp, node: Node) -> str:
-    parent = node.parent
-    if parent is not None and parent.type == "field_declaration_list" and parent.parent:
-        name = parent.parent.child_by_field_name("name")
-        if name is not None:
-            return parsed.text(name)
-    return ""
 
 
 def _calls(

@@ -45,6 +45,18 @@ def _parser() -> tree_sitter.Parser:
     return tree_sitter.Parser(language())
 
 
+# What holds a body of statements: where "the function around a node" stops.
+FUNCTION_NODES = ("function_definition", "lambda_expression")
+
+
+def enclosing(node: tree_sitter.Node, types: Sequence[str]) -> tree_sitter.Node | None:
+    """Return the nearest ancestor of `node` of one of `types`, or None."""
+    outer = node.parent
+    while outer is not None and outer.type not in types:
+        outer = outer.parent
+    return outer
+
+
 @cache
 def compile_query(source: str) -> tree_sitter.Query:
     """Return the compiled tree-sitter query for `source`, compiled once per process."""

@@ -19,6 +19,7 @@ from lintgv.rules._unique_names.names import (
     Catalogue,
     Verdict,
     bare_name,
+    bare_names,
     call_message,
     catalogue,
     cpp_identity,
@@ -177,7 +178,7 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
     def leave_Module(self, original_node: cst.Module) -> None:
         defined = catalogue((name, verdict) for name, _, verdict in self._verdicts)
         remote = self.context.helper_names
-        remote_names = {bare_name(h) for h in remote}
+        remote_names = bare_names(remote)
         for call in self._calls:
             if self._is_helper_call(call, defined, remote, remote_names):
                 message = call_message(self.config, Language.PYTHON, call.name, call.dropped)
@@ -190,7 +191,7 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
         )
 
     def _is_helper_call(
-        self, call: "_PythonCall", defined: Catalogue, remote: frozenset[str], names: set[str]
+        self, call: "_PythonCall", defined: Catalogue, remote: frozenset[str], names: frozenset[str]
     ) -> bool:
         """Tell whether `call` calls a copy: one defined here (by a bare or self call, or
         through any object when its name is a known helper's), a known helper called

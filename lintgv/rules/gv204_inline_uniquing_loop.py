@@ -1,5 +1,7 @@
 """GV204: a loop that makes a name unique by hand, inside a function that is not a helper."""
 
+from functools import cached_property
+
 import libcst as cst
 
 from lintgv.config import Config
@@ -72,8 +74,21 @@ _DOC = """A loop makes a name unique by hand: while it is taken, append a counte
     """
 
 
-def _suggestion(variable: str, call: str, language: Language) -> str:
-    return f"{variable} = {call}" + (";" if language == Language.CPP else "")
+def _remedy(
+    config: Config, language: Language, loop: python_loops.InlineLoop | cpp_loops.InlineLoop
+) -> tuple[str, str | None]:
+    """Return a loop's message and the line its display fix shows instead of it; None when
+    there is no one-line replacement (a module's GlobalVar is not a name; a candidate
+    built in the condition has no variable to give it to)."""
+    message = loop_message(config, language, loop.container, loop.base, loop.module)
+    if loop.module or not loop.variable:
+        return message, None
+    _, call = loop_remedy(config, language, loop.base, None)
+    return message, f"{loop.variable} = {call}" + (";" if language == Language.CPP else "")
+
+
+def _display(edit: Edit) -> Fix:
+    return Fix(f"Replace the loop with `{edit.text}`", Applicability.DISPLAY, (edit,))
 
 
 class InlineUniquingLoopPython(PythonRule):
@@ -173,23 +188,22 @@ class InlineUniquingLoopPython(PythonRule):
 
     def _report_all(self, loops: list[python_loops.InlineLoop]) -> None:
         for loop in loops:
-            language = Language.PYTHON
-            message = loop_message(self.config, language, loop.container, loop.base, loop.module)
-            if loop.module or not loop.variable:  # no one-line suggestion
-                self.report(loop.node, message)
-                continue
-            _, call = loop_remedy(self.config, language, loop.base, None)
-            suggestion = _suggestion(loop.variable, call, language)
-            self.report(loop.node, message, fix=self._display(loop.node, suggestion))
+            message, suggestion = _remedy(self.config, Language.PYTHON, loop)
+            fix = _display(self._replace(loop.node, suggestion)) if suggestion else None
+            self.report(loop.node, message, fix=fix)
 
-    def _display(self, node: cst.CSTNode, text: str) -> Fix:
-        """Return a display fix replacing `node`, carrying the text it replaces."""
+    def _replace(self, node: cst.CSTNode, text: str) -> Edit:
+        """Return the edit replacing `node` by `text`, carrying the text it replaces."""
         where = self.parsed.positions[node]
         parsed_span = Span(where.start.line, where.start.column, where.end.line, where.end.column)
-        code = self.parsed.module.code
-        start, end = offsets_of(LineIndex(code), parsed_span)
-        edit = Edit(self.span_of(node), text, code[start:end])
-        return Fix(f"Replace the loop with `{text}`", Applicability.DISPLAY, (edit,))
+        code = self._code.text
+        start, end = offsets_of(self._code, parsed_span)
+        return Edit(self.span_of(node), text, code[start:end])
+
+    @cached_property
+    def _code(self) -> LineIndex:
+        # The parsed text, generated once however many loops the file holds.
+        return LineIndex(self.parsed.module.code)
 
 
 class InlineUniquingLoopCpp(CppRule):
@@ -274,15 +288,8 @@ class InlineUniquingLoopCpp(CppRule):
     def run(self) -> None:
         """Report every inline uniquing loop outside the file's unique-name helpers."""
         for loop in cpp_loops.inline_loops(self.parsed, self.config):
-            language = Language.CPP
-            message = loop_message(self.config, language, loop.container, loop.base, loop.module)
-            if not loop.variable or loop.module:
-                self.report(loop.node, message)
-                continue
-            _, call = loop_remedy(self.config, language, loop.base, None)
-            suggestion = _suggestion(loop.variable, call, language)
-            edit = self.parsed.replace(loop.node, suggestion)
-            fix = Fix(f"Replace the loop with `{suggestion}`", Applicability.DISPLAY, (edit,))
+            message, suggestion = _remedy(self.config, Language.CPP, loop)
+            fix = _display(self.parsed.replace(loop.node, suggestion)) if suggestion else None
             self.report(loop.node, message, fix=fix)
 
 

@@ -8,7 +8,7 @@ import re
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, enclosing
 from lintgv.rules._unique_names.cpp_shape import unit_of
 
 Node = tree_sitter.Node
@@ -19,9 +19,8 @@ _NAMES = frozenset({"identifier", "field_identifier"})
 
 def enclosing_class(parsed: ParsedCpp, node: Node, config: Config) -> str:
     """Return the class whose method holds `node` (`CodeGenC` in `CodeGenC::Visit`), or ""."""
-    outer = node.parent
-    while outer is not None and outer.type != "function_definition":
-        outer = outer.parent
+    # A lambda in a method is still the method's: look past it.
+    outer = enclosing(node, ("function_definition",))
     unit = unit_of(parsed, outer, config) if outer is not None else None
     if unit is None or "::" not in unit.qualified:
         return ""
@@ -64,9 +63,7 @@ def _declared_class(parsed: ParsedCpp, node: Node, variable: str) -> str:
     """Return the class of `variable` as the enclosing function declares it (a parameter
     or a local: `Extractor* e`, `const Namer& n`; `auto n = Namer()` is not followed), or
     as a class around the call declares it (a member: `Namespace ns;`)."""
-    outer = node.parent
-    while outer is not None and outer.type not in ("function_definition", "lambda_expression"):
-        outer = outer.parent
+    outer = enclosing(node, FUNCTION_NODES)
     if outer is None:
         return ""
     local = _local_class(parsed, node, outer, variable)

@@ -71,8 +71,9 @@ def _last_error(node: Node) -> Node | None:
     return found
 
 
-def _class_name(parsed: ParsedCpp, function: Node) -> str | None:
-    parent = function.parent
+def class_name(parsed: ParsedCpp, member: Node) -> str | None:
+    """Return the class whose body holds `member` (a method or a declaration), or None."""
+    parent = member.parent
     if parent is not None and parent.type == "field_declaration_list" and parent.parent:
         name = parent.parent.child_by_field_name("name")
         if name is not None:
@@ -182,7 +183,7 @@ def _unit(parsed: ParsedCpp, node: Node, config: Config) -> CppUnit | None:
             return None
         name_node, text = named
         bare = text.rsplit("::", 1)[-1]
-        owner = _class_name(parsed, node)
+        owner = class_name(parsed, node)
         qualified = f"{owner}::{bare}" if owner and "::" not in text else text
         qualified = re.sub(r"<[^<>]*>", "", qualified)  # Foo<T>::Get → Foo::Get
         own_class = qualified.rsplit("::", 1)[0] if "::" in qualified else ""

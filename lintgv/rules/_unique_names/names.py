@@ -4,6 +4,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from lintgv.config import Config
 from lintgv.model import Language
@@ -143,6 +144,13 @@ def cpp_identity(qualified: str) -> str:
     """Return a C++ helper's identity: its class and name (`CodeGenC::NameFor`, also for
     `tvm::codegen::CodeGenC::NameFor`), or a free function's name."""
     return "::".join(qualified.split("::")[-2:])
+
+
+@cache
+def bare_names(identities: frozenset[str]) -> frozenset[str]:
+    """Return the function names of a run's helper identities, worked out once: every
+    file of the run's second pass asks about the same set."""
+    return frozenset(bare_name(identity) for identity in identities)
 
 
 def bare_name(identity: str) -> str:
