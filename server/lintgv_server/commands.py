@@ -13,9 +13,9 @@ from pygls.exceptions import JsonRpcInvalidParams
 from lintgv.model import FileError
 from lintgv.reading import read_source
 from lintgv_server import actions, features
-from lintgv_server.convert import error_diagnostic, to_diagnostic
+from lintgv_server.convert import error_diagnostic, result_id, to_diagnostic
 from lintgv_server.documents import diagnostics_of, publish
-from lintgv_server.features import path_of, result_id, versioned_edits
+from lintgv_server.features import path_of, versioned_edits
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan import scan
 from lintgv_server.scan_cache import Scanned
@@ -155,6 +155,19 @@ async def fix_file(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict
     return {"applied": bool(answer.applied), "fixes": count if answer.applied else 0}
 
 
+def _workspace_report(
+    uri: str, version: int | None, diagnostics: list[types.Diagnostic], previous: str | None
+) -> types.WorkspaceDocumentDiagnosticReport:
+    ident = result_id(diagnostics)
+    if ident == previous:
+        return types.WorkspaceUnchangedDocumentDiagnosticReport(
+            uri=uri, version=version, result_id=ident
+        )
+    return types.WorkspaceFullDocumentDiagnosticReport(
+        uri=uri, items=diagnostics, version=version, result_id=ident
+    )
+
+
 async def workspace_diagnostic(
     ls: LintgvServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
@@ -169,24 +182,14 @@ async def workspace_diagnostic(
             continue
         diagnostics = _scanned_diagnostics(ls, scanned)
         if diagnostics or uri in previous:
-            items.append(
-                types.WorkspaceFullDocumentDiagnosticReport(
-                    uri=uri, items=diagnostics, version=None, result_id=f"scan:{len(diagnostics)}"
-                )
-            )
+            items.append(_workspace_report(uri, None, diagnostics, previous.get(uri)))
     for uri in sorted(open_uris):
         document = ls.current_document(uri)
         if document is None:
             continue
         analysis = await ls.analyse(document)
-        items.append(
-            types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri,
-                items=diagnostics_of(ls, analysis),
-                version=analysis.version,
-                result_id=result_id(ls, analysis),
-            )
-        )
+        diagnostics = diagnostics_of(ls, analysis)
+        items.append(_workspace_report(uri, analysis.version, diagnostics, previous.get(uri)))
     return types.WorkspaceDiagnosticReport(items=items)
 
 

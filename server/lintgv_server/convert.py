@@ -1,9 +1,12 @@
 """Pure conversions between lintgv's values and LSP's: spans to ranges in the client's
 position encoding, findings to diagnostics, fixes to edits. No state, no I/O."""
 
+import hashlib
+import json
 from collections.abc import Iterable, Sequence
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
 
 from lintgv.lines import LineIndex
@@ -13,6 +16,8 @@ from lintgv.registry import rule_codes
 SOURCE = "lintgv"
 PARSE_ERROR_CODE = "parse-error"
 CONFIG_ERROR_CODE = "config-error"
+
+_CONVERTER = get_converter()
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -135,3 +140,10 @@ def whole_text_edit(
             range=to_range(lines, codec, span), new_text=after[prefix : len(after) - suffix]
         )
     ]
+
+
+def result_id(diagnostics: Sequence[types.Diagnostic]) -> str:
+    """Return a pulled report's id: a digest of its diagnostics, so equal ids mean equal
+    reports whatever happened in between (a settings refresh that changed nothing included)."""
+    payload = json.dumps(_CONVERTER.unstructure(list(diagnostics)), sort_keys=True)
+    return hashlib.blake2b(payload.encode(), digest_size=8).hexdigest()

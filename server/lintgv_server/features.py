@@ -11,7 +11,7 @@ from pygls.workspace import TextDocument
 from lintgv.model import Finding, Span
 from lintgv_server import actions, groups
 from lintgv_server.analysis import Analysis
-from lintgv_server.convert import SOURCE, to_range, to_span
+from lintgv_server.convert import SOURCE, result_id, to_range, to_span
 from lintgv_server.documents import diagnostics_of
 from lintgv_server.state import LintgvServer
 
@@ -160,23 +160,17 @@ async def hover(ls: LintgvServer, params: types.HoverParams) -> types.Hover | No
     )
 
 
-def result_id(ls: LintgvServer, analysis: Analysis) -> str:
-    """Return an id that changes whenever the diagnostics of a document may change."""
-    return f"{ls.generation}:{analysis.version}:{hash(analysis.text) & 0xFFFFFFFF:x}"
-
-
 async def document_diagnostic(
     ls: LintgvServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     """Answer a pull for one document's diagnostics."""
     analysis = await ls.analyse(_document(ls, params.text_document.uri))
     ls.log_crashes(analysis)
-    ident = result_id(ls, analysis)
+    diagnostics = diagnostics_of(ls, analysis)
+    ident = result_id(diagnostics)
     if params.previous_result_id == ident:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=ident)
-    return types.RelatedFullDocumentDiagnosticReport(
-        items=diagnostics_of(ls, analysis), result_id=ident
-    )
+    return types.RelatedFullDocumentDiagnosticReport(items=diagnostics, result_id=ident)
 
 
 def path_of(uri: str) -> str:

@@ -86,6 +86,11 @@ async def test_pulled_diagnostics_for_a_document_and_the_workspace(
     )
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert [d.code for d in report.items] == ["GV101"]
+    # Settings that change nothing (the client's answer to workspace/configuration may
+    # arrive between two pulls) leave the report unchanged.
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"lintgv": {"diagnosticMode": "pull"}})
+    )
     again = await client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -99,4 +104,20 @@ async def test_pulled_diagnostics_for_a_document_and_the_workspace(
     by_uri = {item.uri: item for item in workspace.items}
     assert set(by_uri) == {uri, cpp_file(root).as_uri()}
     assert by_uri[uri].version == 1
+    assert all(isinstance(i, types.WorkspaceFullDocumentDiagnosticReport) for i in by_uri.values())
+    known = [types.PreviousResultId(uri=i.uri, value=i.result_id) for i in workspace.items]
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text="x = 1\n")],
+        )
+    )
+    second = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=known)
+    )
+    kinds = {item.uri: type(item) for item in second.items}
+    assert kinds == {
+        uri: types.WorkspaceFullDocumentDiagnosticReport,
+        cpp_file(root).as_uri(): types.WorkspaceUnchangedDocumentDiagnosticReport,
+    }
     assert client.published == []
