@@ -1,5 +1,6 @@
 """Run a rule's own examples through the engine: they are its tests and its docs."""
 
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from lintgv.config import Config, apply_settings
@@ -11,10 +12,10 @@ from lintgv.rules._base import Invalid, Rule, Valid
 EXAMPLE_ROOT = Path("/example-project")
 
 
-def example_path(rule: type[Rule], example: Valid | Invalid) -> Path:
+def example_path(rule: type[Rule], path: str) -> Path:
     """Return the path an example pretends to live at."""
-    if example.path:
-        return EXAMPLE_ROOT / example.path
+    if path:
+        return EXAMPLE_ROOT / path
     return EXAMPLE_ROOT / ("example.cc" if rule.LANGUAGE == Language.CPP else "example.py")
 
 
@@ -28,14 +29,22 @@ def module_name_of(relative: PurePosixPath) -> str:
 
 def run_example(rule: type[Rule], example: Valid | Invalid) -> FileResult:
     """Check one example of `rule` with only that rule's code selected."""
-    config = apply_settings(Config(root=EXAMPLE_ROOT), dict(example.config), None)
+    return check_snippet(rule, example.code, example.path, example.config)
+
+
+def check_snippet(
+    rule: type[Rule], code: str, path: str = "", config: Mapping[str, object] | None = None
+) -> FileResult:
+    """Check `code` as `rule`'s examples are checked: at `path` in the example project,
+    with `config`, and only that rule's code selected."""
+    settings = apply_settings(Config(root=EXAMPLE_ROOT), dict(config or {}), None)
     # Comment rules judge other rules' findings, so those rules must run too.
     codes = ["GV"] if rule.LANGUAGE is None else [rule.META.code]
-    config = apply_settings(config, {"select": codes, "extend-select": ["GV9"]}, None)
-    path = example_path(rule, example)
-    language = Language.CPP if path.suffix in config.cpp_extensions else Language.PYTHON
-    module = module_name_of(PurePosixPath(path.relative_to(EXAMPLE_ROOT).as_posix()))
-    return check(SourceFile(path, language, example.code), config, module_name=module)
+    settings = apply_settings(settings, {"select": codes, "extend-select": ["GV9"]}, None)
+    where = example_path(rule, path)
+    language = Language.CPP if where.suffix in settings.cpp_extensions else Language.PYTHON
+    module = module_name_of(PurePosixPath(where.relative_to(EXAMPLE_ROOT).as_posix()))
+    return check(SourceFile(where, language, code), settings, module_name=module)
 
 
 def fixed_text(rule: type[Rule], example: Invalid) -> str:
@@ -47,7 +56,7 @@ def fixed_text(rule: type[Rule], example: Invalid) -> str:
         shown = [f.fix for f in result.findings if f.code == rule.META.code and f.fix]
         return apply_edits(text, [e for fix in shown for e in fix.edits])
     for _ in range(10):
-        result = run_example(rule, Invalid(text, path=example.path, config=example.config))
+        result = check_snippet(rule, text, example.path, example.config)
         applied = apply_fixes(text, result.findings, unsafe=True)
         if applied.text == text:
             break

@@ -55,8 +55,10 @@ class Valid:
 @dataclass(frozen=True)
 class Invalid:
     code: str
-    # (start_line, start_col, end_line, end_col): 1-based lines, 1-based columns as printed.
-    span: tuple[int, int, int, int] | None = None
+    # Where the example is reported, as (start_line, start_col, end_line, end_col) with
+    # 1-based lines and columns as printed: the first finding, then any others in order.
+    span: tuple[int, int, int, int]
+    also: tuple[tuple[int, int, int, int], ...] = ()
     message: str | None = None
     fixed: str | None = None
     path: str = ""

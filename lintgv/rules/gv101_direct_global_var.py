@@ -146,6 +146,8 @@ class DirectGlobalVarPython(PythonRule):
             '    callee = relay.GlobalVar(\n        "callee"  # keep this comment\n    )\n'
             '    mod[callee] = f\n    main = relay.GlobalVar("main")\n    mod[main] = g\n'
             "    return mod\n",
+            span=(9, 14, 11, 6),
+            also=((13, 12, 13, 35),),
             fixed='"""Two globals, one module."""\nimport tvm\nfrom tvm import relay\n'
             "from tvm.ir.supply import GlobalVarSupply\n\n\n"
             "def get_mod(f, g):\n    mod = tvm.IRModule({})\n"
@@ -160,12 +162,14 @@ class DirectGlobalVarPython(PythonRule):
             "from tvm import relay\nfrom tvm.ir.supply import GlobalVarSupply\n\n\n"
             "def lower(mod, func):\n    supply = GlobalVarSupply(mod)\n"
             '    return relay.GlobalVar(func.attrs["global_symbol"])\n',
+            span=(7, 12, 7, 56),
             fixed="from tvm import relay\nfrom tvm.ir.supply import GlobalVarSupply\n\n\n"
             "def lower(mod, func):\n    supply = GlobalVarSupply(mod)\n"
             '    return supply.unique_global_for(func.attrs["global_symbol"], False)\n',
         ),
         Invalid(
             'from tvm import relay\n\n\ndef name():\n    return relay.GlobalVar("f")\n',
+            span=(5, 12, 5, 32),
             message=META.message + NO_FIX_MARKER + "no GlobalVarSupply or IRModule in scope "
             "to name it with",
         ),
@@ -173,11 +177,13 @@ class DirectGlobalVarPython(PythonRule):
             "import tvm\nfrom tvm import relay\n\n\ndef make(f):\n"
             '    gv = relay.GlobalVar("external")\n    mod = tvm.IRModule()\n'
             "    mod[gv] = f\n    return mod\n",
+            span=(6, 10, 6, 37),
             message=META.message + NO_FIX_MARKER + "the IRModule it is added to (`mod`) is "
             "made after this line",
         ),
         Invalid(
             'from tvm import relay\n\n\ndef typed(mod, t):\n    mod[relay.GlobalVar("f", t)] = 0\n',
+            span=(5, 9, 5, 32),
             message=META.message + NO_FIX_MARKER + "the call also passes a type or span, "
             "which fresh_global cannot take",
         ),
@@ -191,6 +197,7 @@ class DirectGlobalVarPython(PythonRule):
         Invalid(
             "import tvm\nfrom tvm import relay\n\n\ndef build(mod: tvm.IRModule, func):\n"
             '    gv = relay.GlobalVar("main")\n    mod[gv] = func\n',
+            span=(6, 10, 6, 33),
             message=MESSAGE_UNIQUE_NAMES,
             config={"tvm-version": "0.26"},
             fixed="import tvm\nfrom tvm import relay\nfrom tvm.ir.supply import UniqueNameSupply\n"
@@ -490,6 +497,7 @@ class DirectGlobalVarCpp(CppRule):
             '      mod->Add(GlobalVar("a"), f);\n      break;\n'
             '    default:\n      mod->Add(GlobalVar("b"), f);\n  }\n  return mod;\n}\n',
             span=(4, 16, 4, 30),
+            also=((7, 16, 7, 30),),
             fixed="#include <tvm/ir/global_var_supply.h>\n\n"
             "IRModule Build(IRModule mod, const Function& f, int kind) {\n"
             "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
@@ -528,6 +536,8 @@ class DirectGlobalVarCpp(CppRule):
             "    GlobalVar gv = GlobalVar(\n"
             '        "lifted");  // keep this comment\n    mod->Add(gv, f);\n  }\n'
             '  GlobalVar main{"main"};\n  mod->Add(main, funcs[0]);\n}\n',
+            span=(7, 20, 8, 18),
+            also=((11, 3, 11, 25),),
             fixed="#include <tvm/ir/global_var_supply.h>\n#include <tvm/ir/module.h>\n\n"
             "void Lift(IRModule mod, const Array<Function>& funcs) {\n"
             '  ICHECK(mod.defined()) << "needs a module";\n'
@@ -544,6 +554,7 @@ class DirectGlobalVarCpp(CppRule):
             "    auto symbol = func->GetAttr<String>(tvm::attr::kGlobalSymbol);\n"
             "    return GlobalVar(symbol.value());\n  }\n\n private:\n"
             "  GlobalVarSupply global_var_supply_;\n};\n",
+            span=(5, 12, 5, 37),
             fixed="#include <tvm/ir/global_var_supply.h>\n\n"
             "class Lowerer {\n public:\n  GlobalVar Lower(const Function& func) {\n"
             "    auto symbol = func->GetAttr<String>(tvm::attr::kGlobalSymbol);\n"
@@ -556,6 +567,7 @@ class DirectGlobalVarCpp(CppRule):
             "  void Split(const PrimFunc& func, const std::string& kernel_symbol) {\n"
             "    (*device_mod_)->Add(GlobalVar(kernel_symbol), func);\n  }\n"
             "  IRModule* device_mod_;\n};\n",
+            span=(3, 25, 3, 49),
             fixed="#include <tvm/ir/global_var_supply.h>\n\nclass Splitter {\n"
             "  void Split(const PrimFunc& func, const std::string& kernel_symbol) {\n"
             "    GlobalVarSupply global_var_supply = GlobalVarSupply(*device_mod_);\n"
@@ -564,6 +576,7 @@ class DirectGlobalVarCpp(CppRule):
         ),
         Invalid(
             'GlobalVar Make() { return GlobalVar("g"); }\n',
+            span=(1, 27, 1, 41),
             message=META.message + NO_FIX_MARKER + "no GlobalVarSupply or IRModule in scope "
             "to name it with",
         ),

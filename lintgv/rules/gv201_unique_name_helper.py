@@ -165,6 +165,7 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
             "def fresh(names, base):\n    n = 0\n    while True:\n"
             '        cand = "%s_%d" % (base, n)\n        if names.get(cand) is None:\n'
             "            names[cand] = 1\n            return cand\n        n += 1\n",
+            span=(1, 5, 1, 10),
         ),
         # Recursion: _GetUniqueName's way.
         Invalid(
@@ -182,16 +183,19 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
             "            self.buffer_names[name] = 1\n            return name\n"
             "        self.buffer_names[name] += 1\n"
             '        return f"{name}{self.buffer_names[name]}"\n',
+            span=(2, 9, 2, 20),
         ),
         # Named in the configuration.
         Invalid(
             "def uniquify(name, used):\n    used.add(name)\n    return name\n",
+            span=(1, 5, 1, 13),
             config={"extra-unique-name-helpers": ["tools.uniquify"]},
             message=helper_message(Config(), Language.PYTHON, "uniquify"),
         ),
         Invalid(
             "class Printer:\n    def get_unique_name(self, prefix):\n"
             "        return prefix + str(len(self.names))\n",
+            span=(2, 9, 2, 24),
             config={"tvm-version": "0.26"},
             message="private unique-name helper `Printer.get_unique_name`; use a "
             "UniqueNameSupply (`names.fresh_name(name)`)",
@@ -331,6 +335,7 @@ class UniqueNameHelperCpp(CppRule):
             "  std::string name = hint;\n"
             "  for (int i = 1; used.count(name) > 0; ++i) {\n"
             '    name = hint + "_" + std::to_string(i);\n  }\n  return name;\n}\n',
+            span=(1, 15, 1, 23),
         ),
         # Recursion (_GetUniqueName's way), renamed.
         Invalid(
@@ -393,6 +398,7 @@ class UniqueNameHelperCpp(CppRule):
             "  while (name_alloc_map_.count(unique_prefix)) {\n"
             '    unique_prefix = prefix + "_" + std::to_string(++counter_);\n  }\n'
             "  name_alloc_map_[unique_prefix] = 0;\n  return Doc::Text(unique_prefix);\n}\n",
+            span=(1, 5, 1, 36),
         ),
         Invalid(
             "String IRModuleNode::GetUniqueName(const String& name) {\n"
@@ -401,6 +407,7 @@ class UniqueNameHelperCpp(CppRule):
             "    if (it == global_var_map_.end()) {\n      return result;\n    }\n"
             "    std::ostringstream os;\n"
             '    os << name << "_" << ++suffix;\n    result = os.str();\n  }\n}\n',
+            span=(1, 8, 1, 35),
             config={"tvm-version": "0.26"},
             message="private unique-name helper `IRModuleNode::GetUniqueName`; use a "
             "UniqueNameSupply (`names->FreshName(name)`)",

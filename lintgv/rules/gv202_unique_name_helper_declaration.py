@@ -120,11 +120,13 @@ class UniqueNameHelperDeclarationCpp(CppRule):
         # A printer's, returning a Doc, and IRModuleNode's, in 0.25 terms.
         Invalid(
             "class TVMScriptPrinter {\n  Doc GetUniqueName(std::string prefix);\n};\n",
+            span=(2, 7, 2, 20),
             path="src/printer/tvmscript_printer.cc",
         ),
         Invalid(
             "class IRModuleNode {\n public:\n"
             "  TVM_DLL String GetUniqueName(const String& name);\n};\n",
+            span=(3, 18, 3, 31),
             config={"tvm-version": "0.26"},
             message="declaration of private unique-name helper `IRModuleNode::GetUniqueName`; "
             "remove it with the helper and keep a supply member (`UniqueNameSupply names_`)",
@@ -142,6 +144,7 @@ class UniqueNameHelperDeclarationCpp(CppRule):
         ),
         Invalid(
             "class Lowerer {\n  std::string Rename(const std::string& name);\n};\n",
+            span=(2, 15, 2, 21),
             config={"extra-unique-name-helpers": ["Lowerer::Rename"]},
         ),
         # Macros that make tree-sitter misread the class or the member.

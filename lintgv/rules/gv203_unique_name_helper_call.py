@@ -118,7 +118,10 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
             span=(3, 9, 3, 36),
             message=call_message(Config(), Language.PYTHON, "get_unique_name", True),
         ),
-        Invalid("from .utils import get_unique_name\n\nfn = get_unique_name('main')\n"),
+        Invalid(
+            "from .utils import get_unique_name\n\nfn = get_unique_name('main')\n",
+            span=(3, 6, 3, 29),
+        ),
         # Defined here: any receiver counts.
         Invalid(
             "class Namer:\n    def get_unique_name(self, prefix):\n"
@@ -128,6 +131,7 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
         ),
         Invalid(
             "x = uniquify('main')\n",
+            span=(1, 5, 1, 21),
             config={"extra-unique-name-helpers": ["uniquify"], "tvm-version": "0.26"},
             message="call of private unique-name helper `uniquify`; ask a UniqueNameSupply "
             "instead (`names.fresh_name(name)`)",
@@ -276,11 +280,12 @@ class UniqueNameHelperCallCpp(CppRule):
         ),
         Invalid(
             'void Reserve() {\n  (void)GetUniqueName("int");\n}\n',
+            span=(2, 9, 2, 29),
             message=call_message(Config(), Language.CPP, "GetUniqueName", True),
         ),
         # Through an object, and qualified.
         Invalid('String gv_name = mod->GetUniqueName("main");\n', span=(1, 18, 1, 44)),
-        Invalid("auto n = relay::backend::GetUniqueName(name, &name_map_);\n"),
+        Invalid("auto n = relay::backend::GetUniqueName(name, &name_map_);\n", span=(1, 10, 1, 57)),
         # A renamed copy, found by its structure, and a lambda, called in the same file.
         Invalid(
             "std::string Extractor::NameFor(std::string name) {\n"

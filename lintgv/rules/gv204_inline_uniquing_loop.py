@@ -121,6 +121,7 @@ class InlineUniquingLoopPython(PythonRule):
             "def add_func(self, func, hint):\n    name = hint\n"
             "    while name in self.mod:\n        name = self.get_unique_name(hint)\n"
             "    self.mod[GlobalVar(name)] = func\n",
+            span=(3, 5, 4, 42),
             message=loop_message(Config(), Language.PYTHON, "self.mod", "hint", True),
         ),
         # The candidate built in the condition.
@@ -144,6 +145,7 @@ class InlineUniquingLoopPython(PythonRule):
             "def add_buffer(self, hint):\n    name = hint\n"
             "    while self.used.get(name):\n        name = hint + str(len(self.used))\n"
             "    self.buffers.append(name)\n",
+            span=(3, 5, 4, 42),
             config={"tvm-version": "0.26"},
             message="inline uniquing loop over `self.used`; ask a UniqueNameSupply instead "
             "(`names.fresh_name(hint)`)",

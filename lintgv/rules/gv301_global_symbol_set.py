@@ -128,6 +128,7 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             "def strip(mod):\n"
             "    for gvar, func in mod.functions.items():\n"
             '        mod[gvar] = func.with_attrs({"global_symbol": gvar.name_hint})\n',
+            span=(3, 21, 3, 71),
             message=_overwrite(Language.PYTHON, "`func` is taken from the module", 2),
         ),
         # transform.Apply hands the lambda each function of the module: an overwrite.
@@ -156,12 +157,14 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             "    for gvar, func in mod.functions.items():\n"
             "        new_func = relax.Function(func.params, func.body, func.ret_ty)\n"
             '        return new_func.with_attr("global_symbol", "main")\n',
+            span=(7, 16, 7, 59),
             message=_first(Language.PYTHON),
         ),
         # The dictionary form of with_attr.
         Invalid(
             "from tvm import te\n\n\ndef build(a, b):\n"
             '    return te.create_prim_func([a, b]).with_attr({"global_symbol": "add"})\n',
+            span=(5, 12, 5, 75),
             message=_first(Language.PYTHON),
         ),
         # Read first.
@@ -169,6 +172,7 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             "def prefix(func, prefix):\n"
             '    old = func.attrs["global_symbol"]\n'
             '    return func.with_attr("global_symbol", prefix + old)\n',
+            span=(3, 12, 3, 57),
             message=_overwrite(Language.PYTHON, "its global_symbol is read first", 2),
         ),
         # A test that lets the setting run only without a symbol: a first setting.
@@ -177,11 +181,13 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             '    if func.attrs is None or "global_symbol" not in func.attrs:\n'
             '        func = func.with_attr("global_symbol", name)\n'
             "    return func\n",
+            span=(3, 16, 3, 53),
             message=_first(Language.PYTHON),
         ),
         Invalid(
             "import tvm\n\n\ndef lower(mod, name):\n"
             '    return mod[name].with_attr("global_symbol", name)\n',
+            span=(5, 12, 5, 54),
             config={"tvm-version": "0.26"},
             message=set_message(
                 Config(tvm_version="0.26"),
@@ -249,6 +255,7 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             '  ICHECK(old) << "no symbol";\n'
             "  return WithAttr(f, tvm::attr::kGlobalSymbol, p + old.value());\n"
             "});\n",
+            span=(4, 10, 4, 64),
             message=_overwrite(Language.CPP, "its global_symbol is read first", 2),
         ),
         # Taken from the module through a loop and a cast.
@@ -290,6 +297,7 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             "  auto dict = func->attrs->dict;\n"
             "  dict.Set(tvm::attr::kGlobalSymbol, name);\n"
             "  return WithFields(func, {}, {}, {}, DictAttrs(dict));\n}\n",
+            span=(3, 3, 3, 43),
             message=_overwrite(Language.CPP, "`dict` copies an existing function's attributes", 2),
         ),
         # Set only when there is none: a first setting; a fresh map is one too.
@@ -298,6 +306,7 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             "  if (!func->GetAttr<String>(tvm::attr::kGlobalSymbol)) {\n"
             "    func = WithAttr(func, tvm::attr::kGlobalSymbol, gvar->name_hint);\n  }\n"
             "  return func;\n}\n",
+            span=(3, 12, 3, 69),
             message=_first(Language.CPP),
         ),
         # The same test through a variable holding the read.
@@ -306,6 +315,7 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             "  auto symbol = func->GetAttr<String>(tvm::attr::kGlobalSymbol);\n"
             "  if (symbol.defined()) return func;\n"
             "  return WithAttr(func, tvm::attr::kGlobalSymbol, gvar->name_hint);\n}\n",
+            span=(4, 10, 4, 67),
             message=_first(Language.CPP),
         ),
         Invalid(
@@ -313,6 +323,7 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             "  Map<String, ObjectRef> dict_attrs;\n"
             '  dict_attrs.Set("global_symbol", gvar->name_hint);\n'
             "  return PrimFunc({}, Evaluate(0), VoidType(), {}, DictAttrs(dict_attrs));\n}\n",
+            span=(3, 3, 3, 51),
             message=_first(Language.CPP),
         ),
         # The symbol read is another function's; the new one is made here.
@@ -322,12 +333,14 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             '  ICHECK(gsymbol.defined()) << "needs a symbol";\n'
             "  PrimFunc tir_func({}, body, VoidType(), {});\n"
             '  return WithAttr(tir_func, "global_symbol", "__vm__" + gsymbol.value());\n}\n',
+            span=(5, 10, 5, 73),
             message=_first(Language.CPP),
         ),
         Invalid(
             "PrimFunc Build(PrimFunc body_func) {\n"
             '  return WithAttrs(body_func, {{"global_symbol", String("main")}, '
             '{"tir.noalias", true}});\n}\n',
+            span=(2, 10, 2, 90),
             config={"tvm-version": "0.26"},
             message=_first(Language.CPP, Config(tvm_version="0.26")),
         ),

@@ -74,10 +74,12 @@ class GlobalSymbolRemovalPython(GlobalSymbolPython):
             "    for gvar, func in mod.functions.items():\n"
             '        mod[gvar] = func.without_attr("global_symbol")\n'
             "    return mod\n",
+            span=(3, 21, 3, 55),
             message=_removed(Language.PYTHON, Evidence("`func` is taken from the module", 2)),
         ),
         Invalid(
             'def private(func):\n    return func.without_attr("global_symbol")\n',
+            span=(2, 12, 2, 46),
             config={"tvm-version": "0.26"},
             message=_removed(Language.PYTHON, version="0.26"),
         ),
@@ -115,12 +117,14 @@ class GlobalSymbolRemovalCpp(GlobalSymbolCpp):
             "void Inline(IRModule mod, GlobalVar gvar) {\n"
             "  BaseFunc func = mod->Lookup(gvar);\n"
             "  mod->Update(gvar, BaseFuncWithoutAttr(func, tvm::attr::kGlobalSymbol));\n}\n",
+            span=(3, 21, 3, 72),
             message=_removed(Language.CPP, Evidence("`func` is taken from the module", 2)),
         ),
         Invalid(
             "Function Strip(Function func) {\n"
             '  static const auto remove = tvm::ffi::Function::GetGlobal("relax.FuncWithoutAttr");\n'
             "  return (*RemoveFuncAttrFunc)(func, tvm::attr::kGlobalSymbol).cast<Function>();\n}\n",
+            span=(3, 10, 3, 63),
         ),
         # Erased from a copy of the function's own attributes.
         Invalid(
@@ -136,6 +140,7 @@ class GlobalSymbolRemovalCpp(GlobalSymbolCpp):
         Invalid(
             "Function MakePrivate(Function f) {\n"
             "  return WithoutAttr(std::move(f), tvm::attr::kGlobalSymbol);\n}\n",
+            span=(2, 10, 2, 61),
             config={"tvm-version": "0.26"},
             message=_removed(Language.CPP, version="0.26"),
         ),

@@ -94,6 +94,7 @@ class TvmscriptGlobalSymbol(PythonRule):
         Invalid(
             "from tvm.script import relax as R\n\n\n@R.function\ndef compute(x: R.Tensor):\n"
             '    R.func_attr({"global_symbol": "main"})\n    return x\n',
+            span=(6, 5, 6, 43),
             message=_mismatch_message("main", "compute"),
         ),
     ]

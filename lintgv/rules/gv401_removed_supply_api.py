@@ -137,6 +137,7 @@ class RemovedSupplyApiCpp(CppRule):
         Invalid(
             'class CodeGenC {\n  NameSupply name_supply_ = NameSupply("");\n};\n',
             span=(2, 3, 2, 13),
+            also=((2, 29, 2, 39),),
             message=NAME_SUPPLY_MESSAGE,
             fixed='class CodeGenC {\n  UniqueNameSupply name_supply_ = UniqueNameSupply("");\n};\n',
             config=NEW_API,
@@ -146,6 +147,7 @@ class RemovedSupplyApiCpp(CppRule):
             "  GlobalVarSupply supply = GlobalVarSupply(mod);\n"
             '  mod->Add(supply->FreshGlobal("lifted", false), f);\n  return mod;\n}\n',
             span=(2, 3, 2, 18),
+            also=((2, 28, 2, 43),),
             message=GLOBAL_VAR_SUPPLY_MESSAGE,
             config=NEW_API,
         ),
@@ -153,6 +155,7 @@ class RemovedSupplyApiCpp(CppRule):
         Invalid(
             'TVM_REGISTER_GLOBAL("ir.FreshName").set_body_typed([](String prefix) {\n'
             '  return tvm::NameSupply(prefix)->FreshName("x");\n});\n',
+            span=(2, 15, 2, 25),
             message=NAME_SUPPLY_MESSAGE,
             config=NEW_API,
         ),

@@ -50,18 +50,21 @@ class UnusedSuppression(CommentRule):
         # Only the unused code goes; the one still needed stays.
         Invalid(
             "import tvm\nx = tvm.ir.GlobalVar('f')  # lintgv: ignore[GV101, GV301]\n",
+            span=(2, 30, 2, 58),
             path="example.py",
             fixed="import tvm\nx = tvm.ir.GlobalVar('f')  # lintgv: ignore[GV101]\n",
         ),
         # Other words in the comment stay.
         Invalid(
             "y = 2  # noqa: E501  lintgv: ignore[GV101]\n",
+            span=(1, 22, 1, 43),
             path="example.py",
             fixed="y = 2  # noqa: E501\n",
         ),
         # A comment on a line of its own goes with its line.
         Invalid(
             "int a = 1;\n// lintgv: ignore[GV101]\nint b = 2;\n",
+            span=(2, 4, 2, 25),
             path="example.cc",
             fixed="int a = 1;\nint b = 2;\n",
         ),

@@ -3,6 +3,7 @@
 import pytest
 
 from lintgv.examples import fixed_text, run_example
+from lintgv.model import Finding
 from lintgv.registry import all_rules
 from lintgv.rules._base import Invalid, Rule, Valid
 
@@ -18,30 +19,28 @@ INVALID = [
 ]
 
 
+def _printed(finding: Finding) -> tuple[str, tuple[int, int, int, int]]:
+    span = finding.span
+    return finding.code, (span.start_line, span.start_col + 1, span.end_line, span.end_col + 1)
+
+
 @pytest.mark.parametrize(("rule", "example"), VALID)
 def test_valid_example_is_not_reported(rule: type[Rule], example: Valid) -> None:
     result = run_example(rule, example)
     assert result.errors == ()
-    noisy = [f for f in result.findings if f.code == rule.META.code]
-    assert noisy == [], f"noisy: {noisy}"
+    assert [_printed(f) for f in result.findings] == []
 
 
 @pytest.mark.parametrize(("rule", "example"), INVALID)
-def test_invalid_example_is_reported(rule: type[Rule], example: Invalid) -> None:
+def test_invalid_example_is_reported_exactly_where_it_says(
+    rule: type[Rule], example: Invalid
+) -> None:
     result = run_example(rule, example)
     assert result.errors == ()
-    found = [f for f in result.findings if f.code == rule.META.code]
-    assert found, "missed"
-    first = found[0]
-    if example.span is not None:
-        span = first.span
-        assert (
-            span.start_line,
-            span.start_col + 1,
-            span.end_line,
-            span.end_col + 1,
-        ) == example.span
+    # Every finding, of any code, is accounted for: its code, line and column.
+    expected = [(rule.META.code, span) for span in (example.span, *example.also)]
+    assert [_printed(f) for f in result.findings] == expected
     if example.message is not None:
-        assert first.message == example.message
+        assert result.findings[0].message == example.message
     if example.fixed is not None:
         assert fixed_text(rule, example) == example.fixed

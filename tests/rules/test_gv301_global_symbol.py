@@ -1,8 +1,7 @@
 """GV301 judgements that need more than one finding per snippet."""
 
-from lintgv.examples import run_example
+from lintgv.examples import check_snippet
 from lintgv.model import Severity
-from lintgv.rules._base import Invalid
 from lintgv.rules.gv301_global_symbol_set import GlobalSymbolSetCpp, GlobalSymbolSetPython
 
 
@@ -12,7 +11,7 @@ def test_python_call_targets_are_new_functions_each_time() -> None:
         'static = te.create_prim_func([a, b]).with_attr({"global_symbol": "mm"})\n'
         'dynamic = te.create_prim_func([a, b]).with_attr({"global_symbol": "mm"})\n'
     )
-    found = run_example(GlobalSymbolSetPython, Invalid(code)).findings
+    found = check_snippet(GlobalSymbolSetPython, code).findings
     assert [f.span.start_line for f in found] == [3, 4]
     assert all("first setting" in f.message for f in found)
     assert all(f.severity is Severity.INFO for f in found)
@@ -24,7 +23,7 @@ def test_python_variable_set_twice_is_overwritten() -> None:
         '    f = f.with_attr("global_symbol", "a")\n'
         '    return f.with_attr("global_symbol", "b")\n'
     )
-    found = run_example(GlobalSymbolSetPython, Invalid(code)).findings
+    found = check_snippet(GlobalSymbolSetPython, code).findings
     assert "overwritten: it is set earlier (line 2)" in found[1].message
     assert found[1].severity is Severity.WARNING
 
@@ -37,7 +36,7 @@ def test_cpp_variable_set_twice_is_overwritten_but_moved_calls_are_not_new() -> 
         '  g = WithAttr(MakeFunc(), tvm::attr::kGlobalSymbol, String("c"));\n'
         '  return WithAttr(std::move(f), tvm::attr::kGlobalSymbol, String("d"));\n}\n'
     )
-    found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
+    found = check_snippet(GlobalSymbolSetCpp, code).findings
     verdicts = ["overwritten" in f.message for f in found]
     assert verdicts == [False, False, False, True]
 
@@ -49,7 +48,7 @@ def test_python_copies_of_one_function_are_first_settings() -> None:
         '    b = func.with_attr("global_symbol", "b")\n'
         "    return a, b\n"
     )
-    found = run_example(GlobalSymbolSetPython, Invalid(code)).findings
+    found = check_snippet(GlobalSymbolSetPython, code).findings
     assert [("first setting" in f.message) for f in found] == [True, True]
 
 
@@ -59,7 +58,7 @@ def test_cpp_copies_of_one_function_are_first_settings() -> None:
         '  PrimFunc a = WithAttr(f, tvm::attr::kGlobalSymbol, String("a"));\n'
         '  PrimFunc b = WithAttr(f, tvm::attr::kGlobalSymbol, String("b"));\n}\n'
     )
-    found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
+    found = check_snippet(GlobalSymbolSetCpp, code).findings
     assert [("first setting" in f.message) for f in found] == [True, True]
 
 
@@ -76,7 +75,7 @@ def test_cpp_set_guarded_by_an_absence_test_is_a_first_setting_after_any_branch(
         "  }\n"
         "  return func;\n}\n"
     )
-    found = run_example(GlobalSymbolSetCpp, Invalid(code)).findings
+    found = check_snippet(GlobalSymbolSetCpp, code).findings
     assert [f.span.start_line for f in found] == [3, 6]
     assert "first setting" in found[1].message
     assert found[1].severity is Severity.INFO
