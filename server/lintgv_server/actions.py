@@ -55,11 +55,26 @@ def workspace_edit(
     uri: str, version: int | None, edits: list[types.TextEdit], versioned: bool
 ) -> types.WorkspaceEdit:
     """Return an edit of one document; versioned when the client can check versions."""
+    return documents_edit([(uri, version, edits)], versioned)
+
+
+def documents_edit(
+    documents: list[tuple[str, int | None, list[types.TextEdit]]], versioned: bool
+) -> types.WorkspaceEdit:
+    """Return one edit of several documents (uri, version, edits), applied all or none;
+    versioned when the client can check versions (None for a document not open)."""
     if not versioned:
-        return types.WorkspaceEdit(changes={uri: edits})
-    document = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        return types.WorkspaceEdit(changes={uri: edits for uri, _, edits in documents})
     return types.WorkspaceEdit(
-        document_changes=[types.TextDocumentEdit(text_document=document, edits=list(edits))]
+        document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=uri, version=version
+                ),
+                edits=list(edits),
+            )
+            for uri, version, edits in documents
+        ]
     )
 
 

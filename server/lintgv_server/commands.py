@@ -24,6 +24,7 @@ from lintgv_server.state import LintgvServer
 log = logging.getLogger(__name__)
 
 FIX_FILE = "lintgv.fixFile"
+FIX_WORKSPACE = "lintgv.fixWorkspaceFiles"
 CHECK_WORKSPACE = "lintgv.checkWorkspace"
 
 
@@ -125,34 +126,98 @@ def _uri_argument(params: types.ExecuteCommandParams) -> tuple[str, bool]:
         first = first.get("uri")
     if not isinstance(first, str):
         raise JsonRpcInvalidParams(f"{FIX_FILE} needs a document URI as its first argument")
-    options = arguments[1] if len(arguments) > 1 and isinstance(arguments[1], dict) else {}
-    return first, bool(options.get("unsafe", False))
+    return first, _unsafe_option(arguments[1:], FIX_FILE)
 
 
-async def fix_file(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict[str, Any]:
-    """Apply every safe fix (also unsafe ones with `{"unsafe": true}`) to one file, through
-    workspace/applyEdit; fixes are proved as `lintgv fix` proves them."""
-    uri, unsafe = _uri_argument(params)
+def _unsafe_option(arguments: list[Any], command: str) -> bool:
+    options = arguments[0] if arguments else {}
+    if not isinstance(options, dict):
+        raise JsonRpcInvalidParams(f'{command}: options must be an object, like {{"unsafe": true}}')
+    unsafe = options.get("unsafe", False)
+    if not isinstance(unsafe, bool):
+        raise JsonRpcInvalidParams(f"{command}: unsafe must be true or false, not {unsafe!r}")
+    return unsafe
+
+
+async def _fix_edits(
+    ls: LintgvServer, uri: str, unsafe: bool, command: str
+) -> tuple[int | None, list[types.TextEdit], int]:
+    """Return the version fixed (None: read from disk), the edits and how many fixes."""
     document = ls.current_document(uri)
     if document is not None:
         analysis = await ls.analyse(document)
     else:
         loaded = read_source(Path(path_of(uri)), 1 << 30)
         if isinstance(loaded, FileError):
-            raise JsonRpcInvalidParams(f"{FIX_FILE}: {uri}: {loaded.message}")
+            raise JsonRpcInvalidParams(f"{command}: {uri}: {loaded.message}")
         text = loaded.text
         analysis = await ls.run_on_lint_thread(lambda: ls.analyse_now(uri, None, text))
     codec = ls.workspace.position_codec
     edits, count = await ls.run_on_lint_thread(
         lambda: actions.fix_all_edits(analysis, codec, unsafe)
     )
+    return analysis.version, edits, count
+
+
+async def fix_file(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict[str, Any]:
+    """Apply every safe fix (also unsafe ones with `{"unsafe": true}`) to one file, through
+    workspace/applyEdit; fixes are proved as `lintgv fix` proves them."""
+    uri, unsafe = _uri_argument(params)
+    version, edits, count = await _fix_edits(ls, uri, unsafe, FIX_FILE)
     if not edits:
         return {"applied": False, "fixes": 0}
-    edit = actions.workspace_edit(uri, analysis.version, edits, versioned_edits(ls))
+    edit = actions.workspace_edit(uri, version, edits, versioned_edits(ls))
     answer = await ls.workspace_apply_edit_async(
         types.ApplyWorkspaceEditParams(edit=edit, label="lintgv: fix file")
     )
     return {"applied": bool(answer.applied), "fixes": count if answer.applied else 0}
+
+
+async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict[str, Any]:
+    """Apply every safe fix (also unsafe ones with `{"unsafe": true}`) to every file of the
+    workspace as one workspace/applyEdit: the client applies all files or none, and one
+    undo takes it back. Returns the files changed, for the client to save."""
+    unsafe = _unsafe_option(params.arguments or [], FIX_WORKSPACE)
+    progress = Progress(ls, params.work_done_token)
+    await progress.begin("lintgv: fixing the workspace")
+    documents: list[tuple[str, int | None, list[types.TextEdit]]] = []
+    fixes = 0
+    skipped: list[str] = []
+    cancelled = True
+    try:
+        results = await scan(ls, ls.scan_cache, progress.report, progress.is_cancelled)
+        paths = sorted(p for p, s in (results or {}).items() if s.result.findings)
+        for index, path in enumerate(paths):
+            if progress.is_cancelled():
+                break
+            progress.report(f"fixing {path.name}", 100 * index // len(paths))
+            try:
+                version, edits, count = await _fix_edits(ls, path.as_uri(), unsafe, FIX_WORKSPACE)
+            except JsonRpcInvalidParams as exc:  # gone or unreadable since the scan
+                skipped.append(str(exc))
+                continue
+            if edits:
+                documents.append((path.as_uri(), version, edits))
+                fixes += count
+        else:
+            cancelled = results is None
+    finally:
+        progress.end("cancelled" if cancelled else f"{fixes} fixes in {len(documents)} files")
+    for reason in skipped:
+        ls.log_message(reason)
+    if cancelled or not documents:
+        return {"applied": False, "fixes": 0, "files": [], "cancelled": cancelled}
+    edit = actions.documents_edit(documents, versioned_edits(ls))
+    answer = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=edit, label="lintgv: fix workspace")
+    )
+    applied = bool(answer.applied)
+    return {
+        "applied": applied,
+        "fixes": fixes if applied else 0,
+        "files": [uri for uri, _, _ in documents] if applied else [],
+        "cancelled": False,
+    }
 
 
 def _workspace_report(
@@ -196,6 +261,7 @@ async def workspace_diagnostic(
 def register(server: LintgvServer) -> None:
     """Register the commands."""
     server.command(FIX_FILE)(fix_file)
+    server.command(FIX_WORKSPACE)(fix_workspace)
     server.command(CHECK_WORKSPACE)(check_workspace)
 
 

@@ -1,12 +1,15 @@
-"""Code actions, hover and lintgv.fixFile: the fixes `lintgv fix` makes, offered in the
-editor, and the rule's explanation on hover."""
+"""Code actions, hover, lintgv.fixFile and lintgv.fixWorkspaceFiles: the fixes `lintgv fix`
+makes, offered in the editor, and the rule's explanation on hover."""
 
 import json
 import shutil
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from server_client import (
+    PYTHON_SITE,
     Client,
     Start,
     apply_text_edits,
@@ -223,3 +226,73 @@ async def test_a_unique_name_copy_is_replaced_in_every_file_by_one_code_action(
     expected = fixtures / "fix_unique_names_fixed" / "src"
     assert touched == {name: (expected / name).read_text() for name in touched}
     assert len(touched) > 1
+
+
+async def test_fix_workspace_is_one_edit_of_open_and_closed_files(
+    tmp_path: Path, start: Start
+) -> None:
+    root = write_project(tmp_path)
+    client = await start(root)
+    python, cpp = python_file(root), cpp_file(root)
+    # Open with unsaved text: the edit is made against that version, not the disk.
+    unsaved = PYTHON_SITE + "unused = 1  # lintgv: ignore[GV101]\n"
+    python_uri = client.open(python, unsaved, version=3)
+    await client.diagnostics_for(python_uri, 3)
+
+    safe = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="lintgv.fixWorkspaceFiles", arguments=[])
+    )
+    assert safe == {"applied": True, "fixes": 1, "files": [python_uri], "cancelled": False}
+    (edit,) = client.applied
+    assert edit.document_changes is not None
+    (change,) = edit.document_changes
+    assert isinstance(change, types.TextDocumentEdit)
+    assert change.text_document.version == 3
+    fixed = apply_text_edits(unsaved, edits_of(edit, python_uri))
+    assert fixed == PYTHON_SITE + "unused = 1\n"
+
+    unsafe = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="lintgv.fixWorkspaceFiles", arguments=[{"unsafe": True}])
+    )
+    assert unsafe["applied"] is True
+    assert sorted(unsafe["files"]) == sorted([python_uri, cpp.as_uri()])
+    edit = client.applied[-1]
+    versions = {
+        c.text_document.uri: c.text_document.version
+        for c in edit.document_changes or []
+        if isinstance(c, types.TextDocumentEdit)
+    }
+    assert versions == {python_uri: 3, cpp.as_uri(): None}  # one edit, both files
+    assert "tvm.ir.GlobalVar(name)" not in apply_text_edits(unsaved, edits_of(edit, python_uri))
+    fixed_cpp = apply_text_edits(cpp.read_text(), edits_of(edit, cpp.as_uri()))
+    assert "GlobalVar gv = global_var_supply->FreshGlobal(name, false);" in fixed_cpp
+
+
+async def test_fix_workspace_rejects_options_it_does_not_know(tmp_path: Path, start: Start) -> None:
+    client = await start(write_project(tmp_path))
+    with pytest.raises(JsonRpcInvalidParams, match="unsafe must be true or false"):
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command="lintgv.fixWorkspaceFiles", arguments=[{"unsafe": 1}]
+            )
+        )
+    assert client.applied == []
+
+
+async def test_server_commands_do_not_collide_with_the_vscode_extension_s(
+    tmp_path: Path, start: Start
+) -> None:
+    # vscode-languageclient registers each server command as a VS Code command: one with
+    # the name of a command the extension contributes stops the client from starting.
+    client = await start(write_project(tmp_path))
+    assert client.initialized_with is not None
+    provider = client.initialized_with.capabilities.execute_command_provider
+    assert provider is not None
+    served = set(provider.commands)
+    assert {"lintgv.fixFile", "lintgv.checkWorkspace", "lintgv.fixWorkspaceFiles"} <= served
+    manifest = Path(__file__).parents[2] / "vscode-extension" / "package.json"
+    contributed = {
+        c["command"] for c in json.loads(manifest.read_text())["contributes"]["commands"]
+    }
+    assert "lintgv.fixWorkspace" in contributed
+    assert served.isdisjoint(contributed)

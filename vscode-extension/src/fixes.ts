@@ -17,7 +17,8 @@ import { Controller } from './controller';
 
 export const FIX_ALL_KIND = 'source.fixAll.lintgv';
 export const FIX_FILE_COMMAND = 'lintgv.fixFile';
-export const CHECK_WORKSPACE_COMMAND = 'lintgv.checkWorkspace';
+// The server's command; 'lintgv.fixWorkspace' is this extension's, which calls it.
+export const FIX_WORKSPACE_COMMAND = 'lintgv.fixWorkspaceFiles';
 
 function serverCommands(client: LanguageClient): readonly string[] {
   return client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
@@ -87,82 +88,56 @@ export async function fixFile(client: LanguageClient, uri: vscode.Uri, unsafe = 
   }
 }
 
+interface FixWorkspaceResult {
+  readonly applied: boolean;
+  readonly fixes: number;
+  readonly files: readonly string[];
+  readonly cancelled: boolean;
+}
+
 /**
- * Check the whole workspace with the server's `lintgv.checkWorkspace`, then fix every file
- * with a finding and save the files this changed (unless they had unsaved edits before).
- * One notification shows the progress of both steps; returns how many files changed.
+ * Fix every file of the workspace with the server's `lintgv.fixWorkspaceFiles`: it checks every
+ * folder and applies the safe fixes as one workspace edit (all files or none, one undo).
+ * The files it changed are saved, unless they had unsaved edits before. One notification
+ * shows the server's progress and can cancel it; returns how many files changed.
  */
 export async function fixWorkspace(client: LanguageClient): Promise<number> {
+  if (!serverCommands(client).includes(FIX_WORKSPACE_COMMAND)) {
+    throw new Error(`this lintgv server has no ${FIX_WORKSPACE_COMMAND} command; update lintgv`);
+  }
+  const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.toString()));
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'lintgv', cancellable: true },
     async (progress, token) => {
       progress.report({ message: 'checking the workspace' });
-      if (serverCommands(client).includes(CHECK_WORKSPACE_COMMAND)) {
-        await checkWorkspace(client, (message) => {
-          progress.report({ message: `checking the workspace: ${message}` });
-        });
-      }
-      const uris = urisWithFindings(client);
-      let changed = 0;
-      for (const [index, uri] of uris.entries()) {
-        if (token.isCancellationRequested) {
-          break;
+      const workDoneToken = `lintgv-fix-workspace-${Date.now()}`;
+      const listener = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
+        if (value.kind !== 'end' && value.message) {
+          progress.report({ message: value.message });
         }
-        progress.report({
-          message: `fixing ${vscode.workspace.asRelativePath(uri)} (${index + 1}/${uris.length})`,
-          increment: 100 / uris.length,
-        });
-        if (await fixAndSave(client, uri)) {
-          changed += 1;
+      });
+      let result: FixWorkspaceResult | undefined;
+      try {
+        result = (await client.sendRequest(
+          ExecuteCommandRequest.type,
+          { command: FIX_WORKSPACE_COMMAND, arguments: [{ unsafe: false }], workDoneToken },
+          token,
+        )) as FixWorkspaceResult | undefined;
+      } finally {
+        listener.dispose();
+      }
+      if (!result?.applied) {
+        return 0;
+      }
+      for (const uri of result.files) {
+        if (!dirty.has(uri)) {
+          const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+          await document.save();
         }
       }
-      return changed;
+      return result.files.length;
     },
   );
-}
-
-/** Run `lintgv.checkWorkspace`, passing the server's progress messages to `report`. */
-async function checkWorkspace(client: LanguageClient, report: (message: string) => void): Promise<void> {
-  const workDoneToken = `lintgv-check-workspace-${Date.now()}`;
-  const listener = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
-    if (value.kind !== 'end' && value.message) {
-      report(value.message);
-    }
-  });
-  try {
-    await client.sendRequest(ExecuteCommandRequest.type, {
-      command: CHECK_WORKSPACE_COMMAND,
-      arguments: [],
-      workDoneToken,
-    });
-  } finally {
-    listener.dispose();
-  }
-}
-
-function urisWithFindings(client: LanguageClient): vscode.Uri[] {
-  const uris: vscode.Uri[] = [];
-  client.diagnostics?.forEach((uri, diagnostics) => {
-    if (diagnostics.length > 0) {
-      uris.push(uri);
-    }
-  });
-  return uris;
-}
-
-/** Fix one file; save it if the fixes changed it and it had no unsaved edits before. */
-async function fixAndSave(client: LanguageClient, uri: vscode.Uri): Promise<boolean> {
-  const document = await vscode.workspace.openTextDocument(uri);
-  const wasDirty = document.isDirty;
-  const before = document.version;
-  await fixFile(client, uri);
-  if (document.version === before) {
-    return false;
-  }
-  if (!wasDirty) {
-    await document.save();
-  }
-  return true;
 }
 
 /** Apply the safe fixes before a linted document is saved, when `lintgv.fixAll` is on. */

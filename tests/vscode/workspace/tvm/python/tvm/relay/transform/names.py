@@ -1,0 +1,3 @@
+"""Names the lifted functions start with."""
+
+PREFIX = "lifted"  # lintgv: ignore[GV101]
