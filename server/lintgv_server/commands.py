@@ -4,6 +4,7 @@ progress' own cancel button."""
 
 import logging
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +130,7 @@ def _uri_argument(params: types.ExecuteCommandParams) -> tuple[str, bool]:
     return first, _unsafe_option(arguments[1:], FIX_FILE)
 
 
-def _unsafe_option(arguments: list[Any], command: str) -> bool:
+def _unsafe_option(arguments: Sequence[Any], command: str) -> bool:
     options = arguments[0] if arguments else {}
     if not isinstance(options, dict):
         raise JsonRpcInvalidParams(f'{command}: options must be an object, like {{"unsafe": true}}')
