@@ -3,7 +3,8 @@ statement can go so that every later site sees it."""
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 import libcst as cst
@@ -35,7 +36,16 @@ class PyBinding:
     value: cst.BaseExpression | None  # the assigned value; None for a parameter
     annotation: cst.BaseExpression | None
     statement: cst.CSTNode | None  # the binding statement; None for a parameter
-    end_line: int  # the name is bound from the line after this one (0: from the start)
+    span_of: Callable[[cst.CSTNode], Span] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def end_line(self) -> int:
+        """The name is bound from the line after this one (0: from the start). Worked out
+        when first asked: most bindings of a function are never compared with a site, and
+        a position costs a code generation of its statement."""
+        if self.statement is None or self.span_of is None:
+            return 0
+        return self.span_of(self.statement).end_line
 
 
 def owner_of(tools: Tools, node: cst.CSTNode) -> FunctionLike | cst.Lambda | cst.ClassDef:
@@ -88,7 +98,7 @@ def bindings(tools: Tools, owner: FunctionLike) -> list[PyBinding]:
         params = owner.params
         for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
             annotation = param.annotation.annotation if param.annotation else None
-            found.append(PyBinding(param.name.value, None, annotation, None, 0))
+            found.append(PyBinding(param.name.value, None, annotation, None))
     for statement in walk_statements(_body(owner)):
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
@@ -104,8 +114,8 @@ def bindings(tools: Tools, owner: FunctionLike) -> list[PyBinding]:
                 annotation = small.annotation.annotation
             for target in targets:
                 if isinstance(target, cst.Name):
-                    end = tools.span_of(statement).end_line
-                    found.append(PyBinding(target.value, value, annotation, statement, end))
+                    binding = PyBinding(target.value, value, annotation, statement, tools.span_of)
+                    found.append(binding)
     return found
 
 
