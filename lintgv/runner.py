@@ -14,6 +14,7 @@ from pathlib import Path
 from lintgv.cache import ResultCache, WalkMemo, digest_of, stat_key
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, signature
+from lintgv.helper_index import HelperIndex
 from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
@@ -219,7 +220,9 @@ def run(
         if cache is not None and done.stat is not None and done.digest:
             cache.put(path, done.stat, done.digest, results[path], module)
 
-    helpers = frozenset(name for r in results.values() for name in r.defined_helpers)
+    index = HelperIndex()
+    index.replace({path: r.defined_helpers for path, r in results.items()})
+    helpers = index.names
     if helpers:
         second = [_Task(c, helpers, None, whole) for c in candidates]
         for count, done in enumerate(_execute(_mentions, second, workers), 1):

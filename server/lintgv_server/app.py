@@ -8,14 +8,16 @@ import logging
 import os
 import sys
 import threading
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 
+from lintgv.config import Config
 from lintgv.errors import LintgvError
-from lintgv_server import commands, documents, features
+from lintgv_server import commands, documents, features, scan
 from lintgv_server.framing import read_messages
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.settings import ClientSettings
@@ -130,9 +132,11 @@ def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LintgvServer, params: types.InitializedParams) -> None:
-        await _watch_config_files(ls)
+        await _watch_files(ls)
         await ls.fetch_folder_settings()
         documents.relint_open(ls)
+        if ls.settings.index_workspace:
+            documents.spawn(_index(ls))
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: LintgvServer, params: None) -> None:
@@ -146,17 +150,26 @@ def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:
         _exit(ls, 0 if ls.protocol._shutdown else 1)
 
 
-async def _watch_config_files(ls: LintgvServer) -> None:
-    """Ask the client to report changes of config files, when it can register watchers."""
+async def _index(ls: LintgvServer) -> None:
+    before = ls.helper_names
+    await scan.index_in_background(ls)
+    if ls.helper_names != before:
+        documents.relint_open(ls)
+
+
+async def _watch_files(ls: LintgvServer) -> None:
+    """Ask the client to report changes of config files (read again) and of source files
+    (the helper index follows them), when it can register watchers."""
     workspace = ls.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace is not None else None
     if watched is None or not watched.dynamic_registration:
         return
+    globs = [f"**/{name}" for name in CONFIG_NAMES] + [f"**/*{s}" for s in _source_suffixes()]
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in globs]
     )
     registration = types.Registration(
-        id="lintgv-config-files",
+        id="lintgv-watched-files",
         method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
         register_options=options,
     )
@@ -164,8 +177,14 @@ async def _watch_config_files(ls: LintgvServer) -> None:
         await ls.client_register_capability_async(
             types.RegistrationParams(registrations=[registration])
         )
-    except Exception:  # config changes then need a restart or a settings change
+    except Exception:  # changes then need a restart or a settings change
         log.debug("client/registerCapability failed", exc_info=True)
+
+
+def _source_suffixes() -> list[str]:
+    """The suffixes of the files lintgv checks by default (a config may add C++ ones,
+    which then reach the index through saves and workspace checks)."""
+    return [".py", *Config().cpp_extensions]
 
 
 def _register_workspace(server: LintgvServer) -> None:
@@ -179,13 +198,21 @@ def _register_workspace(server: LintgvServer) -> None:
         documents.relint_open(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(
+    async def did_change_watched_files(
         ls: LintgvServer, params: types.DidChangeWatchedFilesParams
     ) -> None:
-        changed = [c.uri for c in params.changes if c.uri.rsplit("/", 1)[-1] in CONFIG_NAMES]
-        if changed:
-            ls.log_message(f"configuration changed ({', '.join(changed)}); checking again")
+        configs = [c.uri for c in params.changes if c.uri.rsplit("/", 1)[-1] in CONFIG_NAMES]
+        if configs:
+            ls.log_message(f"configuration changed ({', '.join(configs)}); checking again")
             ls.invalidate()
+        sources = [c for c in params.changes if c.uri not in configs]
+        deleted = [c for c in sources if c.type == types.FileChangeType.Deleted]
+        moved = await scan.reindex(
+            ls,
+            [Path(features.path_of(c.uri)) for c in sources if c not in deleted],
+            [Path(features.path_of(c.uri)) for c in deleted],
+        )
+        if configs or moved:
             documents.relint_open(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)

@@ -3,7 +3,6 @@ diagnostics: long work with `$/progress`, cancelled by `$/cancelRequest` or by t
 progress' own cancel button."""
 
 import logging
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,9 @@ from lintgv.model import FileError
 from lintgv.reading import read_source
 from lintgv_server import actions, features
 from lintgv_server.convert import error_diagnostic, result_id, to_diagnostic
-from lintgv_server.documents import diagnostics_of, publish
+from lintgv_server.documents import diagnostics_of, publish, relint_open
 from lintgv_server.features import path_of, versioned_edits
-from lintgv_server.protocol import LintgvProtocol
+from lintgv_server.progress import Progress
 from lintgv_server.scan import scan
 from lintgv_server.scan_cache import Scanned
 from lintgv_server.state import LintgvServer
@@ -29,46 +28,14 @@ FIX_WORKSPACE = "lintgv.fixWorkspaceFiles"
 CHECK_WORKSPACE = "lintgv.checkWorkspace"
 
 
-class Progress:
-    """`$/progress` for one piece of work: the client's token, else one the server makes."""
-
-    def __init__(self, ls: LintgvServer, token: types.ProgressToken | None) -> None:
-        self.ls = ls
-        self.token = token
-        self.request = ls.protocol.msg_id
-
-    async def begin(self, title: str) -> None:
-        window = self.ls.client_capabilities.window
-        if self.token is None and window is not None and window.work_done_progress:
-            token = f"lintgv-{uuid.uuid4()}"
-            try:
-                await self.ls.work_done_progress.create_async(token)
-                self.token = token
-            except Exception:  # the client refused: work on without progress
-                log.debug("window/workDoneProgress/create failed", exc_info=True)
-        if self.token is not None:
-            self.ls.work_done_progress.begin(
-                self.token,
-                types.WorkDoneProgressBegin(title=title, cancellable=True, percentage=0),
-            )
-
-    def report(self, message: str, percentage: int) -> None:
-        if self.token is not None:
-            value = types.WorkDoneProgressReport(message=message, percentage=percentage)
-            self.ls.work_done_progress.report(self.token, value)
-
-    def is_cancelled(self) -> bool:
-        """Tell whether the client cancelled the request or the progress."""
-        protocol = self.ls.protocol
-        if isinstance(protocol, LintgvProtocol) and protocol.is_cancelled(self.request):
-            return True
-        future = self.ls.work_done_progress.tokens.get(self.token) if self.token else None
-        return future is not None and future.cancelled()
-
-    def end(self, message: str) -> None:
-        if self.token is not None:
-            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
-            self.ls.work_done_progress.tokens.pop(self.token, None)
+async def _scan(ls: LintgvServer, progress: Progress) -> dict[Path, Scanned] | None:
+    """Check the workspace; open documents are checked again when the helpers it found
+    differ from those they were checked with."""
+    before = ls.helper_names
+    results = await scan(ls, ls.scan_cache, progress.report, progress.is_cancelled)
+    if ls.helper_names != before:
+        relint_open(ls)
+    return results
 
 
 async def _scan_with_progress(
@@ -78,7 +45,7 @@ async def _scan_with_progress(
     await progress.begin(title)
     results = None
     try:
-        results = await scan(ls, ls.scan_cache, progress.report, progress.is_cancelled)
+        results = await _scan(ls, progress)
     finally:
         progress.end("cancelled" if results is None else f"{len(results)} files checked")
     return results
@@ -186,7 +153,7 @@ async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) ->
     skipped: list[str] = []
     cancelled = True
     try:
-        results = await scan(ls, ls.scan_cache, progress.report, progress.is_cancelled)
+        results = await _scan(ls, progress)
         paths = sorted(p for p, s in (results or {}).items() if s.result.findings)
         for index, path in enumerate(paths):
             if progress.is_cancelled():

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 from lintgv.model import FileError
+from lintgv_server import scan
 from lintgv_server.actions import docs_href
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import CONFIG_ERROR_CODE, error_diagnostic, to_diagnostic
@@ -90,6 +92,12 @@ def relint_open(ls: LintgvServer) -> None:
         ls.workspace_diagnostic_refresh(None)
 
 
+async def _reindex_saved(ls: LintgvServer, path: Path) -> None:
+    """A saved file may define helpers others call, or no longer: the index follows."""
+    if await scan.reindex(ls, [path], []):
+        relint_open(ls)
+
+
 def register(server: LintgvServer) -> None:
     """Register the document sync handlers."""
 
@@ -103,7 +111,11 @@ def register(server: LintgvServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(ls: LintgvServer, params: types.DidSaveTextDocumentParams) -> None:
-        schedule(ls, params.text_document.uri, 0)
+        uri = params.text_document.uri
+        schedule(ls, uri, 0)
+        path = to_fs_path(uri)
+        if path:
+            spawn(_reindex_saved(ls, Path(path)))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LintgvServer, params: types.DidCloseTextDocumentParams) -> None:

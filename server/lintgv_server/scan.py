@@ -3,7 +3,9 @@ report progress and stop between two files when cancelled.
 
 It walks with the core's Discovery and checks with the core's engine, in the two passes
 `lintgv check` makes (the second finds calls of unique-name helpers defined elsewhere).
-Results are kept in memory per file state: a second scan re-checks only what changed.
+The first pass alone builds the helper index, in the background when a session starts;
+saved and watched files update it one at a time. Results are kept in memory per file state: a
+second scan re-checks only what changed.
 """
 
 import functools
@@ -20,6 +22,7 @@ from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
 from lintgv_server.analysis import Target, lines_of
+from lintgv_server.progress import Progress
 from lintgv_server.scan_cache import ScanCache, ScanKey, Scanned
 from lintgv_server.state import LintgvServer
 
@@ -80,6 +83,23 @@ def _check_file(
     return scanned
 
 
+async def index_workspace(
+    ls: LintgvServer, cache: ScanCache, report: Report, is_cancelled: IsCancelled
+) -> tuple[list[Target], dict[Path, Scanned]] | None:
+    """Check every file of the workspace once, and record the unique-name helpers each
+    defines in the server's index; return the files and results, or None when cancelled
+    (the index then keeps what it had)."""
+    errors: list[str] = []
+    targets = await ls.run_on_lint_thread(lambda: _targets(ls, errors))
+    for error in errors:
+        ls.log_message(error, types.MessageType.Warning)
+    results: dict[Path, Scanned] = {}
+    if not await _pass(ls, targets, frozenset(), cache, results, report, is_cancelled):
+        return None
+    ls.helper_index.replace({p: s.result.defined_helpers for p, s in results.items()})
+    return targets, results
+
+
 async def scan(
     ls: LintgvServer,
     cache: ScanCache,
@@ -87,22 +107,51 @@ async def scan(
     is_cancelled: IsCancelled,
 ) -> dict[Path, Scanned] | None:
     """Check every file of the workspace; return None when cancelled."""
-    errors: list[str] = []
-    targets = await ls.run_on_lint_thread(lambda: _targets(ls, errors))
-    for error in errors:
-        ls.log_message(error, types.MessageType.Warning)
-    results: dict[Path, Scanned] = {}
-    done = await _pass(ls, targets, frozenset(), cache, results, report, is_cancelled)
-    if not done:
+    indexed = await index_workspace(ls, cache, report, is_cancelled)
+    if indexed is None:
         return None
-    helpers = frozenset(n for s in results.values() for n in s.result.defined_helpers)
+    targets, results = indexed
+    helpers = ls.helper_names
     if helpers:
         second: dict[Path, Scanned] = {}
         if not await _pass(ls, targets, helpers, cache, second, report, is_cancelled):
             return None
         results.update({p: s for p, s in second.items() if s.result.findings})
-    ls.helper_names = helpers
     return results
+
+
+async def index_in_background(ls: LintgvServer) -> None:
+    """Build the helper index when a session starts, with progress the person can
+    cancel; open documents are checked again if it finds helpers."""
+    progress = Progress(ls, None)
+    await progress.begin("lintgv: indexing the workspace")
+    indexed = None
+    try:
+        indexed = await index_workspace(ls, ls.scan_cache, progress.report, progress.is_cancelled)
+    finally:
+        found = len(ls.helper_names)
+        progress.end(
+            "cancelled" if indexed is None else f"{found} unique-name helper{'s' * (found != 1)}"
+        )
+
+
+async def reindex(ls: LintgvServer, changed: list[Path], deleted: list[Path]) -> bool:
+    """Bring the index up to date for files saved, changed on disk or deleted; tell
+    whether the helpers it knows changed."""
+    moved = False
+    for path in deleted:
+        moved = ls.helper_index.forget(path) or moved
+    for path in changed:
+        try:
+            target = ls.target_for(path)
+        except ConfigError:
+            continue  # its config is reported where it is used
+        if target is None:
+            continue
+        work = functools.partial(_check_file, ls, target, frozenset(), ls.scan_cache)
+        scanned = await ls.run_on_lint_thread(work)
+        moved = ls.helper_index.record(path, scanned.result.defined_helpers) or moved
+    return moved
 
 
 async def _pass(

@@ -29,6 +29,9 @@ class ClientSettings:
     docs_url: str = ""
     debounce_ms: int = 150
     diagnostic_mode: str = "push"
+    # Build the helper index in the background when the session starts (GV202/GV203 of
+    # helpers defined in other files show without a workspace check).
+    index_workspace: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,10 @@ def parse_settings(raw: object, base: ClientSettings | None = None) -> Parsed:
         changes["enable"] = _flag(section, "enable", base.enable, problems)
     if "fixAll" in section:
         changes["fix_all"] = _flag(section, "fixAll", base.fix_all, problems)
+    if "indexWorkspace" in section:
+        changes["index_workspace"] = _flag(
+            section, "indexWorkspace", base.index_workspace, problems
+        )
     if "select" in section:
         changes["select"] = _codes("select", section["select"], problems)
     for key, attr in (("extendSelect", "extend_select"), ("ignore", "ignore")):

@@ -21,6 +21,7 @@ from lintgv.config import Config
 from lintgv.discovery import Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
+from lintgv.helper_index import HelperIndex
 from lintgv.model import Language, SourceFile
 from lintgv.parsing.cpp import CppTrees
 from lintgv.parsing.python import ModuleParts
@@ -107,7 +108,7 @@ class LintgvServer(LanguageServer):
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.published: dict[str, int | None] = {}  # uri → version last pushed
-        self.helper_names: frozenset[str] = frozenset()
+        self.helper_index = HelperIndex()  # filled in the background (scan.index_workspace)
         self.scanned_uris: set[str] = set()  # closed files the last scan reported on
         self.scan_cache = ScanCache()
         self.cpp_trees = CppTrees()  # open C++ documents are reparsed incrementally
@@ -138,6 +139,11 @@ class LintgvServer(LanguageServer):
         if folder is not None and str(folder) in self.folder_settings:
             return self.folder_settings[str(folder)]
         return self.settings
+
+    @property
+    def helper_names(self) -> frozenset[str]:
+        """The unique-name helpers defined anywhere in the workspace, as far as known."""
+        return self.helper_index.names
 
     def invalidate(self) -> None:
         """Forget every config and analysis: settings or config files changed."""
@@ -235,6 +241,7 @@ class LintgvServer(LanguageServer):
             known is not None
             and known.version == document.version
             and known.generation == self.generation
+            and known.helper_names == self.helper_names
             and known.text == document.source
         ):
             return known

@@ -68,6 +68,7 @@ class Client(LanguageClient):
         super().__init__(converter_factory=default_converter)
         self.published: list[types.PublishDiagnosticsParams] = []
         self.applied: list[types.WorkspaceEdit] = []
+        self.registrations: list[types.Registration] = []
         self.initialized_with: types.InitializeResult | None = None
         self._changed: asyncio.Event | None = None
 
@@ -169,6 +170,11 @@ def _make_client() -> Client:
         ls.applied.append(params.edit)
         ls.changed.set()
         return types.ApplyWorkspaceEditResult(applied=True)
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(ls: Client, params: types.RegistrationParams) -> None:
+        ls.registrations.extend(params.registrations)
+        ls.changed.set()
 
     return client
 

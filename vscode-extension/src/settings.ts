@@ -17,6 +17,7 @@ export interface ClientSettings {
   readonly tvmVersion: string;
   readonly severity: Readonly<Record<string, Severity>>;
   readonly fixAll: boolean;
+  readonly indexWorkspace: boolean;
 }
 
 /**
@@ -32,6 +33,7 @@ export interface ServerSettings {
   tvmVersion: string | null;
   severity: Record<string, Severity>;
   fixAll: boolean;
+  indexWorkspace: boolean;
 }
 
 export const DEFAULT_SETTINGS: ClientSettings = {
@@ -45,10 +47,17 @@ export const DEFAULT_SETTINGS: ClientSettings = {
   tvmVersion: '',
   severity: {},
   fixAll: false,
+  indexWorkspace: true,
 };
 
 /** The settings that choose how the server is started: changing one restarts it. */
-export const RESTART_SETTINGS: readonly string[] = ['lintgv.path', 'lintgv.interpreter', 'lintgv.args'];
+export const RESTART_SETTINGS: readonly string[] = [
+  'lintgv.path',
+  'lintgv.interpreter',
+  'lintgv.args',
+  // Read by the server once, when it starts.
+  'lintgv.indexWorkspace',
+];
 
 /** The settings the running server is told about through `workspace/didChangeConfiguration`. */
 export const SERVER_SETTINGS: readonly string[] = [
@@ -108,6 +117,7 @@ export function readSettings(get: SettingGetter): ClientSettings {
     tvmVersion: asTrimmedString(get('tvmVersion')),
     severity: asSeverityMap(get('severity')),
     fixAll: asBoolean(get('fixAll'), DEFAULT_SETTINGS.fixAll),
+    indexWorkspace: asBoolean(get('indexWorkspace'), DEFAULT_SETTINGS.indexWorkspace),
   };
 }
 
@@ -125,6 +135,7 @@ export function toServerSettings(settings: ClientSettings): ServerSettings {
     tvmVersion: settings.tvmVersion || null,
     severity: { ...settings.severity },
     fixAll: settings.fixAll,
+    indexWorkspace: settings.indexWorkspace,
   };
 }
 

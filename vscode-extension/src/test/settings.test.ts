@@ -61,6 +61,7 @@ describe('toServerSettings', () => {
       tvmVersion: null,
       severity: {},
       fixAll: false,
+      indexWorkspace: true,
     });
   });
 
@@ -75,6 +76,7 @@ describe('toServerSettings', () => {
       tvmVersion: '0.16',
       severity: { GV101: 'error' },
       fixAll: true,
+      indexWorkspace: false,
     });
     assert.deepEqual(server, {
       enable: true,
@@ -84,6 +86,7 @@ describe('toServerSettings', () => {
       tvmVersion: '0.16',
       severity: { GV101: 'error' },
       fixAll: true,
+      indexWorkspace: false,
     });
     assert.equal('path' in server, false);
   });
@@ -98,7 +101,7 @@ describe('toServerSettings', () => {
 describe('changeEffect', () => {
   const only = (changed: string) => (setting: string) => setting === changed;
 
-  for (const setting of ['lintgv.path', 'lintgv.interpreter', 'lintgv.args']) {
+  for (const setting of ['lintgv.path', 'lintgv.interpreter', 'lintgv.args', 'lintgv.indexWorkspace']) {
     it(`restarts the server when ${setting} changes`, () => {
       assert.equal(changeEffect(only(setting)), 'restart');
     });
