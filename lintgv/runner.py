@@ -7,15 +7,17 @@ second pass re-checks the files that mention it so its call sites are reported t
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lintgv.cache import ResultCache, WalkMemo, digest_of, stat_key
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, signature
-from lintgv.helper_index import HelperIndex
 from lintgv.errors import ConfigError
+from lintgv.helper_index import HelperIndex
 from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
 from lintgv.rules._unique_names.names import bare_names
@@ -101,6 +103,60 @@ def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterator[_D
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(function, tasks, chunksize=chunk)
+
+
+class Workers:
+    """Worker processes that check files for a caller with threads of its own (the
+    language server). Each starts as a new interpreter, not a fork (a fork copies
+    whatever lock another thread holds at that moment), at a lower priority so that the
+    caller's own work (an editor's open documents) comes first."""
+
+    def __init__(self, jobs: int) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.jobs = jobs
+        self._pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+        )
+
+    def check(
+        self, candidates: Sequence[Candidate]
+    ) -> Generator[tuple[Candidate, tuple[int, int, int] | None, FileResult], None, None]:
+        """Check `candidates` (a first pass: no helper names) and yield each one's file
+        state and result, in order, as it is done."""
+        tasks = [_Task(c, frozenset(), None, False) for c in candidates]
+        chunk = max(1, min(_MAX_CHUNK, len(tasks) // (self.jobs * 8)))
+        for done in self._pool.map(_work, tasks, chunksize=chunk):
+            assert done.result is not None  # no digest was known, so it was checked
+            yield done.candidate, done.stat, done.result
+
+    def close(self) -> None:
+        """Stop: drop the work not yet started, without waiting for the rest."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _start_worker() -> None:
+    # The caller's standard streams may be its protocol (a language server's stdio): a
+    # worker must neither write to them nor keep them open once the caller is gone.
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for stream in (0, 1, 2):
+        os.dup2(devnull, stream)
+    os.close(devnull)
+    os.nice(10)
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    import lintgv.engine  # noqa: F401  # loaded by each worker once, before its first file
+
+
+def _exit_with(parent: int) -> None:
+    """End this worker when its parent has ended without stopping it (an orphan would
+    otherwise wait for work forever)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _remembered_walk(

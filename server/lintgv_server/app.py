@@ -113,6 +113,10 @@ def _exit(server: LintgvServer, code: int) -> None:
     """End the process now: nothing is left to save, and pygls' reader thread would
     otherwise keep it waiting on a stdin that may never close."""
     server.lint_thread.shutdown(wait=False, cancel_futures=True)
+    # Worker processes of a background index still running end with the server.
+    processes = sys.modules.get("multiprocessing")
+    for child in processes.active_children() if processes is not None else []:
+        child.kill()
     logging.shutdown()
     sys.stdout.flush()
     os._exit(code)

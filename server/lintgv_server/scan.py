@@ -1,5 +1,6 @@
-"""A scan of every workspace folder, file by file on the lint thread, so that it can
-report progress and stop between two files when cancelled.
+"""A scan of every workspace folder, file by file, so that it can report progress and
+stop between two files when cancelled: open documents on the lint thread, and many
+closed files at once in `lintgv check`'s worker processes.
 
 It walks with the core's Discovery and checks with the core's engine, in the two passes
 `lintgv check` makes (the second finds calls of unique-name helpers defined elsewhere).
@@ -8,19 +9,22 @@ saved and watched files update it one at a time. Results are kept in memory per 
 second scan re-checks only what changed.
 """
 
+import asyncio
 import functools
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
 
 from lintgv.cache import stat_key
-from lintgv.discovery import Discovery
+from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
+from lintgv.runner import Workers
 from lintgv_server.analysis import Target, lines_of
 from lintgv_server.progress import Progress
 from lintgv_server.scan_cache import ScanCache, ScanKey, Scanned
@@ -94,10 +98,72 @@ async def index_workspace(
     for error in errors:
         ls.log_message(error, types.MessageType.Warning)
     results: dict[Path, Scanned] = {}
-    if not await _pass(ls, targets, frozenset(), cache, results, report, is_cancelled):
+    rest = targets
+    closed = [t for t in targets if _needs_check(ls, t, cache)]
+    if WORKERS > 1 and len(closed) >= WORKERS_FROM:
+        workers = Workers(WORKERS)
+        try:
+            if not await _in_workers(workers, closed, cache, results, report, is_cancelled):
+                return None
+        finally:
+            workers.close()
+        rest = [t for t in targets if t.path not in results]
+    if not await _pass(ls, rest, frozenset(), cache, results, report, is_cancelled):
         return None
     ls.helper_index.replace({p: s.result.defined_helpers for p, s in results.items()})
     return targets, results
+
+
+# A first pass over this many unchecked closed files runs in worker processes, one a core:
+# the lint thread stays free for the open documents.
+WORKERS_FROM = 200
+WORKERS = os.cpu_count() or 1
+
+
+def _needs_check(ls: LintgvServer, target: Target, cache: ScanCache) -> bool:
+    """Tell whether `target` is a closed file a first pass has no current result for."""
+    if ls.current_document(target.path.as_uri()) is not None:
+        return False
+    key = ScanKey(stat_key(target.path), target.config.fingerprint, frozenset(), target.module_name)
+    return cache.get(target.path, key) is None
+
+
+async def _in_workers(
+    workers: Workers,
+    targets: list[Target],
+    cache: ScanCache,
+    results: dict[Path, Scanned],
+    report: Report,
+    is_cancelled: IsCancelled,
+) -> bool:
+    """Check closed files in worker processes (lintgv check's own), from a thread that
+    waits on them; tell whether it ran to the end."""
+    loop = asyncio.get_running_loop()
+    candidates = [Candidate(t.path, t.language, t.config, t.module_name) for t in targets]
+    step = max(1, len(targets) // 50)
+
+    def work() -> bool:
+        for index, (candidate, stat, result) in enumerate(workers.check(candidates)):
+            if is_cancelled():
+                return False
+            path, module = candidate.path, candidate.module_name
+            scanned = Scanned(path, result, _lines(path, result))
+            cache.put(ScanKey(stat, candidate.config.fingerprint, frozenset(), module), scanned)
+            results[path] = scanned
+            if index % step == 0:
+                message = f"checking {index + 1}/{len(targets)} files"
+                loop.call_soon_threadsafe(report, message, 100 * index // len(targets))
+        return True
+
+    return await asyncio.to_thread(work)
+
+
+def _lines(path: Path, result: FileResult) -> tuple[str, ...]:
+    """The lines of a file with findings (their positions are converted with them)."""
+    if not result.findings:
+        return ()
+    loaded = read_source(path, 1 << 30)
+    return () if isinstance(loaded, FileError) else lines_of(loaded.text)
 
 
 async def scan(

@@ -157,3 +157,22 @@ async def test_without_the_index_a_workspace_check_brings_the_helpers_in(
     # The open document is checked again with the helpers the check found.
     assert await _codes(client, uri, ["GV202", "GV203"])
     assert _indexing(client) == []
+
+
+async def test_a_large_workspace_is_indexed_all_the_same(tmp_path: Path, start: Start) -> None:
+    # Past scan.WORKERS_FROM unchecked closed files, the first pass runs in worker
+    # processes (on a machine with more than one core); the index must not differ.
+    _, caller = _project(tmp_path)
+    for index in range(260):
+        (tmp_path / "src" / f"f{index}.cc").write_text(
+            f'GlobalVar F{index}(IRModule mod) {{ return GlobalVar("f{index}"); }}\n'
+        )
+    client = await start(tmp_path)
+    uri = client.open(caller)
+    (end,) = await client.until(lambda: _indexing(client))
+    assert end.message == "1 unique-name helper"
+    assert await _codes(client, uri, ["GV202", "GV203"])
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="lintgv.checkWorkspace")
+    )
+    assert answer == {"files": 262, "findings": 263, "cancelled": 0}

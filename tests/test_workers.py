@@ -1,0 +1,74 @@
+"""The worker processes the language server checks many closed files in: the same
+results as a check in the caller's own process, and a stop that does not wait."""
+
+from pathlib import Path
+
+import pytest
+
+from lintgv.cache import stat_key
+from lintgv.discovery import Discovery
+from lintgv.engine import check
+from lintgv.helper_index import HelperIndex
+from lintgv.model import SourceFile
+from lintgv.runner import Workers
+
+HELPER = """#include <string>
+#include <unordered_map>
+std::unordered_map<std::string, int> used;
+std::string NameFor(std::string name) {
+  if (used.find(name) == used.end()) {
+    used[name] = 1;
+    return name;
+  }
+  used[name] = used[name] + 1;
+  return name + std::to_string(used[name]);
+}
+"""
+
+
+def _tree(root: Path, count: int) -> None:
+    (root / "src").mkdir()
+    (root / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    (root / "src" / "names.cc").write_text(HELPER)
+    for index in range(count):
+        (root / "src" / f"f{index}.cc").write_text(
+            f'GlobalVar F{index}(IRModule mod) {{ return GlobalVar("f{index}"); }}\n'
+        )
+    (root / "lift.py").write_text("import tvm\n\ngv = tvm.ir.GlobalVar('main')\n")
+
+
+def test_workers_give_what_the_engine_gives_here(tmp_path: Path) -> None:
+    _tree(tmp_path, 30)
+    candidates = list(Discovery({}).discover([tmp_path], []))
+    workers = Workers(2)
+    try:
+        checked = list(workers.check(candidates))
+    finally:
+        workers.close()
+    assert [c.path for c, _, _ in checked] == [c.path for c in candidates]
+    for candidate, stat, result in checked:
+        here = check(
+            SourceFile(candidate.path, candidate.language, candidate.path.read_text()),
+            candidate.config,
+            module_name=candidate.module_name,
+        )
+        assert result == here
+        assert stat == stat_key(candidate.path)
+    codes = sorted(f.code for _, _, r in checked for f in r.findings)
+    assert codes == ["GV101"] * 31 + ["GV201"]  # 30 C++ and 1 Python GV101; the helper
+    index = HelperIndex()
+    index.replace({c.path: r.defined_helpers for c, _, r in checked})
+    assert index.names == {"NameFor"}
+
+
+def test_closing_the_workers_mid_way_stops_them(tmp_path: Path) -> None:
+    _tree(tmp_path, 400)
+    candidates = list(Discovery({}).discover([tmp_path], []))
+    workers = Workers(2)
+    checked = workers.check(candidates)
+    first = next(checked)
+    assert first[0].path == candidates[0].path
+    checked.close()
+    workers.close()  # returns at once: the files not started are dropped
+    with pytest.raises(RuntimeError, match="shutdown"):
+        next(workers.check(candidates[:1]))
