@@ -67,8 +67,10 @@ class FrameReader:
             if match is not None:
                 length = int(match.group(1))
                 continue
-            start = _NAME.search(line)
-            if start is not None and start.start() > 0:
+            # From the second byte: a header name at the start of the line may be the
+            # garbage itself, with the real header after it (`content-length:Content-…`).
+            start = _NAME.search(line, 1)
+            if start is not None:
                 # The rest of a frame (a body without a line break, or garbage) runs into
                 # the next header: start again there.
                 self._pending = line[start.start() :]

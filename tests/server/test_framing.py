@@ -72,3 +72,10 @@ def test_a_frame_larger_than_any_message_ends_the_reading() -> None:
     assert problems == [
         "a frame of 99999999999 bytes (at most 268435456 are read); the connection is closed"
     ]
+
+
+def test_garbage_that_looks_like_a_header_name_does_not_hide_the_next_frame() -> None:
+    # Found by the property test above: the stray bytes end where a header begins.
+    bodies, problems = _read(b"Content-Length: x\r\n\r\ncontent-length:" + _frame(b"{}"))
+    assert bodies == [b"{}"]
+    assert len(problems) == 2  # the malformed block, then the bytes skipped before a header
