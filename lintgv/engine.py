@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
+from typing import Protocol
 
 import libcst as cst
 
@@ -13,7 +14,7 @@ from lintgv import registry
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
-from lintgv.parsing.cpp import CppTrees, parse_cpp
+from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ModuleParts, ParsedPython, parse_python, select_lines
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
@@ -62,7 +63,7 @@ class _Triggered:
     ) -> None:
         self._text = text
         # Where patterns matched in the document's last version (an editor's; see
-        # CppTrees): a match still there settles a pattern without a search.
+        # Reuse): a match still there settles a pattern without a search.
         self._hints = hints if hints is not None else Hints()
         self._last_length = self._hints.length or len(text)
         self._hints.length = len(text)
@@ -141,6 +142,22 @@ class _Triggered:
         return combined(tuple(p for p in self._function if self.hit(p)))
 
 
+class Reuse(Protocol):
+    """What a caller keeps of one document between its versions, so that the next
+    version is checked faster; the findings are the same without it. The language server
+    keeps one for each open document (its workspace state); `lintgv check` has none."""
+
+    # Where each trigger matched in the last version (C++): most edits leave a match in
+    # place, and looking there costs far less than a search.
+    hints: Hints
+    # libcst's parses of the last version's top-level statements (Python).
+    python_parts: ModuleParts
+
+    def parse_cpp(self, text: str) -> ParsedCpp:
+        """Parse this version, incrementally from the last one."""
+        ...
+
+
 def check(
     source: SourceFile,
     config: Config,
@@ -148,24 +165,19 @@ def check(
     module_name: str = "",
     helper_names: frozenset[str] = frozenset(),
     whole: bool = False,
-    cpp_trees: CppTrees | None = None,
-    python_parts: ModuleParts | None = None,
+    reuse: Reuse | None = None,
 ) -> FileResult:
     """Return the findings and errors for one file.
 
     `whole` parses every line of a Python file (fixes need the full scope); otherwise
     only the parts near a trigger are parsed, which finds the same things faster.
-    `cpp_trees` keeps C++ parses so that the next version of the file is parsed
-    incrementally, and `python_parts` the parses of Python's top-level statements (an
-    editor's documents).
+    `reuse` is what the caller kept of the document's last version (see Reuse).
     """
     rules = rules_for(source.path, source.language, config)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
     suppressions = find_suppressions(source.text, source.language)
     run_all = bool(suppressions) or (whole and source.language == Language.PYTHON)
-    hints = None
-    if cpp_trees is not None and source.language == Language.CPP:
-        hints = cpp_trees.trigger_hints(source.path)
+    hints = reuse.hints if reuse is not None and source.language == Language.CPP else None
     triggered = _Triggered(code_rules, config, source.text, helper_names, run_all, hints)
     context = RuleContext(source.path, config, triggered.mentions, helper_names)
     code_rules = list(triggered.rules)
@@ -180,12 +192,12 @@ def check(
                 module_name,
                 whole,
                 bool(suppressions),
-                python_parts,
+                reuse.python_parts if reuse is not None else None,
             )
         else:
             if not triggered.wanted and not suppressions:
                 return FileResult(source.path)
-            findings, errors, helpers = _check_cpp(source, context, code_rules, cpp_trees)
+            findings, errors, helpers = _check_cpp(source, context, code_rules, reuse)
     except ParseError as exc:
         error = FileError(source.path, str(exc), exc.line, exc.column)
         return FileResult(source.path, errors=(error,))
@@ -278,12 +290,9 @@ def _check_cpp(
     source: SourceFile,
     context: RuleContext,
     rules: Sequence[type[Rule]],
-    cpp_trees: CppTrees | None,
+    reuse: Reuse | None,
 ) -> _Outcome:
-    if cpp_trees is not None:
-        parsed = cpp_trees.parse(source.path, source.text)
-    else:
-        parsed = parse_cpp(source.text)
+    parsed = reuse.parse_cpp(source.text) if reuse is not None else parse_cpp(source.text)
     findings: list[Finding] = []
     errors: list[FileError] = []
     helpers: set[str] = set()

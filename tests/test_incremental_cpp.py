@@ -7,12 +7,13 @@ import pytest
 import tree_sitter
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lintgv_server.memory import DocumentMemory
 
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.model import Language, SourceFile
-from lintgv.parsing.cpp import CppTrees, language, parse_cpp
+from lintgv.parsing.cpp import language, parse_cpp
 
 BASE = """#include <tvm/ir/module.h>
 namespace tvm {
@@ -58,26 +59,22 @@ def test_an_edited_version_parses_as_a_fresh_parse_does(
     _same(BASE, edited)
 
 
-def test_a_document_keeps_its_last_parse_until_it_is_forgotten(tmp_path: Path) -> None:
-    trees = CppTrees(size=1)
-    path = tmp_path / "a.cc"
-    first = trees.parse(path, BASE)
-    second = trees.parse(path, BASE.replace('"main"', '"other"'))
-    assert trees._kept[path].parsed is second and first is not second
-    trees.parse(tmp_path / "b.cc", BASE)
-    assert path not in trees._kept  # the oldest document made room
-    trees.forget(tmp_path / "b.cc")
-    assert not trees._kept
+def test_a_document_s_memory_keeps_its_last_parse(tmp_path: Path) -> None:
+    memory = DocumentMemory()
+    first = memory.parse_cpp(BASE)
+    second = memory.parse_cpp(BASE.replace('"main"', '"other"'))
+    assert memory.parsed_cpp is second and first is not second
+    assert second.root.text == parse_cpp(BASE.replace('"main"', '"other"')).root.text
 
 
 def test_findings_of_an_incremental_check_match_a_fresh_check(tmp_path: Path) -> None:
     config = Config(root=tmp_path)
-    trees = CppTrees()
+    memory = DocumentMemory()
     path = tmp_path / "a.cc"
     versions = [BASE, BASE.replace("  mod->Add", '  GlobalVar g2("x");\n  mod->Add'), BASE]
     for text in versions:
         source = SourceFile(path, Language.CPP, text)
-        assert check(source, config, cpp_trees=trees) == check(source, config)
+        assert check(source, config, reuse=memory) == check(source, config)
 
 
 ROUGH = ["#ifdef X\n", "#endif\n", "{", "}", "(", ")", "auto f = [&](const A&)", "\n", "int x;"]

@@ -6,11 +6,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lintgv_server.memory import DocumentMemory
 
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.model import Language, SourceFile
-from lintgv.parsing.cpp import CppTrees, RegionMemo, parse_cpp
+from lintgv.parsing.cpp import RegionMemo, parse_cpp
 from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp
 
 BASE = """#include <tvm/ir/module.h>
@@ -89,17 +90,17 @@ def test_each_version_checked_with_the_memo_matches_a_fresh_check(
 ) -> None:
     path = Path("/project/src/lift.cc")
     config = Config(root=Path("/project"))
-    trees = CppTrees()
+    memory = DocumentMemory()
     for text in _versions(start, cut, pieces):
         source = SourceFile(path, Language.CPP, text)
-        assert check(source, config, cpp_trees=trees) == check(source, config)
+        assert check(source, config, reuse=memory) == check(source, config)
 
 
 def test_an_untouched_region_is_not_checked_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = Config(root=tmp_path)
-    trees = CppTrees()
+    memory = DocumentMemory()
     path = tmp_path / "lift.cc"
     checked: list[list[tuple[int, int]]] = []
     original = DirectGlobalVarCpp.check
@@ -110,9 +111,9 @@ def test_an_untouched_region_is_not_checked_again(
         original(self, ranges)
 
     monkeypatch.setattr(DirectGlobalVarCpp, "check", spy)
-    first = check(SourceFile(path, Language.CPP, BASE), config, cpp_trees=trees)
+    first = check(SourceFile(path, Language.CPP, BASE), config, reuse=memory)
     edited = BASE.replace("  return mod;\n}\n", '  GlobalVar late("late");\n  return mod;\n}\n', 1)
-    second = check(SourceFile(path, Language.CPP, edited), config, cpp_trees=trees)
+    second = check(SourceFile(path, Language.CPP, edited), config, reuse=memory)
     assert len(second.findings) == len(first.findings) + 1
     # The first version is checked whole; the second only in the function edited, and in
     # the out-of-class method, whose findings depend on a class elsewhere in the file.

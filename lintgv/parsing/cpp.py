@@ -2,13 +2,10 @@
 
 import re
 from bisect import bisect_right
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import accumulate
-from pathlib import Path
-from threading import Lock
 from typing import Any, NamedTuple, cast
 
 import tree_sitter
@@ -16,7 +13,6 @@ import tree_sitter_cpp
 
 from lintgv.errors import ParseError
 from lintgv.model import Edit, Span
-from lintgv.prefilter import Hints
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
@@ -131,7 +127,7 @@ class ParsedCpp:
     data: bytes
     line_starts: tuple[int, ...]
     is_ascii: bool
-    # Kept across an editor's versions of the document (CppTrees); None elsewhere.
+    # Kept across an editor's versions of the document (engine.Reuse); None elsewhere.
     memo: RegionMemo | None = field(default=None, compare=False)
     # What analyses work out once per parse and look up per site (codemods.cpp_scope).
     indexes: dict[Hashable, object] = field(default_factory=dict, compare=False, repr=False)
@@ -447,55 +443,6 @@ def _common_prefix(a: bytes, b: bytes) -> int:
 def _point(line_starts: Sequence[int], offset: int) -> tuple[int, int]:
     row = bisect_right(line_starts, offset) - 1
     return row, offset - line_starts[row]
-
-
-@dataclass
-class _Kept:
-    """What is kept of one document between its versions."""
-
-    parsed: ParsedCpp | None = None  # None until a version parses
-    memo: RegionMemo = field(default_factory=RegionMemo)
-    # Where each trigger pattern last matched: most edits leave the match in place, and
-    # checking it there costs far less than searching the text.
-    hints: Hints = field(default_factory=Hints)
-
-
-class CppTrees:
-    """The last parse of each C++ document, so that the next version of a document an
-    editor changes is parsed incrementally, its regions' memo, and where its triggers
-    matched. Safe to share between threads, as long as one document is checked by one
-    thread at a time."""
-
-    def __init__(self, size: int = 32) -> None:
-        self._size = size
-        self._kept: OrderedDict[Path, _Kept] = OrderedDict()
-        self._lock = Lock()
-
-    def _of(self, path: Path) -> _Kept:
-        with self._lock:
-            kept = self._kept.pop(path, None) or _Kept()
-            self._kept[path] = kept
-            while len(self._kept) > self._size:
-                self._kept.popitem(last=False)
-        return kept
-
-    def parse(self, path: Path, text: str) -> ParsedCpp:
-        """Parse `text`, the current version of the document at `path`."""
-        kept = self._of(path)
-        # Until this parse succeeds, the document has no parse to start from.
-        previous, kept.parsed = kept.parsed, None
-        kept.memo.next_version()
-        kept.parsed = parse_cpp(text, previous, kept.memo)
-        return kept.parsed
-
-    def trigger_hints(self, path: Path) -> Hints:
-        """Return where each trigger matched in the last version of the document."""
-        return self._of(path).hints
-
-    def forget(self, path: Path) -> None:
-        """Drop what is kept for `path` (its document was closed)."""
-        with self._lock:
-            self._kept.pop(path, None)
 
 
 def error_free(text: str) -> int:

@@ -23,9 +23,8 @@ from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.helper_index import HelperIndex
 from lintgv.model import Language, SourceFile
-from lintgv.parsing.cpp import CppTrees
-from lintgv.parsing.python import ModuleParts
 from lintgv_server.analysis import Analysis, Target, lines_of
+from lintgv_server.memory import DocumentMemory
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan_cache import ScanCache
 from lintgv_server.settings import ClientSettings, layered, parse_settings
@@ -111,9 +110,8 @@ class LintgvServer(LanguageServer):
         self.helper_index = HelperIndex()  # filled in the background (scan.index_workspace)
         self.scanned_uris: set[str] = set()  # closed files the last scan reported on
         self.scan_cache = ScanCache()
-        self.cpp_trees = CppTrees()  # open C++ documents are reparsed incrementally
         # Each open Python document's top-level statements, reused by its next version.
-        self.python_parts: dict[str, ModuleParts] = {}
+        self.memories: dict[str, DocumentMemory] = {}  # per open document (memory.py)
         self.reported: set[tuple[str, int | None, str]] = set()  # logged crashes
         # The engine runs on one thread: analyses never race, and the event loop stays free.
         self.lint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lintgv")
@@ -229,10 +227,15 @@ class LintgvServer(LanguageServer):
             target.config,
             module_name=target.module_name,
             helper_names=self.helper_names,
-            cpp_trees=self.cpp_trees,
-            python_parts=self.python_parts.setdefault(uri, ModuleParts()),
+            reuse=self._memory_of(uri),
         )
         return Analysis(uri, version, generation, text, target, result, self.helper_names)
+
+    def _memory_of(self, uri: str) -> DocumentMemory | None:
+        """Return what is kept of an open document's versions (None for a closed one)."""
+        if uri not in self.open_uris():
+            return None
+        return self.memories.setdefault(uri, DocumentMemory())
 
     async def analyse(self, document: TextDocument) -> Analysis:
         """Return the analysis of the document's current version, made once per version."""
@@ -300,10 +303,7 @@ class LintgvServer(LanguageServer):
             handle.cancel()
         self.analyses.pop(uri, None)
         self.published.pop(uri, None)
-        self.python_parts.pop(uri, None)
-        path = to_fs_path(uri)
-        if path:
-            self.cpp_trees.forget(Path(path))
+        self.memories.pop(uri, None)
         self.reported = {k for k in self.reported if k[0] != uri}
 
 
