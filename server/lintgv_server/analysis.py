@@ -10,22 +10,11 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from lintgv.config import Config
+from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.settle import Settled, settle
-from lintgv.model import FileResult, Finding, Language, SourceFile, Span
-
-
-@dataclass(frozen=True)
-class Target:
-    """How a document is checked: as which file, in which language, under which config."""
-
-    path: Path
-    language: Language
-    config: Config
-    module_name: str
-
+from lintgv.model import FileResult, Finding, SourceFile, Span
 
 # Where `str.splitlines` splits besides the LSP's line breaks (`\n`, `\r\n`, `\r`).
 _OTHER_LINE_ENDS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -55,7 +44,7 @@ class Analysis:
     version: int | None
     generation: int  # settings and configs in force; a change makes older ones stale
     text: str
-    target: Target | None  # None: not checked (disabled, or not Python or C++)
+    target: Candidate | None  # None: not checked (disabled, or not Python or C++)
     result: FileResult = field(default_factory=lambda: FileResult(Path()))
     helper_names: frozenset[str] = frozenset()
     config_error: str | None = None

@@ -25,7 +25,7 @@ from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
 from lintgv.runner import Workers
-from lintgv_server.analysis import Target, lines_of
+from lintgv_server.analysis import lines_of
 from lintgv_server.progress import Progress
 from lintgv_server.scan_cache import ScanCache, ScanKey, Scanned
 from lintgv_server.state import LintgvServer
@@ -36,9 +36,9 @@ Report = Callable[[str, int], None]  # message, percentage
 IsCancelled = Callable[[], bool]
 
 
-def _targets(ls: LintgvServer, errors: list[str]) -> list[Target]:
+def _targets(ls: LintgvServer, errors: list[str]) -> list[Candidate]:
     """Return every file of the workspace folders that lintgv checks."""
-    found: dict[Path, Target] = {}
+    found: dict[Path, Candidate] = {}
     for folder in ls.folders():
         walk_errors: list[tuple[Path, str]] = []
         for candidate in Discovery({}).discover([folder], walk_errors):
@@ -54,7 +54,7 @@ def _targets(ls: LintgvServer, errors: list[str]) -> list[Target]:
 
 
 def _check_file(
-    ls: LintgvServer, target: Target, helpers: frozenset[str], cache: ScanCache
+    ls: LintgvServer, target: Candidate, helpers: frozenset[str], cache: ScanCache
 ) -> Scanned:
     """Check one file, from the editor's buffer when it is open, else from disk."""
     document = ls.current_document(target.path.as_uri())
@@ -89,7 +89,7 @@ def _check_file(
 
 async def index_workspace(
     ls: LintgvServer, cache: ScanCache, report: Report, is_cancelled: IsCancelled
-) -> tuple[list[Target], dict[Path, Scanned]] | None:
+) -> tuple[list[Candidate], dict[Path, Scanned]] | None:
     """Check every file of the workspace once, and record the unique-name helpers each
     defines in the server's index; return the files and results, or None when cancelled
     (the index then keeps what it had)."""
@@ -120,7 +120,7 @@ WORKERS_FROM = 200
 WORKERS = os.cpu_count() or 1
 
 
-def _needs_check(ls: LintgvServer, target: Target, cache: ScanCache) -> bool:
+def _needs_check(ls: LintgvServer, target: Candidate, cache: ScanCache) -> bool:
     """Tell whether `target` is a closed file a first pass has no current result for."""
     if ls.current_document(target.path.as_uri()) is not None:
         return False
@@ -130,7 +130,7 @@ def _needs_check(ls: LintgvServer, target: Target, cache: ScanCache) -> bool:
 
 async def _in_workers(
     workers: Workers,
-    targets: list[Target],
+    targets: list[Candidate],
     cache: ScanCache,
     results: dict[Path, Scanned],
     report: Report,
@@ -139,11 +139,10 @@ async def _in_workers(
     """Check closed files in worker processes (lintgv check's own), from a thread that
     waits on them; tell whether it ran to the end."""
     loop = asyncio.get_running_loop()
-    candidates = [Candidate(t.path, t.language, t.config, t.module_name) for t in targets]
     step = max(1, len(targets) // 50)
 
     def work() -> bool:
-        for index, (candidate, stat, result) in enumerate(workers.check(candidates)):
+        for index, (candidate, stat, result) in enumerate(workers.check(targets)):
             if is_cancelled():
                 return False
             path, module = candidate.path, candidate.module_name
@@ -222,7 +221,7 @@ async def reindex(ls: LintgvServer, changed: list[Path], deleted: list[Path]) ->
 
 async def _pass(
     ls: LintgvServer,
-    targets: list[Target],
+    targets: list[Candidate],
     helpers: frozenset[str],
     cache: ScanCache,
     results: dict[Path, Scanned],

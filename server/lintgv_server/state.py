@@ -18,12 +18,12 @@ from pygls.workspace import TextDocument, Workspace
 
 from lintgv import __version__
 from lintgv.config import Config
-from lintgv.discovery import Discovery
+from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.helper_index import HelperIndex
 from lintgv.model import Language, SourceFile
-from lintgv_server.analysis import Analysis, Target, lines_of
+from lintgv_server.analysis import Analysis, lines_of
 from lintgv_server.memory import DocumentMemory
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan_cache import ScanCache
@@ -159,14 +159,14 @@ class LintgvServer(LanguageServer):
             config = replace(config, root=folder) if folder is not None else config
         return layered(config, self.settings_for(path))
 
-    def target_for(self, path: Path) -> Target | None:
+    def target_for(self, path: Path) -> Candidate | None:
         """Return how to check the file at `path`, or None when lintgv does not check it."""
         config = self.config_for(path)
         language = self.discovery.language_of(path.name, config)
         if language is None or not self.settings_for(path).enable:
             return None
         module = self.discovery.module_name(str(path)) if language == Language.PYTHON else ""
-        return Target(path, language, config, module)
+        return Candidate(path, language, config, module)
 
     def apply_client_settings(self, raw: object, initial: bool = False) -> None:
         """Take new global settings; report bad values and keep the earlier ones.

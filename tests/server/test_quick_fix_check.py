@@ -4,10 +4,11 @@ not hold the text it replaces is never sent to the editor (as `lintgv fix` refus
 from pathlib import Path
 
 from lintgv_server.actions import quick_fix
-from lintgv_server.analysis import Analysis, Target
+from lintgv_server.analysis import Analysis
 from pygls.workspace.position_codec import PositionCodec
 
 from lintgv.config import Config
+from lintgv.discovery import Candidate
 from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
 
 TEXT = "import tvm\ngv = tvm.ir.GlobalVar('f')\n"
@@ -15,7 +16,7 @@ SITE = Span(2, 5, 2, 26)
 
 
 def _analysis() -> Analysis:
-    target = Target(Path("/p/a.py"), Language.PYTHON, Config(root=Path("/p")), "a")
+    target = Candidate(Path("/p/a.py"), Language.PYTHON, Config(root=Path("/p")), "a")
     return Analysis("file:///p/a.py", 1, 0, TEXT, target)
 
 
