@@ -193,7 +193,9 @@ class CopyFinder:
                 f"it returns `{returns}`, not a string; a NameSupply returns String"
             )
         if owner is None:
-            raise NotRewritable("a free function that takes its map from each caller")
+            if _takes_a_map(unit.parsed, function):
+                raise NotRewritable("a free function that takes its map from each caller")
+            raise NotRewritable("a free function: no class to keep a NameSupply member in")
         classes = self.project.classes(owner)
         if len(classes) != 1:
             raise NotRewritable(
@@ -215,6 +217,19 @@ class CopyFinder:
         if function.parent is None or function.parent.type != "field_declaration_list":
             copy.declaration = _declaration(class_unit.parsed, class_node, name)
         return copy
+
+
+def _takes_a_map(parsed: ParsedCpp, function: tree_sitter.Node) -> bool:
+    """Tell whether one of the function's parameters is a name → counter map (by
+    pointer or reference, as TVM's relay::backend::GetUniqueName takes it)."""
+    declarator = function.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    for param in params.named_children if params is not None else []:
+        kind = param.child_by_field_name("type")
+        text = cpp_scope.normalized(parsed.text(kind)) if kind is not None else ""
+        if _MAP_TYPE.match(text.removeprefix("const")):
+            return True
+    return False
 
 
 def functions(root: tree_sitter.Node) -> Iterable[tree_sitter.Node]:

@@ -92,6 +92,17 @@ def test_a_free_copy_that_takes_the_map_is_left_to_a_human() -> None:
     assert skipped.reason == "a free function that takes its map from each caller"
 
 
+def test_a_free_copy_with_a_global_map_is_left_to_a_human_saying_so() -> None:
+    code = (
+        "std::unordered_map<std::string, int> used;\n"
+        "std::string GetUniqueName(std::string name) {\n"
+        "  return name + std::to_string(used[name]++);\n}\n"
+    )
+    changes, [skipped] = _plan({"cache.cc": code})
+    assert changes == []
+    assert skipped.reason == "a free function: no class to keep a NameSupply member in"
+
+
 @pytest.mark.parametrize("access", ["public", "protected"])
 def test_a_map_callers_can_reach_keeps_its_place(access: str) -> None:
     files = {
