@@ -245,9 +245,11 @@ class _Threader:
 
     def _files_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
         found: dict[Path, ParsedCpp] = {}
+        # As a whole word: a file that only names `CreateBuffers` cannot call `Create`.
+        word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         for other in self.paths:
             text = self.read(other)
-            if text is None or name not in text:
+            if text is None or name not in text or word.search(text) is None:
                 continue
             if other not in self.parsed:
                 try:

@@ -199,3 +199,28 @@ def test_a_change_reaching_beyond_the_files_given_is_not_made(project: Path) -> 
         "supply parameter not threaded into ScheduleToModule (include/driver_api.h): "
         "include/driver_api.h must change too, and is not among the files given"
     ) in result.stdout
+
+
+def test_a_file_that_cannot_be_parsed_matters_only_if_it_names_the_function(
+    project: Path,
+) -> None:
+    # Branches of an #if that each open the same function: tree-sitter keeps almost
+    # nothing of such a file. It names `ScheduleToModuleFor`, not `ScheduleToModule`.
+    branches = (
+        "#if A\nint ScheduleToModuleFor(int a) {\n"
+        "#else\nint ScheduleToModuleFor(long a) {\n#endif\n"
+    )
+    (project / "src" / "device.cc").write_text(branches + "  return 0;\n}\n" + "int x(;\n" * 40)
+    result = _fix(project, "--unsafe")
+    assert "Threaded a GlobalVarSupply parameter into ScheduleToModule" in result.stdout
+    # Once it does name the function, its calls are unknown and the change is not made.
+    (project / "src" / "device.cc").write_text(
+        branches.replace("ScheduleToModuleFor", "ScheduleToModule") + "int x(;\n" * 40
+    )
+    project_again = project.parent / "again"
+    shutil.copytree(FIXTURES / "thread_project", project_again)
+    shutil.copy(project / "src" / "device.cc", project_again / "src" / "device.cc")
+    result = _fix(project_again, "--unsafe")
+    assert "device.cc cannot be parsed, so its calls of ScheduleToModule are unknown" in (
+        result.stdout
+    )
