@@ -2,7 +2,7 @@
 owns it, the name → counter map it keeps, and its declaration (see unique_names.py)."""
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,11 +167,15 @@ class CopyFinder:
         self.project = project
         self.names = names
 
-    def copies(self) -> tuple[list[Copy], list[Skipped]]:
+    def copies(self, within: Collection[Path] | None = None) -> tuple[list[Copy], list[Skipped]]:
+        """Return the copies defined in the project's files (only in `within`, when
+        given), and those that cannot be rewritten, with the reason."""
         found: list[Copy] = []
         skipped: list[Skipped] = []
         for name in sorted(self.names):
             for unit in self.project.units(name):
+                if within is not None and unit.path not in within:
+                    continue
                 path = unit.path
                 for function in functions(unit.parsed.root):
                     method, owner = method_name(unit.parsed, function)

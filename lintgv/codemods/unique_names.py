@@ -22,7 +22,7 @@ otherwise (copies number collisions their own way, `a1` rather than `a_1`) or wh
 copy cannot be run alone, and its title says which names differ or why it did not run.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,15 +72,17 @@ def plan_changes(
     paths: Iterable[Path],
     read: Callable[[Path], str | None],
     names: frozenset[str] = HELPER_NAMES,
+    within: Collection[Path] | None = None,
 ) -> tuple[list[Change], list[Skipped]]:
     """Return a change for every copy among the files `paths` (text from `read`), and
     the copies that cannot be changed, with the reason; Python files go to
-    unique_names_python."""
+    unique_names_python. With `within`, only copies defined in those files are looked
+    for (their callers still anywhere in `paths`): proving one change needs no more."""
     paths = list(paths)
     python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
     project = Project([p for p in paths if p not in python], read)
-    copies, skipped = CopyFinder(project, names).copies()
-    changes = _python_changes(python, read, skipped)
+    copies, skipped = CopyFinder(project, names).copies(within)
+    changes = _python_changes(python, read, skipped, within)
     for copy in copies:
         try:
             changes.append(_Rewrite(project, copy).change())
@@ -91,11 +93,14 @@ def plan_changes(
 
 
 def _python_changes(
-    paths: list[Path], read: Callable[[Path], str | None], skipped: list[Skipped]
+    paths: list[Path],
+    read: Callable[[Path], str | None],
+    skipped: list[Skipped],
+    within: Collection[Path] | None,
 ) -> list[Change]:
     if not paths:
         return []
-    planned, left = unique_names_python.plan_python_changes(paths, read)
+    planned, left = unique_names_python.plan_python_changes(paths, read, within=within)
     skipped.extend(left)
     evidence = unique_names_python.EVIDENCE
     return [

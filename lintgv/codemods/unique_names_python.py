@@ -17,7 +17,7 @@ collisions its own way (`a1` rather than `a_1`), so generated names may change.
 """
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -111,13 +111,16 @@ def plan_python_changes(
     paths: Iterable[Path],
     read: Callable[[Path], str | None],
     config_of: Callable[[Path], Config] = config_for,
+    within: Collection[Path] | None = None,
 ) -> tuple[list[PythonChange], list[Skipped]]:
-    """Return a change for every copy among the Python files `paths`, and the copies that
-    cannot be changed, with the reason."""
+    """Return a change for every copy among the Python files `paths` (only those defined
+    in `within`, when given), and the copies that cannot be changed, with the reason."""
     ordered = sorted(paths, key=lambda p: p.as_posix())
     changes: list[PythonChange] = []
     skipped: list[Skipped] = []
     for path in ordered:
+        if within is not None and path not in within:
+            continue
         text = read(path)
         if text is None:
             continue

@@ -98,7 +98,7 @@ def _prove(
     def overlay(path: Path) -> str | None:
         return change.texts.get(path, workspace.read(path))
 
-    changes, skipped = plan_changes(paths, overlay, names)
+    changes, skipped = plan_changes(paths, overlay, names, within=set(change.texts))
     if any(c.helper == change.helper for c in changes) or any(
         s.helper == change.helper for s in skipped
     ):
