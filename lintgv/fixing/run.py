@@ -328,13 +328,15 @@ def _thread_supplies(
     handled: set[str] = set()
     refusals: dict[str, GroupFix] = {}
     while True:
-        sites = [
+        # In the files' order, not the order their fixes came back in from the workers:
+        # the same tree gives the same changes and the same summary, run after run.
+        sites = sorted(
             Site(fix.path, finding.span.start_line, finding.span.start_col)
             for fix in fixes.values()
             if fix.path.suffix not in (".py", ".pyi")
             for finding in fix.remaining
             if finding.code == "GV101" and finding.reason == _NOTHING_IN_SCOPE
-        ]
+        )
         changes, refused = plan_threading(
             sites, project, workspace.read, lambda p: candidates[p].config
         )

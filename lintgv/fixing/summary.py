@@ -205,7 +205,10 @@ def _groups_left(run: FixRun) -> list[str]:
         for g in run.groups
         if not g.done and not g.threaded
     ]
-    threads = [g for g in run.groups if not g.done and g.threaded]
+    threads = sorted(
+        (g for g in run.groups if not g.done and g.threaded),
+        key=lambda g: (g.helper, g.paths[0].as_posix()),
+    )
     lines = [
         f"  supply parameter not threaded into {g.helper.removesuffix(' (supply parameter)')} "
         f"({display_path(g.paths[0])}): {g.reason}"

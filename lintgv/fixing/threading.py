@@ -56,7 +56,7 @@ class Refusal:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Site:
     """A GV101 finding with no supply or module in scope: where it is."""
 
@@ -203,12 +203,18 @@ def _thread(
     if threader.unresolved:
         evidence += (
             "; these callers have no supply or module and pass a new, empty one: "
-            + ", ".join(threader.unresolved)
+            + ", ".join(sorted(threader.unresolved, key=_place_order))
         )
     calls = threader.calls
     title = f"Pass a GlobalVarSupply into {unit.qualified} ({calls} call(s) updated)"
     helper = f"{cpp_identity(unit.qualified)} (supply parameter)"
     return Change(helper, texts, Applicability.UNSAFE, calls, title, evidence)
+
+
+def _place_order(place: str) -> tuple[str, int]:
+    """Sort `file.cc:12` places by file, then by line as a number."""
+    name, _, line = place.rpartition(":")
+    return name, int(line) if line.isdigit() else 0
 
 
 class _Saved(NamedTuple):

@@ -2,6 +2,7 @@
 nothing in scope to name it (stage three of `lintgv fix --unsafe`), through the CLI on
 tests/fixtures/thread_project; the results compile against the stub headers."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -224,3 +225,30 @@ def test_a_file_that_cannot_be_parsed_matters_only_if_it_names_the_function(
     assert "device.cc cannot be parsed, so its calls of ScheduleToModule are unknown" in (
         result.stdout
     )
+
+
+def test_the_callers_passing_a_new_supply_are_listed_in_order(project: Path) -> None:
+    # Callers with nothing to pass in three files: listed by file, then line.
+    extra = 'IRModule Late(const PrimFunc& f) {\n  return ScheduleToModule(f, "late", true);\n}\n'
+    build = project / "src" / "build.cc"
+    build.write_text(
+        build.read_text().replace("}  // namespace tvm", extra + "}  // namespace tvm")
+    )
+    (project / "src" / "aaa.cc").write_text(
+        '#include "driver_api.h"\n\nnamespace tvm {\n'
+        + extra.replace("Late", "Early")
+        + "}  // namespace tvm\n"
+    )
+    first = _fix(project, "--unsafe", "--diff")
+    again = subprocess.run(
+        [sys.executable, "-m", "lintgv", "fix", "--no-cache", "--unsafe", "--diff", "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+    )
+    assert (first.stdout, first.stderr) == (again.stdout, again.stderr)
+    summary = first.stdout + first.stderr
+    assert "pass a new, empty one: aaa.cc:5, build.cc:13, driver_api.cc:14)" in summary
