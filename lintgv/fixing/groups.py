@@ -6,7 +6,7 @@ planning again on the changed texts finds no copy of that helper left.
 """
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -157,6 +157,7 @@ def fix_groups(
     workspace: Workspace,
     names: frozenset[str],
     *,
+    within: Collection[Path] | None = None,
     unsafe: bool,
     write: bool,
     max_rounds: int,
@@ -164,15 +165,17 @@ def fix_groups(
     tree: Tree | None = None,
 ) -> tuple[list[GroupFix], list[Skipped]]:
     """Apply every multi-file change that passes its proof; return what happened and the
-    copies left alone, with the reason. With `prove`, each C++ copy is run (in the
-    sandbox) to tell whether its change is safe; without, no code of the tree runs."""
+    copies left alone, with the reason. Copies are looked for in the files `within`
+    (default: all of `paths`), their declarations and calls in all. With `prove`, each
+    C++ copy is run (in the sandbox) to tell whether its change is safe; without, no
+    code of the tree runs."""
     ordered = sorted(paths, key=lambda p: p.as_posix())
     outcomes: list[GroupFix] = []
     handled: set[str] = set()
     skipped: list[Skipped] = []
     for _ in range(max_rounds):
         try:
-            changes, skipped = plan_changes(ordered, workspace.read, names)
+            changes, skipped = plan_changes(ordered, workspace.read, names, within)
         except Exception as exc:  # a planning bug must not lose the fixes already made
             log.debug("planning multi-file changes failed", exc_info=True)
             why = f"multi-file changes could not be planned: {type(exc).__name__}: {exc}"

@@ -277,6 +277,7 @@ def fix_paths(
             [c.path for c in sources],
             workspace,
             frozenset(names),
+            within=_copy_files(first.results, sources),
             unsafe=unsafe,
             write=write,
             max_rounds=max_rounds,
@@ -392,6 +393,17 @@ def _reported_helpers(results: Iterable[FileResult]) -> set[str]:
         for finding in result.findings
         if finding.code == "GV201" and finding.subject
     }
+
+
+def _copy_files(results: Iterable[FileResult], sources: Iterable[Candidate]) -> set[Path] | None:
+    """Return the files GV201 reported a copy in: a multi-file change starts from a copy,
+    and looking for copies costs a whole parse of each file that might hold one. None
+    when GV201 does not check every file (the planner then looks in all of them)."""
+    if not all(
+        any(rule.META.code == "GV201" for rule in select(c.config, c.language)) for c in sources
+    ):
+        return None
+    return {r.path for r in results for f in r.findings if f.code == "GV201"}
 
 
 def _fixes_unique_names(config: Config) -> bool:
