@@ -134,7 +134,9 @@ def test_lintgv_fix_reports_the_change_and_a_second_run_does_nothing(
     assert summary[1] == (
         "Replaced 1 unique-name copy with a NameSupply (4 call sites): CodeGenBase::GetUniqueName."
     )
-    assert summary[-1].startswith("  Printer::GetUniqueName (")
+    # The printer's GetUniqueName returns a Doc and keeps no names: GV201 does not report
+    # it, so it is no copy left to a human either.
+    assert not any("Printer::GetUniqueName" in line for line in summary)
     assert _texts(project / "src") == _texts(EXPECTED)
     again = fix_paths([project], {}, unsafe=True, use_cache=False)
     assert not any(g.done for g in again.groups)
