@@ -52,9 +52,11 @@ def _index_once(tree: Path) -> dict[str, float]:
     )
     token = begin["params"]["token"]
     ended, end = connection.wait(
-        lambda m: m.get("method") == "$/progress"
-        and m["params"]["token"] == token
-        and m["params"]["value"]["kind"] == "end"
+        lambda m: (
+            m.get("method") == "$/progress"
+            and m["params"]["token"] == token
+            and m["params"]["value"]["kind"] == "end"
+        )
     )
     figures = {
         "wall_s": ended - started,
