@@ -2,7 +2,8 @@
 
 Usage (run by hand; see docs/server.md):
 
-    python benchmarks/lsp_latency.py [--tree TREE] [--scan TREE] [--edits 40] [--json]
+    python benchmarks/lsp_latency.py [--tree TREE] [--scan TREE] [--edits 40] [--burst 300]
+                                     [--json]
 
 For a 5,000-line C++ file and a 3,000-line Python file it opens the file, then sends
 `--edits` incremental `didChange`s one after the other, each adding or removing a
@@ -13,7 +14,9 @@ sending the change to receiving the
 `initializationOptions`, so the figures exclude it; the server's CPU time per edit is
 given too, which a busy machine hardly changes. The files are generated in TVM's style,
 or, with `--tree`, taken from that tree (the shortest source at least that long, else the
-longest ones joined, cut at the limit; nothing is written into the tree). With `--scan`, a second
+longest ones joined, cut at the limit; nothing is written into the tree). With `--burst N`,
+a second server with its default debounce (150 ms) gets N edits back to back, and the time
+from the last to the final version's diagnostics is given. With `--scan`, a second
 server runs `lintgv.checkWorkspace` over that tree and its resident memory (VmRSS, and
 the peak VmHWM) is read from /proc afterwards. Standard library only.
 """
@@ -85,7 +88,7 @@ class Connection:
             if wanted(message):
                 return when, message
 
-    def start(self, root: Path) -> None:
+    def start(self, root: Path, debounce_ms: int = 0) -> None:
         self.send(
             {
                 "id": 1,
@@ -94,7 +97,7 @@ class Connection:
                     "processId": os.getpid(),
                     "rootUri": root.as_uri(),
                     "capabilities": {"window": {"workDoneProgress": False}},
-                    "initializationOptions": {"debounceMs": 0},
+                    "initializationOptions": {"debounceMs": debounce_ms},
                 },
             }
         )
@@ -271,6 +274,51 @@ def measure_latency(text: str, suffix: str, edits: int) -> dict[str, Any]:
     }
 
 
+def measure_burst(text: str, suffix: str, edits: int) -> dict[str, Any]:
+    """Send `edits` didChanges back to back, with the server's default debounce, and time
+    from the last one to the diagnostics of the final version; count the versions whose
+    diagnostics were published on the way (superseded work is skipped)."""
+    with tempfile.TemporaryDirectory(prefix="lintgv-burst-") as folder:
+        root = Path(folder)
+        path = root / f"bench{suffix}"
+        path.write_text(text)
+        uri = path.as_uri()
+        connection = Connection(root)
+        connection.start(root, debounce_ms=150)
+        language = "python" if suffix == ".py" else "cpp"
+        item = {"uri": uri, "languageId": language, "version": 1, "text": text}
+        connection.send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
+        connection.wait(lambda m: _published(m, uri, 1))
+        middle = _insertion_line(text, language)
+        line = (
+            '  GlobalVar extra("b");\n' if language == "cpp" else 'extra = tvm.ir.GlobalVar("b")\n'
+        )
+        last = 1
+        sent = 0.0
+        for version in range(2, edits + 2):
+            adding = version % 2 == 0
+            start = {"line": middle, "character": 0}
+            end = start if adding else {"line": middle + 1, "character": 0}
+            change = {"range": {"start": start, "end": end}, "text": line if adding else ""}
+            params = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+            sent = connection.send({"method": "textDocument/didChange", "params": params})
+            last = version
+        published: list[int] = []
+
+        def final(message: dict[str, Any]) -> bool:
+            if message.get("method") == "textDocument/publishDiagnostics":
+                published.append(message["params"].get("version"))
+            return _published(message, uri, last)
+
+        received, _ = connection.wait(final)
+        connection.stop()
+    return {
+        "edits": edits,
+        "final_after_last_ms": round((received - sent) * 1000, 1),
+        "versions_published_on_the_way": len(published) - 1,
+    }
+
+
 def _published(message: dict[str, Any], uri: str, version: int) -> bool:
     if message.get("method") != "textDocument/publishDiagnostics":
         return False
@@ -309,6 +357,9 @@ def main() -> int:
         "--scan", type=Path, help="measure memory after a workspace scan of this tree"
     )
     parser.add_argument("--edits", type=int, default=40, help="didChange round trips per file")
+    parser.add_argument(
+        "--burst", type=int, default=0, help="also send this many edits back to back"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     results: dict[str, Any] = {}
@@ -316,6 +367,8 @@ def main() -> int:
         language = "cpp" if suffix == ".cc" else "python"
         text = from_tree(args.tree, suffix, lines) if args.tree else generate(language, lines)
         results[name] = measure_latency(text, suffix, args.edits)
+        if args.burst:
+            results[f"{name}_burst"] = measure_burst(text, suffix, args.burst)
     if args.scan:
         results["scan"] = measure_scan(args.scan)
     # The figures depend on how busy the machine was: record it beside them.
@@ -331,6 +384,13 @@ def main() -> int:
             f"max {r['max_ms']:>6} ms  server CPU {r['cpu_ms_per_edit']:>6} ms/edit  "
             f"({r['edits']} edits)"
         )
+        if f"{name}_burst" in results:
+            b = results[f"{name}_burst"]
+            print(
+                f"{name:<7} burst of {b['edits']} edits: final diagnostics "
+                f"{b['final_after_last_ms']} ms after the last (debounce 150 ms included), "
+                f"{b['versions_published_on_the_way']} versions published on the way"
+            )
     if "scan" in results:
         s = results["scan"]
         print(
