@@ -4,6 +4,7 @@ progress' own cancel button."""
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,10 +108,27 @@ def _unsafe_option(arguments: Sequence[Any], command: str) -> bool:
     return unsafe
 
 
-async def _fix_edits(
-    ls: LintgvServer, uri: str, unsafe: bool, command: str
-) -> tuple[int | None, list[types.TextEdit], int]:
-    """Return the version fixed (None: read from disk), the edits and how many fixes."""
+@dataclass(frozen=True)
+class PlannedFix:
+    """One file's fixes as edits, and the version and text they were planned on."""
+
+    uri: str
+    version: int | None  # None: a file that is not open, read from disk
+    text: str
+    edits: list[types.TextEdit]
+    fixes: int
+
+    def still_current(self) -> bool:
+        """Tell whether a file that is not open still holds the text the edits were
+        planned on: an edit of a closed file carries no version the client could check."""
+        if self.version is not None:
+            return True  # the client refuses the edit if the document moved on
+        loaded = read_source(Path(path_of(self.uri)), 1 << 30)
+        return not isinstance(loaded, FileError) and loaded.text == self.text
+
+
+async def _plan_fixes(ls: LintgvServer, uri: str, unsafe: bool, command: str) -> PlannedFix:
+    """Plan the fixes of one file: its open document, else the file on disk."""
     document = ls.current_document(uri)
     if document is not None:
         analysis = await ls.analyse(document)
@@ -124,21 +142,33 @@ async def _fix_edits(
     edits, count = await ls.run_on_lint_thread(
         lambda: actions.fix_all_edits(analysis, codec, unsafe)
     )
-    return analysis.version, edits, count
+    return PlannedFix(uri, analysis.version, analysis.text, edits, count)
+
+
+def _changed_since(planned: list[PlannedFix], ls: LintgvServer) -> list[PlannedFix]:
+    """Return the plans still current; log the files changed on disk since."""
+    current = []
+    for plan in planned:
+        if plan.still_current():
+            current.append(plan)
+        else:
+            ls.log_message(f"{plan.uri} changed on disk while its fixes were planned; not fixed")
+    return current
 
 
 async def fix_file(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict[str, Any]:
     """Apply every safe fix (also unsafe ones with `{"unsafe": true}`) to one file, through
     workspace/applyEdit; fixes are proved as `lintgv fix` proves them."""
     uri, unsafe = _uri_argument(params)
-    version, edits, count = await _fix_edits(ls, uri, unsafe, FIX_FILE)
-    if not edits:
+    planned = _changed_since([await _plan_fixes(ls, uri, unsafe, FIX_FILE)], ls)
+    if not planned or not planned[0].edits:
         return {"applied": False, "fixes": 0}
-    edit = actions.workspace_edit(uri, version, edits, versioned_edits(ls))
+    plan = planned[0]
+    edit = actions.workspace_edit(uri, plan.version, plan.edits, versioned_edits(ls))
     answer = await ls.workspace_apply_edit_async(
         types.ApplyWorkspaceEditParams(edit=edit, label="lintgv: fix file")
     )
-    return {"applied": bool(answer.applied), "fixes": count if answer.applied else 0}
+    return {"applied": bool(answer.applied), "fixes": plan.fixes if answer.applied else 0}
 
 
 async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) -> dict[str, Any]:
@@ -148,8 +178,7 @@ async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) ->
     unsafe = _unsafe_option(params.arguments or [], FIX_WORKSPACE)
     progress = Progress(ls, params.work_done_token)
     await progress.begin("lintgv: fixing the workspace")
-    documents: list[tuple[str, int | None, list[types.TextEdit]]] = []
-    fixes = 0
+    planned: list[PlannedFix] = []
     skipped: list[str] = []
     cancelled = True
     try:
@@ -160,21 +189,23 @@ async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) ->
                 break
             progress.report(f"fixing {path.name}", 100 * index // len(paths))
             try:
-                version, edits, count = await _fix_edits(ls, path.as_uri(), unsafe, FIX_WORKSPACE)
+                plan = await _plan_fixes(ls, path.as_uri(), unsafe, FIX_WORKSPACE)
             except JsonRpcInvalidParams as exc:  # gone or unreadable since the scan
                 skipped.append(str(exc))
                 continue
-            if edits:
-                documents.append((path.as_uri(), version, edits))
-                fixes += count
+            if plan.edits:
+                planned.append(plan)
         else:
             cancelled = results is None
     finally:
-        progress.end("cancelled" if cancelled else f"{fixes} fixes in {len(documents)} files")
+        fixes = sum(p.fixes for p in planned)
+        progress.end("cancelled" if cancelled else f"{fixes} fixes in {len(planned)} files")
     for reason in skipped:
         ls.log_message(reason)
-    if cancelled or not documents:
+    planned = [] if cancelled else _changed_since(planned, ls)
+    if not planned:
         return {"applied": False, "fixes": 0, "files": [], "cancelled": cancelled}
+    documents = [(p.uri, p.version, p.edits) for p in planned]
     edit = actions.documents_edit(documents, versioned_edits(ls))
     answer = await ls.workspace_apply_edit_async(
         types.ApplyWorkspaceEditParams(edit=edit, label="lintgv: fix workspace")
@@ -182,8 +213,8 @@ async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) ->
     applied = bool(answer.applied)
     return {
         "applied": applied,
-        "fixes": fixes if applied else 0,
-        "files": [uri for uri, _, _ in documents] if applied else [],
+        "fixes": sum(p.fixes for p in planned) if applied else 0,
+        "files": [p.uri for p in planned] if applied else [],
         "cancelled": False,
     }
 

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from lintgv_server.commands import PlannedFix
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from server_client import (
@@ -296,3 +297,18 @@ async def test_server_commands_do_not_collide_with_the_vscode_extension_s(
     }
     assert "lintgv.fixWorkspace" in contributed
     assert served.isdisjoint(contributed)
+
+
+def test_a_fix_planned_on_a_closed_file_is_dropped_once_the_file_changes(tmp_path: Path) -> None:
+    # An edit of a file that is not open carries no version the client could check: the
+    # server makes sure the file still holds the text the edit was planned on.
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n")
+    closed = PlannedFix(path.as_uri(), None, "x = 1\n", [], 1)
+    opened = PlannedFix(path.as_uri(), 3, "x = 1\n", [], 1)
+    assert closed.still_current()
+    path.write_text("x = 2\n")
+    assert not closed.still_current()
+    assert opened.still_current()  # the client checks the version itself
+    path.unlink()
+    assert not closed.still_current()
