@@ -276,6 +276,9 @@ class _Threader:
         if PARAMETER in parsed.text(parameters):
             return f"{unit.name} has a parameter named {PARAMETER} already"
         identity = cpp_identity(unit.qualified)
+        # A free function is also called through its namespace (`tvm::LowerPrimFunc(...)`).
+        namespace = _namespace_of(parsed, function) if "::" not in identity else ""
+        identities = {identity, f"{namespace}::{unit.name}"} if namespace else {identity}
         files = self._files_naming(unit.name)
         if isinstance(files, str):
             return files
@@ -299,7 +302,7 @@ class _Threader:
         for other, target in files.items():
             for declaration in declarations[other]:
                 self._add(other, _insertion(target, declaration, index, _DECLARATION))
-            resolved, unknown = _calls(target, unit.name, identity)
+            resolved, unknown = _calls(target, unit.name, identities)
             if unknown:
                 # A call left without the new argument would not compile: no change.
                 where = ", ".join(
@@ -455,12 +458,23 @@ def parameter_types(parsed: ParsedCpp, parameters: Node) -> tuple[str, ...]:
     return tuple(types)
 
 
+def _namespace_of(parsed: ParsedCpp, function: Node) -> str:
+    """Return the innermost namespace a definition sits in (`tvm::relay` → relay), or ""."""
+    node = function.parent
+    while node is not None:
+        if node.type == "namespace_definition":
+            name = node.child_by_field_name("name")
+            return parsed.text(name).rsplit("::", 1)[-1].strip() if name is not None else ""
+        node = node.parent
+    return ""
+
+
 def _calls(
-    parsed: ParsedCpp, name: str, identity: str
+    parsed: ParsedCpp, name: str, identities: set[str]
 ) -> tuple[list[tuple[Node, Node]], list[Node]]:
-    """Return the calls that resolve to the function, with their argument lists, and the
-    calls of that name that resolve to nothing known (`Builder(t).Create(x)`: a receiver
-    whose type is not declared where it is used)."""
+    """Return the calls that resolve to the function (one of its `identities`), with their
+    argument lists, and the calls of that name that resolve to nothing known
+    (`Builder(t).Create(x)`: a receiver whose type is not declared where it is used)."""
     found = []
     unknown = []
     cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
@@ -469,7 +483,7 @@ def _calls(
             continue
         arguments = call.child_by_field_name("arguments")
         candidates = {cpp_identity(c) for c in call_candidates(parsed, call, Config())}
-        if arguments is not None and identity in candidates:
+        if arguments is not None and identities & candidates:
             found.append((call, arguments))
         elif not candidates:
             unknown.append(call)

@@ -252,3 +252,19 @@ def test_the_callers_passing_a_new_supply_are_listed_in_order(project: Path) -> 
     assert (first.stdout, first.stderr) == (again.stdout, again.stderr)
     summary = first.stdout + first.stderr
     assert "pass a new, empty one: aaa.cc:5, build.cc:13, driver_api.cc:14)" in summary
+
+
+def test_a_call_through_the_function_s_namespace_is_updated_too(project: Path) -> None:
+    # `tvm::ScheduleToModule(...)` from another namespace is a call of the same function:
+    # left without the new argument, it would not compile.
+    (project / "src" / "relay.cc").write_text(
+        '#include "driver_api.h"\n\nnamespace tvm {\nnamespace relay {\n'
+        "IRModule Lift(const PrimFunc& f) {\n"
+        '  return tvm::ScheduleToModule(f, "lifted", true);\n}\n'
+        "}  // namespace relay\n}  // namespace tvm\n"
+    )
+    result = _fix(project, "--unsafe")
+    assert result.returncode == 0, result.stdout + result.stderr
+    relay = (project / "src" / "relay.cc").read_text()
+    assert 'tvm::ScheduleToModule(f, "lifted", GlobalVarSupply(NameSupply("")), true);' in relay
+    assert "ScheduleToModule (4 calls updated" in result.stdout
