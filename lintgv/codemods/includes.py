@@ -1,10 +1,14 @@
-"""Edits that add a C++ `#include` or a Python `from X import Y` once, in a tidy place."""
+"""Edits that add a C++ `#include` or a Python `from X import Y` once, in a tidy place,
+and the removal of a Python import that fixes left unused."""
 
+import ast
+import re
 from collections.abc import Callable
 
 import libcst as cst
 import tree_sitter
 
+from lintgv.lines import lines_with_breaks
 from lintgv.model import Edit, Span
 from lintgv.parsing.cpp import ParsedCpp
 
@@ -152,3 +156,71 @@ def _comment_lines(statement: cst.CSTNode) -> int:
             break
         count += 1
     return count
+
+
+def without_unused_import(text: str, name: str, before: str) -> str:
+    """Return `text` without the name `name` (or the alias it is bound to) in its
+    module-level `from X import ...`, when that import is the only place the bound name
+    occurs in the whole text, comments and strings included (`__all__` keeps it): a test
+    that cannot take a used name for an unused one. Only an import `before` (the text
+    before the fixes) still used is dropped: one unused already is none of the fixes'
+    business. Anything else is left as it is."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return text
+    lines = lines_with_breaks(text)
+    for statement in tree.body:
+        if not isinstance(statement, ast.ImportFrom) or statement.level:
+            continue
+        for alias in statement.names:
+            bound = rf"\b{re.escape(alias.asname or alias.name)}\b"
+            if alias.name != name or len(re.findall(bound, text)) != 1:
+                continue
+            if len(re.findall(bound, before)) < 2:
+                return text  # unused before the fixes too
+            first, last = statement.lineno - 1, (statement.end_lineno or statement.lineno) - 1
+            if any(
+                other is not statement and first <= other.lineno - 1 <= last for other in tree.body
+            ):
+                return text  # shares its lines with another statement
+            source = "".join(lines[first : last + 1])
+            kept = _without_alias(source, name, alias.asname)
+            if kept is None:
+                return text
+            return "".join(lines[:first]) + kept + "".join(lines[last + 1 :])
+    return text
+
+
+def _without_alias(source: str, name: str, asname: str | None) -> str | None:
+    """Return the import statement `source` without `name [as asname]` ("" when nothing
+    is left of it), or None when libcst does not read it as one such import."""
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return None
+    line = module.body[0] if len(module.body) == 1 else None
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None
+    small = line.body[0]
+    if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
+        return None
+    names = list(small.names)
+
+    def bound(alias: cst.ImportAlias) -> tuple[str, str | None]:
+        target = alias.asname.name if alias.asname is not None else None
+        return module.code_for_node(alias.name), (
+            target.value if isinstance(target, cst.Name) else None
+        )
+
+    gone = [i for i, alias in enumerate(names) if bound(alias) == (name, asname)]
+    if len(gone) != 1:
+        return None
+    removed = names.pop(gone[0])
+    if not names:
+        return ""
+    if gone[0] == len(names):  # it was the last: the new last keeps its comma or none
+        names[-1] = names[-1].with_changes(comma=removed.comma)
+    return module.with_changes(
+        body=[line.with_changes(body=[small.with_changes(names=names)])]
+    ).code

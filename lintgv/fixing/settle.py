@@ -1,6 +1,9 @@
 """One file's text in, its fixed text out: fixes are applied round after round until the
 text is stable, and every round is proved before it is kept.
 
+Once stable, a Python file whose GV101 sites were rewritten loses the `GlobalVar` import
+they no longer need (proved the same way).
+
 The proof of a round: the new text parses (libcst for Python; for C++, tree-sitter finds
 no more ERROR or MISSING nodes than before), the check of the new text does not fail
 where the old one did not, and no fixed site is reported again with the same code. A fix
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from lintgv.codemods.includes import without_unused_import
 from lintgv.errors import ParseError
 from lintgv.fixes import StaleEdit, apply_edits, is_applicable, located, offsets_of
 from lintgv.fixing import MAX_ROUNDS
@@ -275,6 +279,17 @@ class _Loop:
         }
         return new_text, new_result, failed
 
+    def tidy(self, original: str, text: str, result: FileResult) -> tuple[str, FileResult]:
+        """Drop a `from X import GlobalVar` that GV101's fixes left unused (`original`
+        used it), if the file still parses and checks with no more findings than before."""
+        tidied = without_unused_import(text, "GlobalVar", original)
+        if tidied == text or syntax_problem(tidied, self.language, self.errors_before):
+            return text, result
+        tidied_result = self.checker(tidied)
+        if _new_errors(result, tidied_result) or len(tidied_result.findings) > len(result.findings):
+            return text, result
+        return tidied, tidied_result
+
 
 def settle(
     text: str,
@@ -286,6 +301,7 @@ def settle(
 ) -> Settled:
     """Apply every applicable fix to `text` until nothing changes; see the module docstring."""
     loop = _Loop(language, checker, unsafe, syntax_errors(text, language))
+    original = text
     result = initial = checker(text)
     applied: list[Finding] = []
     rejected: dict[tuple[object, ...], Rejected] = {}
@@ -297,6 +313,8 @@ def settle(
             rejected[_key(refusal.finding, index)] = refusal
         chosen = choose(text, pending, unsafe)
         if not chosen:
+            if language == Language.PYTHON and any(f.code == "GV101" for f in applied):
+                text, result = loop.tidy(original, text, result)
             return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, True)
         new_text, new_result, failed = loop.trial(text, result, chosen)
         if not failed:

@@ -98,3 +98,29 @@ def test_a_copy_the_rules_know_only_by_its_shape_is_replaced_too(tmp_path: Path)
     text = path.read_text()
     assert "return name_supply_->FreshName(original);" in text
     assert "GetUniqueIOVarName" not in text
+
+
+def test_the_globalvar_import_the_fixes_leave_unused_goes(tmp_path: Path) -> None:
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    used = tmp_path / "lift.py"
+    used.write_text(
+        "from tvm.relay import GlobalVar, Var\n\n\n"
+        "def lift(mod, func):\n"
+        '    gv = GlobalVar("lifted")\n'
+        "    mod[gv] = func\n"
+        '    return Var("x")\n'
+    )
+    exported = tmp_path / "api.py"
+    exported.write_text(
+        "from tvm.relay import GlobalVar\n\n__all__ = ['GlobalVar', 'make']\n\n\n"
+        'def make(mod):\n    gv = GlobalVar("made")\n    mod[gv] = 1\n'
+    )
+    run = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
+    assert sum(len(f.applied) for f in run.fixes) == 2
+    lift = used.read_text()
+    assert lift.startswith("from tvm.relay import Var\nfrom tvm.ir.supply import GlobalVarSupply\n")
+    assert 'gv = GlobalVarSupply(mod).fresh_global("lifted", False)' in lift
+    # Still named in __all__: it stays.
+    assert exported.read_text().startswith("from tvm.relay import GlobalVar\n")
+    again = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
+    assert not any(f.applied for f in again.fixes)
