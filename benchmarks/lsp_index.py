@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import statistics
 import subprocess
@@ -34,19 +33,7 @@ TITLE = "lintgv: indexing the workspace"
 
 def _index_once(tree: Path) -> dict[str, float]:
     connection = Connection(tree)
-    connection.send(
-        {
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "processId": os.getpid(),
-                "rootUri": tree.as_uri(),
-                "capabilities": {"window": {"workDoneProgress": True}},
-            },
-        }
-    )
-    connection.wait(lambda m: m.get("id") == 1)
-    started = connection.send({"method": "initialized", "params": {}})
+    started = connection.start(tree, progress=True)
     _, begin = connection.wait(
         lambda m: m.get("method") == "$/progress" and m["params"]["value"].get("title") == TITLE
     )

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,9 @@ class Connection:
             if wanted(message):
                 return when, message
 
-    def start(self, root: Path, debounce_ms: int = 0) -> None:
+    def start(self, root: Path, debounce_ms: int = 0, progress: bool = False) -> float:
+        """Initialise a session with `root` as its workspace (a client that takes
+        `$/progress` when `progress`); return when `initialized` was sent."""
         self.send(
             {
                 "id": 1,
@@ -96,13 +99,13 @@ class Connection:
                 "params": {
                     "processId": os.getpid(),
                     "rootUri": root.as_uri(),
-                    "capabilities": {"window": {"workDoneProgress": False}},
+                    "capabilities": {"window": {"workDoneProgress": progress}},
                     "initializationOptions": {"debounceMs": debounce_ms},
                 },
             }
         )
         self.wait(lambda m: m.get("id") == 1)
-        self.send({"method": "initialized", "params": {}})
+        return self.send({"method": "initialized", "params": {}})
 
     def stop(self) -> None:
         self.send({"id": "bye", "method": "shutdown"})
@@ -232,32 +235,13 @@ def measure_latency(text: str, suffix: str, edits: int) -> dict[str, Any]:
     """Open `text` as a file and time `edits` didChange → publishDiagnostics round trips."""
     with tempfile.TemporaryDirectory(prefix="lintgv-bench-") as folder:
         root = Path(folder)
-        path = root / f"bench{suffix}"
-        path.write_text(text)
-        uri = path.as_uri()
         connection = Connection(root)
         connection.start(root)
-        language = "python" if suffix == ".py" else "cpp"
-        item = {"uri": uri, "languageId": language, "version": 1, "text": text}
-        opened = connection.send(
-            {"method": "textDocument/didOpen", "params": {"textDocument": item}}
-        )
-        first, _ = connection.wait(lambda m: _published(m, uri, 1))
-        middle = _insertion_line(text, language)
-        line = (
-            '  GlobalVar extra("bench");\n'
-            if language == "cpp"
-            else 'extra = tvm.ir.GlobalVar("bench")\n'
-        )
+        uri, opened, first, edit = _open(connection, root / f"bench{suffix}", text)
         timings = []
         cpu_before = connection.cpu_ms()
         for version in range(2, edits + 2):
-            adding = version % 2 == 0
-            start = {"line": middle, "character": 0}
-            end = start if adding else {"line": middle + 1, "character": 0}
-            change = {"range": {"start": start, "end": end}, "text": line if adding else ""}
-            params = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
-            sent = connection.send({"method": "textDocument/didChange", "params": params})
+            sent = edit(version)
             received, _ = connection.wait(lambda m, v=version: _published(m, uri, v))
             timings.append((received - sent) * 1000)
         cpu = (connection.cpu_ms() - cpu_before) / edits
@@ -280,29 +264,13 @@ def measure_burst(text: str, suffix: str, edits: int) -> dict[str, Any]:
     diagnostics were published on the way (superseded work is skipped)."""
     with tempfile.TemporaryDirectory(prefix="lintgv-burst-") as folder:
         root = Path(folder)
-        path = root / f"bench{suffix}"
-        path.write_text(text)
-        uri = path.as_uri()
         connection = Connection(root)
         connection.start(root, debounce_ms=150)
-        language = "python" if suffix == ".py" else "cpp"
-        item = {"uri": uri, "languageId": language, "version": 1, "text": text}
-        connection.send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
-        connection.wait(lambda m: _published(m, uri, 1))
-        middle = _insertion_line(text, language)
-        line = (
-            '  GlobalVar extra("b");\n' if language == "cpp" else 'extra = tvm.ir.GlobalVar("b")\n'
-        )
-        last = 1
+        uri, _, _, edit = _open(connection, root / f"bench{suffix}", text)
+        last = edits + 1
         sent = 0.0
-        for version in range(2, edits + 2):
-            adding = version % 2 == 0
-            start = {"line": middle, "character": 0}
-            end = start if adding else {"line": middle + 1, "character": 0}
-            change = {"range": {"start": start, "end": end}, "text": line if adding else ""}
-            params = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
-            sent = connection.send({"method": "textDocument/didChange", "params": params})
-            last = version
+        for version in range(2, last + 1):
+            sent = edit(version)
         published: list[int] = []
 
         def final(message: dict[str, Any]) -> bool:
@@ -317,6 +285,37 @@ def measure_burst(text: str, suffix: str, edits: int) -> dict[str, Any]:
         "final_after_last_ms": round((received - sent) * 1000, 1),
         "versions_published_on_the_way": len(published) - 1,
     }
+
+
+def _open(
+    connection: Connection, path: Path, text: str
+) -> tuple[str, float, float, Callable[[int], float]]:
+    """Write `text` to `path` and open it; return its URI, when it was opened, when its
+    first diagnostics came, and a function that sends the change making a given version
+    (even versions add a GlobalVar construction at the edit line, odd ones take it away)
+    and returns when it was sent."""
+    path.write_text(text)
+    uri = path.as_uri()
+    language = "python" if path.suffix == ".py" else "cpp"
+    item = {"uri": uri, "languageId": language, "version": 1, "text": text}
+    opened = connection.send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
+    first, _ = connection.wait(lambda m: _published(m, uri, 1))
+    middle = _insertion_line(text, language)
+    line = (
+        '  GlobalVar extra("bench");\n'
+        if language == "cpp"
+        else 'extra = tvm.ir.GlobalVar("bench")\n'
+    )
+
+    def edit(version: int) -> float:
+        adding = version % 2 == 0
+        start = {"line": middle, "character": 0}
+        end = start if adding else {"line": middle + 1, "character": 0}
+        change = {"range": {"start": start, "end": end}, "text": line if adding else ""}
+        params = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+        return connection.send({"method": "textDocument/didChange", "params": params})
+
+    return uri, opened, first, edit
 
 
 def _published(message: dict[str, Any], uri: str, version: int) -> bool:
