@@ -58,12 +58,7 @@ def _check_file(
 ) -> Scanned:
     """Check one file, from the editor's buffer when it is open, else from disk."""
     document = ls.current_document(target.path.as_uri())
-    key = ScanKey(
-        None if document is not None else stat_key(target.path),
-        target.config.fingerprint,
-        helpers,
-        target.module_name,
-    )
+    key = ScanKey.of(target, helpers, None if document is not None else stat_key(target.path))
     known = cache.get(target.path, key)
     if known is not None:
         return known
@@ -124,8 +119,7 @@ def _needs_check(ls: LintgvServer, target: Candidate, cache: ScanCache) -> bool:
     """Tell whether `target` is a closed file a first pass has no current result for."""
     if ls.current_document(target.path.as_uri()) is not None:
         return False
-    key = ScanKey(stat_key(target.path), target.config.fingerprint, frozenset(), target.module_name)
-    return cache.get(target.path, key) is None
+    return cache.get(target.path, ScanKey.of(target, frozenset(), stat_key(target.path))) is None
 
 
 async def _in_workers(
@@ -145,10 +139,9 @@ async def _in_workers(
         for index, (candidate, stat, result) in enumerate(workers.check(targets)):
             if is_cancelled():
                 return False
-            path, module = candidate.path, candidate.module_name
-            scanned = Scanned(path, result, _lines(path, result))
-            cache.put(ScanKey(stat, candidate.config.fingerprint, frozenset(), module), scanned)
-            results[path] = scanned
+            scanned = Scanned(candidate.path, result, _lines(candidate.path, result))
+            cache.put(ScanKey.of(candidate, frozenset(), stat), scanned)
+            results[candidate.path] = scanned
             if index % step == 0:
                 message = f"checking {index + 1}/{len(targets)} files"
                 loop.call_soon_threadsafe(report, message, 100 * index // len(targets))
@@ -207,15 +200,20 @@ async def reindex(ls: LintgvServer, changed: list[Path], deleted: list[Path]) ->
     for path in deleted:
         moved = ls.helper_index.forget(path) or moved
     for path in changed:
-        try:
-            target = ls.target_for(path)
-        except ConfigError:
-            continue  # its config is reported where it is used
-        if target is None:
-            continue
-        work = functools.partial(_check_file, ls, target, frozenset(), ls.scan_cache)
-        scanned = await ls.run_on_lint_thread(work)
-        moved = ls.helper_index.record(path, scanned.result.defined_helpers) or moved
+        document = ls.current_document(path.as_uri())
+        if document is not None:
+            # An open document (a save): the editor's check of this version knows it.
+            result = (await ls.analyse(document)).result
+        else:
+            try:
+                target = ls.target_for(path)
+            except ConfigError:
+                continue  # its config is reported where it is used
+            if target is None:
+                continue
+            work = functools.partial(_check_file, ls, target, frozenset(), ls.scan_cache)
+            result = (await ls.run_on_lint_thread(work)).result
+        moved = ls.helper_index.record(path, result.defined_helpers) or moved
     return moved
 
 

@@ -4,6 +4,7 @@ settings it was checked under (scan.py fills it; the server state holds it)."""
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.discovery import Candidate
 from lintgv.model import FileResult
 
 
@@ -22,6 +23,14 @@ class ScanKey:
     fingerprint: str
     helpers: frozenset[str]
     module_name: str  # relative imports resolve through it
+
+    @classmethod
+    def of(
+        cls, candidate: Candidate, helpers: frozenset[str], stat: tuple[int, int, int] | None
+    ) -> "ScanKey":
+        """Return the key of a check of `candidate` in the state `stat` (None: an open
+        document, never cached) with the helper names `helpers`."""
+        return cls(stat, candidate.config.fingerprint, helpers, candidate.module_name)
 
 
 class ScanCache:
