@@ -24,6 +24,7 @@ from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
+from lintgv.rules._unique_names.names import bare_names
 from lintgv.runner import Workers
 from lintgv_server.analysis import lines_of
 from lintgv_server.progress import Progress
@@ -69,7 +70,8 @@ def _check_file(
         if isinstance(loaded, FileError):
             return Scanned(target.path, FileResult(target.path, errors=(loaded,)), ())
         text = loaded.text
-    if helpers and not any(name in text for name in helpers):
+    # Calls name a helper by its bare name (`e->NameFor(x)` for `Extractor::NameFor`).
+    if helpers and not any(name in text for name in bare_names(helpers)):
         return Scanned(target.path, FileResult(target.path), ())
     result = check(
         SourceFile(target.path, target.language, text),

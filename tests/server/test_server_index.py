@@ -176,3 +176,33 @@ async def test_a_large_workspace_is_indexed_all_the_same(tmp_path: Path, start: 
         types.ExecuteCommandParams(command="lintgv.checkWorkspace")
     )
     assert answer == {"files": 262, "findings": 263, "cancelled": 0}
+
+
+async def test_a_workspace_check_finds_calls_of_a_method_helper_in_closed_files(
+    tmp_path: Path, start: Start
+) -> None:
+    # The helper is known as `Extractor::NameFor`; its call says only `e->NameFor(...)`.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    (tmp_path / "src" / "names.cc").write_text(
+        "#include <string>\n#include <unordered_map>\n\n"
+        "class Extractor {\n public:\n  std::string NameFor(std::string name);\n"
+        "  std::unordered_map<std::string, int> names_;\n};\n\n"
+        "std::string Extractor::NameFor(std::string name) {\n"
+        "  if (names_.find(name) == names_.end()) {\n    names_[name] = 1;\n    return name;\n"
+        "  }\n  names_[name] = names_[name] + 1;\n"
+        "  return name + std::to_string(names_[name]);\n}\n"
+    )
+    (tmp_path / "src" / "lower.cc").write_text(
+        "#include <string>\n\nclass Extractor;\n\n"
+        "std::string Lower(Extractor* e, std::string prefix) {\n"
+        '  return e->NameFor(prefix + "_lowered");\n}\n'
+    )
+    client = await start(tmp_path, options={"indexWorkspace": False})
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="lintgv.checkWorkspace")
+    )
+    # As `lintgv check` reports: GV201 at the copy, GV202 at its declaration, GV203 at the call.
+    assert answer == {"files": 2, "findings": 3, "cancelled": 0}
+    lower = (tmp_path / "src" / "lower.cc").as_uri()
+    assert await _codes(client, lower, ["GV203"])
