@@ -41,10 +41,13 @@ function executableCandidate(source: CandidateSource, command: string, serverArg
 }
 
 function pythonCandidate(source: CandidateSource, python: string, serverArgs: readonly string[]): ServerCandidate {
-  const prefixArgs = ['-m', 'lintgv'];
+  // -P: `python -m` would otherwise put the working directory, the workspace (a tree lintgv
+  // must never run code from), first on the import path, so a `lintgv/` folder in it
+  // would be imported instead of the installed lintgv. lintgv needs Python 3.11, which has -P.
+  const prefixArgs = ['-P', '-m', 'lintgv'];
   return {
     source,
-    label: `${source} (${python} -m lintgv)`,
+    label: `${source} (${python} -P -m lintgv)`,
     command: python,
     prefixArgs,
     args: [...prefixArgs, 'server', ...serverArgs],

@@ -35,7 +35,7 @@ describe('serverCandidates', () => {
     );
   });
 
-  it('runs lintgv.interpreter with -m lintgv when lintgv.path is empty', () => {
+  it('runs lintgv.interpreter with -P -m lintgv (nothing imported from the workspace) when lintgv.path is empty', () => {
     const [candidate, ...rest] = serverCandidates({
       ...NOTHING,
       interpreter: '/py/bin/python',
@@ -44,8 +44,8 @@ describe('serverCandidates', () => {
     assert.deepEqual(rest, []);
     assert.equal(candidate?.source, 'lintgv.interpreter');
     assert.equal(candidate?.command, '/py/bin/python');
-    assert.deepEqual(candidate?.prefixArgs, ['-m', 'lintgv']);
-    assert.deepEqual(candidate?.args, ['-m', 'lintgv', 'server']);
+    assert.deepEqual(candidate?.prefixArgs, ['-P', '-m', 'lintgv']);
+    assert.deepEqual(candidate?.args, ['-P', '-m', 'lintgv', 'server']);
   });
 
   it('tries the Python extension interpreter before lintgv on PATH', () => {
@@ -64,7 +64,7 @@ describe('serverCandidates', () => {
     const [byPath] = serverCandidates({ ...NOTHING, path: '/bin/lintgv', serverArgs: ['-v', '--x'] });
     assert.deepEqual(byPath?.args, ['server', '-v', '--x']);
     const [byPython] = serverCandidates({ ...NOTHING, interpreter: 'python3', serverArgs: ['-v'] });
-    assert.deepEqual(byPython?.args, ['-m', 'lintgv', 'server', '-v']);
+    assert.deepEqual(byPython?.args, ['-P', '-m', 'lintgv', 'server', '-v']);
   });
 
   it('has no candidate when nothing is configured or found', () => {
@@ -73,7 +73,7 @@ describe('serverCandidates', () => {
 
   it('labels a candidate with its origin and command', () => {
     const [candidate] = serverCandidates({ ...NOTHING, interpreter: '/py/bin/python' });
-    assert.equal(candidate?.label, 'lintgv.interpreter (/py/bin/python -m lintgv)');
+    assert.equal(candidate?.label, 'lintgv.interpreter (/py/bin/python -P -m lintgv)');
   });
 });
 
@@ -152,7 +152,7 @@ describe('describeFailure', () => {
     const message = describeFailure(candidates.map((candidate) => ({ candidate, reason: 'broken' })));
     assert.match(
       message,
-      /Python extension \(\/py\/bin\/python -m lintgv\): broken; PATH \(\/usr\/bin\/lintgv\): broken\./,
+      /Python extension \(\/py\/bin\/python -P -m lintgv\): broken; PATH \(\/usr\/bin\/lintgv\): broken\./,
     );
     assert.match(message, /pip install "lintgv\[lsp\]"/);
   });
