@@ -100,7 +100,7 @@ def find_tool(name: str, bin_dir: Path | None) -> str | None:
 def lintgv_argv() -> list[str]:
     """Return how to run the lintgv installed beside this Python."""
     script = Path(sys.executable).parent / "lintgv"
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "lintgv"]
+    return [str(script)] if script.is_file() else [sys.executable, "-P", "-m", "lintgv"]
 
 
 # --- running -------------------------------------------------------------------------

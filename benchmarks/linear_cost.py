@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-LINTGV = [sys.executable, "-m", "lintgv"]
+LINTGV = [sys.executable, "-P", "-m", "lintgv"]
 
 
 def cpp_sites(count: int) -> str:

@@ -59,7 +59,7 @@ def _check_once(tree: Path) -> dict[str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "lintgv", "check", "--no-cache", str(tree)],
+        [sys.executable, "-P", "-m", "lintgv", "check", "--no-cache", str(tree)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=False,

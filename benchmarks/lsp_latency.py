@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SERVER = [sys.executable, "-m", "lintgv", "server"]
+SERVER = [sys.executable, "-P", "-m", "lintgv", "server"]
 TIMEOUT = 600.0
 
 
