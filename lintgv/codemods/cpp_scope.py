@@ -312,7 +312,7 @@ def scope_at(parsed: ParsedCpp, node: tree_sitter.Node) -> Scope:
     looked_outside = False
     visible = _Filter()
     current = node
-    parent = node.parent
+    parent = parsed.parent(node)
 
     def add(bindings: Iterable[Binding]) -> None:
         layers.append(_Layer(visible, fixed=tuple(bindings)))
@@ -341,26 +341,20 @@ def scope_at(parsed: ParsedCpp, node: tree_sitter.Node) -> Scope:
             if cls is not None:
                 add(members(parsed, cls))
             break
-        current, parent = parent, parent.parent
+        current, parent = parent, parsed.parent(parent)
     body = function.child_by_field_name("body") if function is not None else None
     return Scope(tuple(layers), function, body, looked_outside)
 
 
-def enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    """Return the innermost function definition or lambda holding `node`."""
-    parent = node.parent
-    while parent is not None and parent.type not in FUNCTIONS:
-        parent = parent.parent
-    return parent
-
-
-def statement_in(block: tree_sitter.Node, node: tree_sitter.Node) -> tree_sitter.Node | None:
+def statement_in(
+    parsed: ParsedCpp, block: tree_sitter.Node, node: tree_sitter.Node
+) -> tree_sitter.Node | None:
     """Return the direct child of `block` that holds `node`, if `block` holds it."""
-    current: tree_sitter.Node | None = node
-    while current is not None and current.parent is not None:
-        if current.parent == block:
+    current = node
+    for parent in parsed.ancestors(node):
+        if parent == block:
             return current
-        current = current.parent
+        current = parent
     return None
 
 
@@ -391,25 +385,27 @@ def _holds(block: tree_sitter.Node, node: tree_sitter.Node) -> bool:
     return block.start_byte <= node.start_byte and node.end_byte <= block.end_byte
 
 
-def common_block(outer: tree_sitter.Node, nodes: list[tree_sitter.Node]) -> tree_sitter.Node:
+def common_block(
+    parsed: ParsedCpp, outer: tree_sitter.Node, nodes: list[tree_sitter.Node]
+) -> tree_sitter.Node:
     """Return the innermost compound statement within `outer` that holds every node,
     moved out of any loop so that one declaration there serves every iteration, and out
     of a switch's body, where a declaration between case labels does not compile."""
     block = outer
-    current = nodes[0].parent
-    while current is not None and current != outer:
+    for current in parsed.ancestors(nodes[0]):
+        if current == outer:
+            break
         if current.type == "compound_statement" and all(_holds(current, n) for n in nodes):
             block = current
             break
-        current = current.parent
     result: tree_sitter.Node | None = block
-    current = block
-    while current != outer and current.parent is not None:
-        current = current.parent
+    for current in parsed.ancestors(block) if block != outer else ():
         # Out of loops (one declaration for every iteration) and out of a switch's body: a
         # declaration there is jumped over by the case labels, and does not compile.
         if current.type in LOOPS or current.type == "switch_statement":
             result = None
         elif current.type == "compound_statement" and result is None:
             result = current
+        if current == outer:
+            break
     return result or outer

@@ -213,13 +213,13 @@ class SupplyPlanner:
         assert scope.body is not None
         if binding is None or binding.kind != cpp_scope.Kind.LOCAL:
             return scope.body
-        block = node.parent
-        while block is not None and block != scope.body:
+        for block in self.parsed.ancestors(node):
+            if block == scope.body:
+                break
             if block.type == "compound_statement" and any(
                 c.start_byte < binding.start <= c.end_byte for c in block.named_children
             ):
                 return block
-            block = block.parent
         return scope.body
 
     def _added_to(
@@ -310,15 +310,19 @@ class SupplyPlanner:
         first = members[0]
         assert first.block is not None and first.function is not None and first.module
         outer = first.block
-        inside = [m for m in members if cpp_scope.statement_in(outer, m.site.node) is not None]
+        inside = [
+            m
+            for m in members
+            if cpp_scope.statement_in(self.parsed, outer, m.site.node) is not None
+        ]
         held = {id(m) for m in inside}
         for member in members:
             if id(member) not in held:
                 member.reason = "the module is declared in a block that does not hold this site"
         if not inside:
             return
-        block = cpp_scope.common_block(outer, [m.site.node for m in inside])
-        anchor = cpp_scope.statement_in(block, inside[0].site.node)
+        block = cpp_scope.common_block(self.parsed, outer, [m.site.node for m in inside])
+        anchor = cpp_scope.statement_in(self.parsed, block, inside[0].site.node)
         assert anchor is not None, "the common block holds every site"
         taken = self._taken.setdefault(
             first.function.id, cpp_scope.identifiers(self.parsed, first.function)

@@ -131,13 +131,11 @@ def method_name(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[str, str
 
 def class_of_code(parsed: ParsedCpp, node: tree_sitter.Node) -> str | None:
     """Return the class whose method holds `node`."""
-    current = node.parent
-    while current is not None:
+    for current in parsed.ancestors(node):
         if current.type == "function_definition":
             _, owner = method_name(parsed, current)
             if owner is not None:
                 return owner
-        current = current.parent
     return None
 
 

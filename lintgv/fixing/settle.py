@@ -4,17 +4,17 @@ text is stable, and every round is proved before it is kept.
 Once stable, a Python file whose GV101 sites were rewritten loses the `GlobalVar` import
 they no longer need (proved the same way).
 
-The proof of a round: the new text parses (libcst for Python; for C++, tree-sitter finds
-no more ERROR or MISSING nodes than before), the check of the new text does not fail
-where the old one did not, and no fixed site is reported again with the same code. A fix
+The proof of a round: the new text parses (for Python, the check's own whole parse; for
+C++, tree-sitter finds no more ERROR or MISSING nodes than before), the check of the new
+text does not fail where the old one did not, and no fixed site is reported again with
+the same code. The checker must therefore parse a Python text whole and return a text
+that does not parse with a file error (no code), as lintgv's check does. A fix
 that fails is left out, with its reason, and the round is retried without it.
 """
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import libcst as cst
 
 from lintgv.codemods.includes import without_unused_import
 from lintgv.errors import ParseError
@@ -23,7 +23,6 @@ from lintgv.fixing import MAX_ROUNDS
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, FileResult, Finding, Language
 from lintgv.parsing.cpp import parse_cpp
-from lintgv.parsing.python import parse_module
 
 _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1}
 
@@ -144,18 +143,8 @@ def apply(text: str, findings: Sequence[Finding]) -> str:
     return apply_edits(text, edits)
 
 
-def syntax_problem(text: str, language: Language, errors_before: int) -> str | None:
-    """Return why `text` fails the parse proof, or None when it passes."""
-    if language == Language.PYTHON:
-        try:
-            parse_module(text)
-        except cst.ParserSyntaxError as exc:
-            return f"the result does not parse (line {exc.raw_line}: {exc.message})"
-        except ParseError as exc:
-            return f"the result does not parse: {exc}"
-        except RecursionError:
-            return "the result nests too deeply to parse"
-        return None
+def _cpp_syntax_problem(text: str, errors_before: int) -> str | None:
+    """Return why C++ `text` fails the parse proof, or None when it passes."""
     try:
         errors = len(parse_cpp(text).error_nodes())
     except ParseError as exc:
@@ -242,11 +231,6 @@ def _key(finding: Finding, index: LineIndex) -> tuple[object, ...]:
     return (finding.code, text[start:end], fix.title if fix else "", edits)
 
 
-def _new_errors(before: FileResult, after: FileResult) -> list[str]:
-    known = {(e.code, e.message) for e in before.errors}
-    return [e.message for e in after.errors if (e.code, e.message) not in known]
-
-
 @dataclass
 class _Loop:
     language: Language
@@ -263,14 +247,9 @@ class _Loop:
             new_text = apply(text, findings)
         except ValueError as exc:
             return text, result, dict.fromkeys(range(len(findings)), f"edits clash: {exc}")
-        problem = syntax_problem(new_text, self.language, self.errors_before)
+        new_result, problem = self.checked(new_text, result)
         if problem is not None:
             return text, result, dict.fromkeys(range(len(findings)), problem)
-        new_result = self.checker(new_text)
-        crashes = _new_errors(result, new_result)
-        if crashes:
-            reason = f"the fixed file could not be checked: {crashes[0]}"
-            return text, result, dict.fromkeys(range(len(findings)), reason)
         again = {id(f) for f in still_reported(text, findings, new_text, new_result)}
         failed = {
             i: "the site is still reported after the fix"
@@ -279,14 +258,34 @@ class _Loop:
         }
         return new_text, new_result, failed
 
+    def checked(self, new_text: str, result: FileResult) -> tuple[FileResult, str | None]:
+        """Check `new_text`, which replaces the text `result` is of; return its result and
+        why it fails the proof (None when it passes: it parses, and checks no worse)."""
+        if self.language != Language.PYTHON:
+            problem = _cpp_syntax_problem(new_text, self.errors_before)
+            if problem is not None:
+                return result, problem
+        # A Python check parses the whole text: its parse is the proof (libcst's parse is
+        # most of a check's cost, and a file of thousands of sites must not pay it twice).
+        new_result = self.checker(new_text)
+        known = {(e.code, e.message) for e in result.errors}
+        for error in new_result.errors:
+            if (error.code, error.message) in known:
+                continue
+            if error.code is None:
+                where = f" (line {error.line})" if error.line is not None else ""
+                return result, f"the result does not parse: {error.message}{where}"
+            return result, f"the fixed file could not be checked: {error.message}"
+        return new_result, None
+
     def tidy(self, original: str, text: str, result: FileResult) -> tuple[str, FileResult]:
         """Drop a `from X import GlobalVar` that GV101's fixes left unused (`original`
         used it), if the file still parses and checks with no more findings than before."""
         tidied = without_unused_import(text, "GlobalVar", original)
-        if tidied == text or syntax_problem(tidied, self.language, self.errors_before):
+        if tidied == text:
             return text, result
-        tidied_result = self.checker(tidied)
-        if _new_errors(result, tidied_result) or len(tidied_result.findings) > len(result.findings):
+        tidied_result, problem = self.checked(tidied, result)
+        if problem is not None or len(tidied_result.findings) > len(result.findings):
             return text, result
         return tidied, tidied_result
 

@@ -33,7 +33,7 @@ from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query, enclosing, parse_cpp
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query, parse_cpp
 from lintgv.rules._unique_names.cpp_calls import call_candidates
 from lintgv.rules._unique_names.cpp_facts import call_name
 from lintgv.rules._unique_names.cpp_shape import class_name, unit_of
@@ -114,7 +114,7 @@ def plan_threading(
 def _function_at(parsed: ParsedCpp, site: Site) -> Node | None:
     offset = _offset(parsed, site.line, site.column)
     node = parsed.root.descendant_for_byte_range(offset, offset)
-    function = enclosing(node, FUNCTION_NODES) if node is not None else None
+    function = parsed.enclosing(node, FUNCTION_NODES) if node is not None else None
     return function if function is not None and function.type == "function_definition" else None
 
 
@@ -366,7 +366,7 @@ class _Threader:
         supply = _supply_for(parsed, call, threaded)
         if supply is not None:
             return supply
-        caller = enclosing(call, FUNCTION_NODES)
+        caller = parsed.enclosing(call, FUNCTION_NODES)
         if caller is not None and caller.type == "function_definition":
             if (path, caller.start_byte) in self.given:
                 return PARAMETER
@@ -460,13 +460,9 @@ def parameter_types(parsed: ParsedCpp, parameters: Node) -> tuple[str, ...]:
 
 def _namespace_of(parsed: ParsedCpp, function: Node) -> str:
     """Return the innermost namespace a definition sits in (`tvm::relay` → relay), or ""."""
-    node = function.parent
-    while node is not None:
-        if node.type == "namespace_definition":
-            name = node.child_by_field_name("name")
-            return parsed.text(name).rsplit("::", 1)[-1].strip() if name is not None else ""
-        node = node.parent
-    return ""
+    node = parsed.enclosing(function, ("namespace_definition",))
+    name = node.child_by_field_name("name") if node is not None else None
+    return parsed.text(name).rsplit("::", 1)[-1].strip() if name is not None else ""
 
 
 def _calls(

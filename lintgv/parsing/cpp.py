@@ -2,7 +2,7 @@
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import accumulate
@@ -43,14 +43,6 @@ def _parser() -> tree_sitter.Parser:
 
 # What holds a body of statements: where "the function around a node" stops.
 FUNCTION_NODES = ("function_definition", "lambda_expression")
-
-
-def enclosing(node: tree_sitter.Node, types: Sequence[str]) -> tree_sitter.Node | None:
-    """Return the nearest ancestor of `node` of one of `types`, or None."""
-    outer = node.parent
-    while outer is not None and outer.type not in types:
-        outer = outer.parent
-    return outer
 
 
 @cache
@@ -121,6 +113,9 @@ class RegionMemo:
         return table
 
 
+_PARENTS = "parents"  # ParsedCpp.indexes key of the parents charted so far
+
+
 @dataclass(frozen=True)
 class ParsedCpp:
     tree: tree_sitter.Tree
@@ -135,6 +130,39 @@ class ParsedCpp:
     @property
     def root(self) -> tree_sitter.Node:
         return self.tree.root_node
+
+    def parent(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
+        """Return the parent of `node`, in time that does not grow with its depth.
+
+        tree-sitter's `Node.parent` searches down from the root on every call, so walking
+        up from a node nested d levels deep costs d² steps: a minute for a call nested a
+        few thousand times (a tree can be built to do that). The first question about a
+        node charts the whole path down to it once; every ancestor's parent is then known.
+        """
+        parents = cast(dict[int, tree_sitter.Node | None], self.indexes.setdefault(_PARENTS, {}))
+        key = node.id
+        if key not in parents:
+            current = self.root
+            parents[current.id] = None
+            while current.id != key:
+                child = current.child_with_descendant(node)
+                if child is None:  # not in this tree: tree-sitter's own answer
+                    parents[key] = node.parent
+                    break
+                parents[child.id] = current
+                current = child
+        return parents[key]
+
+    def ancestors(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+        """Yield the ancestors of `node`, innermost first."""
+        current = self.parent(node)
+        while current is not None:
+            yield current
+            current = self.parent(current)
+
+    def enclosing(self, node: tree_sitter.Node, types: Collection[str]) -> tree_sitter.Node | None:
+        """Return the nearest ancestor of `node` of one of `types`, or None."""
+        return next((a for a in self.ancestors(node) if a.type in types), None)
 
     def text(self, node: tree_sitter.Node, end: tree_sitter.Node | None = None) -> str:
         """Return the source text of `node` (through `end` when given)."""
@@ -341,7 +369,7 @@ class ParsedCpp:
             start, end = start + region.start_byte, end + region.start_byte
             node = self.root.descendant_for_byte_range(start, end)
             while node is not None and node.type != kind and node.start_byte == start:
-                node = node.parent
+                node = self.parent(node)
             if node is None or (node.start_byte, node.end_byte, node.type) != (start, end, kind):
                 return None
             nodes.append(node)

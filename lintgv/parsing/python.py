@@ -395,7 +395,7 @@ def compact(text: str, selection: Selection) -> tuple[str, tuple[int, ...]]:
 
 @dataclass
 class _Parents:
-    found: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    found: dict[int, cst.CSTNode] = field(default_factory=dict)  # by the node's id
     complete: bool = False
 
 
@@ -437,10 +437,12 @@ class ParsedPython:
         """Return the parent of `node` (None for the module): noted by the walk, or all
         mapped on first use when there was none."""
         known = self._parents
-        if not known.complete and node not in known.found:
+        if node is self.module:  # the walk notes no parent for the root
+            return None
+        if not known.complete and id(node) not in known.found:
             known.found.update(parents(self.module))
             known.complete = True
-        return known.found.get(node)
+        return known.found.get(id(node))
 
     @cached_property
     def names(self) -> NameTable:

@@ -68,13 +68,14 @@ def descendants(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def walk(
     root: cst.CSTNode,
     visitors: Iterable[Mapping[str, _Method]],
-    parents: dict[cst.CSTNode, cst.CSTNode] | None = None,
+    parents: dict[int, cst.CSTNode] | None = None,
 ) -> None:
     """Call the `visit_<Type>` methods of `visitors` on entering each node of `root` and
     their `leave_<Type>` methods on leaving it, as libcst's visit_batched does.
 
     `visitors` are the mappings BatchableCSTVisitor.get_visitors returns. `parents`, when
-    given, is filled with each node's parent as the walk meets it: when a method runs, the
+    given, is filled with each node's parent by the node's id (libcst's node hash is a
+    Python method: too slow for every node) as the walk meets it: when a method runs, the
     node's ancestors are in it, and after the walk every node is.
     """
     on_visit: dict[str, list[_Method]] = {}
@@ -92,16 +93,18 @@ def walk(
         item = stack.pop()
         if isinstance(item, tuple):
             node = item[0]
-            for method in on_leave.get(type(node).__name__, none):
+            for method in on_leave[type(node).__name__]:
                 method(node)
             continue
-        for method in on_visit.get(type(item).__name__, none):
+        name = type(item).__name__
+        for method in on_visit.get(name, none):
             method(item)
-        stack.append((item,))
+        if name in on_leave:  # only nodes someone leaves need a second stop
+            stack.append((item,))
         below = children(item)
         if parents is not None:
             for child in below:
-                parents[child] = item
+                parents[id(child)] = item
         stack.extend(reversed(below))
 
 
@@ -114,13 +117,13 @@ def methods_of(visitor: object) -> dict[str, _Method]:
     }
 
 
-def parents(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
-    """Return the parent of every node below `root`."""
-    found: dict[cst.CSTNode, cst.CSTNode] = {}
+def parents(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """Return the parent of every node below `root`, by the node's id."""
+    found: dict[int, cst.CSTNode] = {}
     stack = [root]
     while stack:
         node = stack.pop()
         for child in children(node):
-            found[child] = node
+            found[id(child)] = node
             stack.append(child)
     return found

@@ -401,12 +401,12 @@ class CppRule(Rule):
                 applicability or self.META.fix,
                 (self.parsed.replace(node, replacement, end),),
             )
-        statement = node
-        while statement.parent is not None and statement.type not in _CPP_STATEMENTS:
-            statement = statement.parent
+        statement = (
+            node if node.type in _CPP_STATEMENTS else self.parsed.enclosing(node, _CPP_STATEMENTS)
+        )
         line = (
             self.parsed.position(statement.start_byte)[0]
-            if statement.type in _CPP_STATEMENTS
+            if statement is not None
             else span.start_line
         )
         self.findings.append(self.finding(span, line, message, fix, reason, subject))

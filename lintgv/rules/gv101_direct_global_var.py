@@ -679,8 +679,7 @@ class DirectGlobalVarCpp(CppRule):
 
     def _is_allowed_context(self, node: tree_sitter.Node) -> bool:
         """Tell whether `node` sits in the GlobalVar constructor or its FFI registration."""
-        parent = node.parent
-        while parent is not None:
+        for parent in self.parsed.ancestors(node):
             if parent.type == "function_definition":
                 declarator = parent.child_by_field_name("declarator")
                 inner = declarator.child_by_field_name("declarator") if declarator else None
@@ -690,7 +689,6 @@ class DirectGlobalVarCpp(CppRule):
                     return True
             if parent.type == "call_expression" and self._registers_constructor(parent):
                 return True
-            parent = parent.parent
         return False
 
     def _registers_constructor(self, call: tree_sitter.Node) -> bool:
@@ -721,9 +719,7 @@ class DirectGlobalVarCpp(CppRule):
         name = self.text(first).strip()
         if not re.fullmatch(r"\w+", name):
             return False
-        scope = first.parent
-        while scope is not None and scope.type != "function_definition":
-            scope = scope.parent
+        scope = self.parsed.enclosing(first, ("function_definition",))
         if scope is None:
             return False
         cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))

@@ -248,9 +248,8 @@ def misread_member_function(node: Node) -> Node | None:
 
 
 def _class_name(rule: CppRule, node: Node) -> str | None:
-    parent = node.parent
-    while parent is not None and parent.type == "labeled_statement":  # `public:` misread
-        parent = parent.parent
+    # Past `public:` misread as a label.
+    parent = next((p for p in rule.parsed.ancestors(node) if p.type != "labeled_statement"), None)
     if parent is not None and is_misread_class_body(parent) and parent.parent is not None:
         declarator = parent.parent.child_by_field_name("declarator")
         return rule.text(declarator) if declarator is not None else None

@@ -8,7 +8,7 @@ import tree_sitter
 
 from lintgv.config import Config
 from lintgv.model import Language, Severity
-from lintgv.parsing.cpp import compile_query
+from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 from lintgv.rules._unique_names import cpp_facts, cpp_shape, python_shape
@@ -351,7 +351,9 @@ class UniqueNameHelperCallCpp(CppRule):
                 continue  # `TVM_DLL T F(T x);` in a class, misread as a bit-field (GV202's)
             if "supply" in cpp_facts.receiver_of(self.parsed, call).lower():
                 continue
-            self.report(call, call_message(self.config, Language.CPP, name, _is_dropped(call)))
+            self.report(
+                call, call_message(self.config, Language.CPP, name, _is_dropped(self.parsed, call))
+            )
 
 
 def _owner(units: list[cpp_shape.CppUnit], node: Node) -> str:
@@ -369,12 +371,14 @@ def _in_misread_declaration(call: Node) -> bool:
     return parent is not None and parent.type == "bitfield_clause"
 
 
-def _is_dropped(call: Node) -> bool:
+def _is_dropped(parsed: ParsedCpp, call: Node) -> bool:
     """Tell whether a call's result is thrown away (`F(x);`, `(void)F(x);`)."""
-    node = call
-    while node.parent is not None and node.parent.type in (
-        "parenthesized_expression",
-        "cast_expression",
-    ):
-        node = node.parent
-    return node.parent is not None and node.parent.type == "expression_statement"
+    holder = next(
+        (
+            p
+            for p in parsed.ancestors(call)
+            if p.type not in ("parenthesized_expression", "cast_expression")
+        ),
+        None,
+    )
+    return holder is not None and holder.type == "expression_statement"

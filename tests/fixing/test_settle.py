@@ -1,20 +1,41 @@
 """The fix loop: rounds until stable, and the proof every round must pass."""
 
+import ast
 import re
 from pathlib import Path
 
 from lintgv.fixing.settle import Checker, settle
-from lintgv.model import Applicability, Edit, FileResult, Finding, Fix, Language, Severity, Span
+from lintgv.model import (
+    Applicability,
+    Edit,
+    FileError,
+    FileResult,
+    Finding,
+    Fix,
+    Language,
+    Severity,
+    Span,
+)
 
 PATH = Path("a.py")
 
 
 def _checker(
-    pattern: str, replacement: str, applicability: Applicability = Applicability.SAFE
+    pattern: str,
+    replacement: str,
+    applicability: Applicability = Applicability.SAFE,
+    language: Language = Language.PYTHON,
 ) -> Checker:
-    """Report every match of `pattern` (on one line) with a fix writing `replacement`."""
+    """Report every match of `pattern` (on one line) with a fix writing `replacement`; as
+    lintgv's check does, Python that does not parse gets a file error instead."""
 
     def run(text: str) -> FileResult:
+        try:
+            if language == Language.PYTHON:
+                ast.parse(text)
+        except SyntaxError as exc:
+            error = FileError(PATH, f"Python syntax error: {exc.msg}", exc.lineno)
+            return FileResult(PATH, errors=(error,))
         found = []
         for number, line in enumerate(text.split("\n"), 1):
             for match in re.finditer(pattern, line):
@@ -38,7 +59,10 @@ def test_a_fix_that_breaks_the_syntax_is_rejected_with_its_reason() -> None:
     settled = settle("a = BAD\n", Language.PYTHON, _checker("BAD", "("), unsafe=False)
     assert settled.text == "a = BAD\n"
     [rejected] = settled.rejected
-    assert rejected.reason.startswith("the result does not parse")
+    assert (
+        rejected.reason
+        == "the result does not parse: Python syntax error: '(' was never closed (line 1)"
+    )
 
 
 def test_a_fix_that_leaves_its_site_reported_is_rejected() -> None:
@@ -49,9 +73,9 @@ def test_a_fix_that_leaves_its_site_reported_is_rejected() -> None:
 
 def test_a_rejected_fix_does_not_hold_back_the_others() -> None:
     def checker(text: str) -> FileResult:
-        good = _checker("BAD", "good")(text).findings
-        broken = _checker("WORSE", "(")(text).findings
-        return FileResult(PATH, good + broken)
+        good = _checker("BAD", "good")(text)
+        broken = _checker("WORSE", "(")(text)
+        return FileResult(PATH, good.findings + broken.findings, good.errors)
 
     settled = settle("a = BAD\nb = WORSE\n", Language.PYTHON, checker, unsafe=False)
     assert settled.text == "a = good\nb = WORSE\n"
@@ -59,7 +83,7 @@ def test_a_rejected_fix_does_not_hold_back_the_others() -> None:
 
 
 def test_cpp_fixes_may_not_add_syntax_errors() -> None:
-    checker = _checker("BAD", "{")
+    checker = _checker("BAD", "{", language=Language.CPP)
     settled = settle("int a = BAD;\n", Language.CPP, checker, unsafe=False)
     assert settled.text == "int a = BAD;\n"
     assert "more syntax error" in settled.rejected[0].reason
@@ -67,7 +91,7 @@ def test_cpp_fixes_may_not_add_syntax_errors() -> None:
 
 def test_cpp_errors_already_there_do_not_block_a_fix() -> None:
     text = "int a = BAD;\nint b = ((;\n"
-    settled = settle(text, Language.CPP, _checker("BAD", "1"), unsafe=False)
+    settled = settle(text, Language.CPP, _checker("BAD", "1", language=Language.CPP), unsafe=False)
     assert settled.text == "int a = 1;\nint b = ((;\n"
 
 

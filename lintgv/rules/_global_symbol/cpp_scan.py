@@ -93,7 +93,7 @@ class CppScan:
                 continue
             kind, target = matched
             target = target if target is not None else _assigned_to(call)
-            scope = _scope_of(call)
+            scope = _scope_of(self.parsed, call)
             family, traced = self._family(scope, call, target)
             if kind is Kind.SET and self._keeps_symbol(call, target):
                 continue
@@ -145,7 +145,7 @@ class CppScan:
     def _guards_absence(self, scope: Node, read: Node, call: Node) -> bool:
         """Tell whether a test of `read`, or of the variable it is stored in
         (`auto gs = f->GetAttr(k); if (!gs) {...}`), lets `call` run only without one."""
-        if _guards_absence(read, call):
+        if _guards_absence(self.parsed, read, call):
             return True
         stored = _stored_in(read)
         if stored is None:
@@ -155,7 +155,7 @@ class CppScan:
             node.type == "identifier"
             and read.end_byte <= node.start_byte < call.start_byte
             and self.text(node) == name
-            and _guards_absence(node, call)
+            and _guards_absence(self.parsed, node, call)
             for node in _descendants(scope)
         )
 
@@ -322,29 +322,28 @@ def mutations_of(parsed: ParsedCpp) -> list[CppMutation]:
 _last: tuple[ParsedCpp, list[CppMutation]] | None = None
 
 
-def _scope_of(node: Node) -> Node:
-    parent = node.parent
-    while parent is not None:
+def _scope_of(parsed: ParsedCpp, node: Node) -> Node:
+    """Return the innermost scope node holding `node` (the file's root at the top)."""
+    last = node
+    for parent in parsed.ancestors(node):
         if parent.type in _SCOPES:
             return parent
-        if parent.parent is None:
-            return parent
-        parent = parent.parent
-    return node
+        last = parent
+    return last
 
 
 def _is_ancestor(ancestor: Node, node: Node) -> bool:
     return ancestor.start_byte <= node.start_byte and node.end_byte <= ancestor.end_byte
 
 
-def _is_negated(read: Node, condition: Node) -> bool:
-    node = read.parent
-    while node is not None and node != condition:
+def _is_negated(parsed: ParsedCpp, read: Node, condition: Node) -> bool:
+    for node in parsed.ancestors(read):
+        if node == condition:
+            break
         if node.type == "unary_expression" and node.child_by_field_name("operator") is not None:
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type == "!":
                 return True
-        node = node.parent
     return False
 
 
@@ -366,21 +365,19 @@ def _stored_in(read: Node) -> Node | None:
     return None
 
 
-def _guards_absence(read: Node, call: Node) -> bool:
+def _guards_absence(parsed: ParsedCpp, read: Node, call: Node) -> bool:
     """Tell whether `read` is a test that lets `call` run only when there is no symbol:
     `if (!f->GetAttr(k)) { set }`, `if (f->GetAttr(k)) {...} else { set }`, or
     `if (f->GetAttr(k)) return;` before the set."""
-    node = read.parent
-    while node is not None and node.type != "if_statement":
-        if node.type in ("compound_statement", "function_definition", "lambda_expression"):
-            return False
-        node = node.parent
-    if node is None:
+    node = parsed.enclosing(
+        read, ("if_statement", "compound_statement", "function_definition", "lambda_expression")
+    )
+    if node is None or node.type != "if_statement":
         return False
     condition = node.child_by_field_name("condition")
     if condition is None or not _is_ancestor(condition, read):
         return False
-    negated = _is_negated(read, condition)
+    negated = _is_negated(parsed, read, condition)
     consequence = node.child_by_field_name("consequence")
     alternative = node.child_by_field_name("alternative")
     if consequence is not None and _is_ancestor(consequence, call):

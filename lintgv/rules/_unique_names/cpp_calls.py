@@ -8,7 +8,7 @@ import re
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, enclosing
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp
 from lintgv.rules._unique_names.cpp_shape import unit_of
 
 Node = tree_sitter.Node
@@ -20,7 +20,7 @@ _NAMES = frozenset({"identifier", "field_identifier"})
 def enclosing_class(parsed: ParsedCpp, node: Node, config: Config) -> str:
     """Return the class whose method holds `node` (`CodeGenC` in `CodeGenC::Visit`), or ""."""
     # A lambda in a method is still the method's: look past it.
-    outer = enclosing(node, ("function_definition",))
+    outer = parsed.enclosing(node, ("function_definition",))
     unit = unit_of(parsed, outer, config) if outer is not None else None
     if unit is None or "::" not in unit.qualified:
         return ""
@@ -63,7 +63,7 @@ def _declared_class(parsed: ParsedCpp, node: Node, variable: str) -> str:
     """Return the class of `variable` as the enclosing function declares it (a parameter
     or a local: `Extractor* e`, `const Namer& n`; `auto n = Namer()` is not followed), or
     as a class around the call declares it (a member: `Namespace ns;`)."""
-    outer = enclosing(node, FUNCTION_NODES)
+    outer = parsed.enclosing(node, FUNCTION_NODES)
     if outer is None:
         return ""
     local = _local_class(parsed, node, outer, variable)
@@ -72,8 +72,7 @@ def _declared_class(parsed: ParsedCpp, node: Node, variable: str) -> str:
 
 def _member_class(parsed: ParsedCpp, function: Node, variable: str) -> str:
     """Return the class of a member `variable` of a class whose body holds `function`."""
-    body = function.parent
-    while body is not None:
+    for body in parsed.ancestors(function):
         if body.type == "field_declaration_list":
             for field in body.named_children:
                 kind = field.child_by_field_name("type")
@@ -83,7 +82,6 @@ def _member_class(parsed: ParsedCpp, function: Node, variable: str) -> str:
                     and variable in _declared_names(parsed, field)
                 ):
                     return _class_of(parsed.text(kind))
-        body = body.parent
     return ""
 
 

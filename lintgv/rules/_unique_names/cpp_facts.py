@@ -168,13 +168,14 @@ def is_substring_search(parsed: ParsedCpp, call: Node, args: list[Node]) -> bool
     """Tell whether `s.find(x)` searches a string (`!= npos`, a start position)."""
     if len(args) > 1:
         return True
-    node = call
-    while node.parent is not None and node.parent.type in (
-        "parenthesized_expression",
-        "assignment_expression",
-    ):
-        node = node.parent
-    parent = node.parent
+    parent = next(
+        (
+            p
+            for p in parsed.ancestors(call)
+            if p.type not in ("parenthesized_expression", "assignment_expression")
+        ),
+        None,
+    )
     return (
         parent is not None
         and parent.type == "binary_expression"

@@ -17,7 +17,7 @@ from functools import lru_cache
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, Region, compile_query, enclosing
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, Region, compile_query
 from lintgv.rules._unique_names.cpp_facts import call_name, is_substring_search, receiver_of
 from lintgv.rules._unique_names.cpp_shape import unit_of
 from lintgv.rules._unique_names.names import Verdict, judge
@@ -79,7 +79,7 @@ def _inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
 
 def _in_helper(parsed: ParsedCpp, node: Node, config: Config) -> bool:
     """Tell whether the loop lies in a function GV201 reports: the helper is the finding."""
-    outer = enclosing(node, FUNCTION_NODES)
+    outer = parsed.enclosing(node, FUNCTION_NODES)
     unit = unit_of(parsed, outer, config) if outer is not None else None
     return unit is not None and judge(unit.name, unit.facts, config) in (
         Verdict.BY_NAME,

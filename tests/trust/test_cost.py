@@ -1,0 +1,92 @@
+"""Cost as an attack: sites and nesting that once made a check take a minute.
+
+Times are measured by benchmarks/linear_cost.py, never asserted here; these tests check
+that such files get their full answer (the hang guard of run_lintgv ends a run that does
+not), and that the parent lookups that keep deep nesting linear answer as tree-sitter does.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import tree_sitter
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lintgv.errors import ParseError
+from lintgv.parsing.cpp import parse_cpp
+from tests.trust.hostile import run_lintgv
+
+DEPTH = 4000
+
+
+def _nested_cpp(depth: int) -> str:
+    call = 'GlobalVar("x")'
+    for _ in range(depth):
+        call = f"Wrap({call})"
+    return f"void F(IRModule mod) {{\n  auto x = {call};\n}}\n"
+
+
+def _every_node(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+PIECES = ["f(", ")", "{", "}", "(", "x", ";", "#define M(a) a\n", "if (x) ", "\n", "[]{", "<"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40))
+def test_parent_answers_as_tree_sitter_does(pieces: list[str]) -> None:
+    # Every node, ERROR and MISSING ones included, in any order of asking.
+    text = "void g() { " + "".join(pieces) + " }\n"
+    try:
+        parsed = parse_cpp(text)
+    except ParseError:
+        return  # nothing left to check: no rule asks
+    nodes = list(_every_node(parsed.root))
+    for node in reversed(nodes):
+        assert parsed.parent(node) == node.parent, (text, node)
+
+
+def test_a_call_nested_thousands_deep_is_checked_and_fixed(tmp_path: Path) -> None:
+    path = tmp_path / "deep.cc"
+    text = _nested_cpp(DEPTH)
+    path.write_text(text)
+    parsed = parse_cpp(text)
+    start = text.index('GlobalVar("x")')
+    deepest = parsed.root.named_descendant_for_byte_range(start, start + len('GlobalVar("x")'))
+    assert deepest is not None
+    assert len(list(parsed.ancestors(deepest))) > DEPTH
+
+    checked = run_lintgv("check", "--no-cache", "--format", "json", path.name, cwd=tmp_path)
+    assert checked.returncode == 1, checked.stderr
+    assert checked.stdout.count('"code": "GV101"') == 1
+
+    fixed = run_lintgv("fix", "--unsafe", "--no-cache", path.name, cwd=tmp_path)
+    assert fixed.returncode in (0, 1), fixed.stderr
+    assert "Traceback" not in fixed.stderr
+    after = path.read_text()
+    assert "GlobalVarSupply global_var_supply = GlobalVarSupply(mod);" in after
+    assert 'global_var_supply->FreshGlobal("x", false)' in after
+    assert after.count("Wrap(") == DEPTH
+
+
+def test_a_function_with_thousands_of_sites_is_checked_and_fixed(tmp_path: Path) -> None:
+    body = "".join(
+        f"    gv{i} = tvm.ir.GlobalVar('f{i}')\n    mod[gv{i}] = f\n" for i in range(DEPTH)
+    )
+    path = tmp_path / "many.py"
+    path.write_text(f"import tvm\n\n\ndef build(mod, f):\n{body}    return mod\n")
+
+    checked = run_lintgv("check", "--no-cache", "--format", "json", path.name, cwd=tmp_path)
+    assert checked.returncode == 1, checked.stderr
+    assert checked.stdout.count('"code": "GV101"') == DEPTH
+
+    fixed = run_lintgv("fix", "--unsafe", "--no-cache", path.name, cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    after = path.read_text()
+    assert after.count(".fresh_global(") == DEPTH
+    assert "GlobalVar(" not in after.replace("GlobalVarSupply(", "")
