@@ -181,6 +181,25 @@ class SupplyPlanner:
             names = ", ".join(f"`{b.name}`" for b in modules)
             site.note = f"several IRModules in scope ({names}); check which one gets the global"
 
+    def supply_at(self, owner: scope.FunctionLike, line: int) -> str | None:
+        """Return what a call at `line` of `owner` can pass as a GlobalVarSupply: a supply
+        in scope, else one built from an IRModule in scope (a binding of that type, or a
+        parameter named like one: `mod`), else None. For supply threading."""
+        visible = self.bindings(owner)
+        supplies = visible.latest_of(self._typed(owner, self.supply_type), line)
+        if supplies:
+            return supplies[0].name
+        modules = visible.latest_of(self._typed(owner, "IRModule"), line)
+        if not modules:
+            modules = [
+                b
+                for b in visible.found
+                if b.statement is None
+                and scope.looks_like_module(cst.Name(b.name))
+                and visible.at(b.name, line) is b
+            ]
+        return f"{self.supply_type}({modules[0].name})" if modules else None
+
     def _binds(self, binding: scope.PyBinding, type_name: str) -> bool:
         def wanted(name: str) -> bool:
             return _is_module_value(name) if type_name == "IRModule" else _is_type(name, type_name)

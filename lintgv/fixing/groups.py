@@ -10,7 +10,10 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import libcst as cst
+
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
+from lintgv.errors import ParseError
 from lintgv.fixing.files import (
     ChangedOnDisk,
     NotWritable,
@@ -24,6 +27,7 @@ from lintgv.fixing.files import (
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import syntax_errors
 from lintgv.model import Applicability, FileError, Language
+from lintgv.parsing.python import parse_module
 from lintgv.reading import read_source
 
 log = logging.getLogger(__name__)
@@ -91,6 +95,12 @@ def _prove(
     for path, text in change.texts.items():
         before = workspace.read(path) or ""
         language = Language.PYTHON if path.suffix in (".py", ".pyi") else Language.CPP
+        if language == Language.PYTHON:
+            try:
+                parse_module(text)
+            except (ParseError, cst.ParserSyntaxError) as exc:
+                return f"{path} would not parse: {exc}"
+            continue
         added = syntax_errors(text, language) - syntax_errors(before, language)
         if added > 0:
             return f"{path} would have {added} more syntax error(s)"

@@ -30,6 +30,7 @@ from lintgv.fixing.groups import GroupFix, Workspace, apply_change, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.fixing.threading import Site, plan_threading
+from lintgv.fixing.threading_python import Parses, plan_python_threading
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.paths import display_path
 from lintgv.reading import read_source
@@ -290,7 +291,7 @@ def fix_paths(
                     fixes.get(path), path, workspace, candidates[path], helpers, write
                 )
     if unsafe:
-        project = _project_cpp(candidates, overrides, config_file)
+        project = _project_files(paths, candidates, overrides, config_file)
         groups += _thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
     ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
@@ -313,7 +314,7 @@ _NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
 def _thread_supplies(
     fixes: dict[Path, FileFix],
     candidates: Mapping[Path, Candidate],
-    project: Sequence[Path],
+    project: "_Project",
     workspace: Workspace,
     helpers: frozenset[str],
     write: bool,
@@ -328,19 +329,34 @@ def _thread_supplies(
     done: list[GroupFix] = []
     handled: set[str] = set()
     refusals: dict[str, GroupFix] = {}
+    parses = Parses()
     while True:
         # In the files' order, not the order their fixes came back in from the workers:
         # the same tree gives the same changes and the same summary, run after run.
         sites = sorted(
             Site(fix.path, finding.span.start_line, finding.span.start_col)
             for fix in fixes.values()
-            if fix.path.suffix not in (".py", ".pyi")
             for finding in fix.remaining
             if finding.code == "GV101" and finding.reason == _NOTHING_IN_SCOPE
         )
+        python = [s for s in sites if candidates[s.path].language == Language.PYTHON]
+
+        def config_of(path: Path) -> Config:
+            return candidates[path].config
+
         changes, refused = plan_threading(
-            sites, project, workspace.read, lambda p: candidates[p].config
+            [s for s in sites if s not in python], project.cpp, workspace.read, config_of
         )
+        more, refused_more = plan_python_threading(
+            python,
+            project.python,
+            workspace.read,
+            config_of,
+            files=parses,
+            skip=handled | refusals.keys(),
+        )
+        changes += more
+        refused += refused_more
         for refusal in refused:
             group = GroupFix(refusal.helper, "", 0, (refusal.path,), False, refusal.reason)
             refusals[refusal.helper] = replace(group, threaded=True)  # as of the latest text
@@ -355,8 +371,8 @@ def _thread_supplies(
             files = tuple(sorted(change.texts))
             done.append(GroupFix(change.helper, "", 0, files, False, why, threaded=True))
             continue
-        cpp = [p for p in project if p in candidates]
-        group = apply_change(change, workspace, cpp, HELPER_NAMES, write=write, tree=tree)
+        given = [p for p in [*project.cpp, *project.python] if p in candidates]
+        group = apply_change(change, workspace, given, HELPER_NAMES, write=write, tree=tree)
         done.append(group)
         for path in group.paths if group.done else ():
             fixes[path] = _after_group(
@@ -365,15 +381,38 @@ def _thread_supplies(
     return done + [g for helper, g in refusals.items() if helper not in handled]
 
 
-def _project_cpp(
-    candidates: Mapping[Path, Candidate], overrides: Mapping[str, object], config_file: Path | None
-) -> list[Path]:
-    """Return every C++ file under the project roots of the files given, each spelled as
-    among the files given when it is one of them."""
+@dataclass(frozen=True)
+class _Project:
+    """Every source file of the project of the files given, each spelled as among the
+    files given when it is one of them. The project is the folder of the config file
+    that governs a path given, or, with none, the path itself (never the working
+    folder a run happens to start in)."""
+
+    cpp: list[Path]
+    python: dict[Path, str]  # with its dotted module name
+
+
+def _project_files(
+    paths: Sequence[Path],
+    candidates: Mapping[Path, Candidate],
+    overrides: Mapping[str, object],
+    config_file: Path | None,
+) -> _Project:
     given = {p.absolute(): p for p in candidates}
-    roots = sorted({c.config.root for c in candidates.values()})
-    found = Discovery(overrides, config_file).discover(roots, [])
-    return [given.get(c.path.absolute(), c.path) for c in found if c.language == Language.CPP]
+    discovery = Discovery(overrides, config_file)
+    roots = set()
+    for path in paths:
+        folder = path if path.is_dir() else path.parent
+        config = discovery.config_for(folder)
+        roots.add(config.root if config.source is not None else folder.absolute())
+    found = list(discovery.discover(sorted(roots), []))
+    cpp = [given.get(c.path.absolute(), c.path) for c in found if c.language == Language.CPP]
+    python = {
+        given.get(c.path.absolute(), c.path): c.module_name
+        for c in found
+        if c.language == Language.PYTHON
+    }
+    return _Project(cpp, python)
 
 
 def _proof(

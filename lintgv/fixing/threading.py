@@ -193,18 +193,11 @@ def _thread(
             return f"{changed.name} cannot be read again"
         header = include_edit(threader.parsed[changed], GLOBAL_VAR_SUPPLY_HEADER)
         texts[changed] = apply_edits(original, [*file_edits, *([header] if header else [])])
-    site_text = _named_with_parameter(path, texts[path], config)
+    site_text = named_with_parameter(SourceFile(path, Language.CPP, texts[path]), config)
     if site_text is None:
         return "GV101's fix did not name the site with the new parameter"
     texts[path] = site_text
-    evidence = "names now come from a GlobalVarSupply passed in"
-    if len(threader.threaded) > 1:
-        evidence += "; threaded through " + ", ".join(threader.threaded[1:])
-    if threader.unresolved:
-        evidence += (
-            "; these callers have no supply or module and pass a new, empty one: "
-            + ", ".join(sorted(threader.unresolved, key=_place_order))
-        )
+    evidence = threader.evidence()
     calls = threader.calls
     title = f"Pass a GlobalVarSupply into {unit.qualified} ({calls} call(s) updated)"
     helper = f"{cpp_identity(unit.qualified)} (supply parameter)"
@@ -227,9 +220,46 @@ class _Saved(NamedTuple):
     calls: int
 
 
-class _Threader:
-    """The edits of one change: a supply parameter for a function and, where a caller has
-    no supply to pass, for that caller too, a few calls up."""
+class ThreadEdits:
+    """The edits of one change, in either language: a supply parameter for a function
+    and, where a caller has no supply to pass, for that caller too, a few calls up."""
+
+    def __init__(self) -> None:
+        self.edits: dict[Path, list[Edit]] = {}
+        self.unresolved: list[str] = []  # calls that pass a new, empty supply
+        self.threaded: list[str] = []  # the functions given the parameter, first the site's
+        self.given: set[tuple[Path, int]] = set()  # (file, function key) of those
+        self.calls = 0
+        self.grounded = False  # whether the function threaded last got a real supply
+
+    def snapshot(self) -> _Saved:
+        edits = {p: list(e) for p, e in self.edits.items()}
+        threaded, given = list(self.threaded), set(self.given)
+        return _Saved(edits, list(self.unresolved), threaded, given, self.calls)
+
+    def restore(self, saved: _Saved) -> None:
+        self.edits, self.unresolved, self.threaded, self.given, self.calls = saved
+
+    def add(self, path: Path, edit: Edit) -> None:
+        mine = self.edits.setdefault(path, [])
+        if edit not in mine:
+            mine.append(edit)
+
+    def evidence(self) -> str:
+        """Say why the change is unsafe, and which callers pass a new, empty supply."""
+        evidence = "names now come from a GlobalVarSupply passed in"
+        if len(self.threaded) > 1:
+            evidence += "; threaded through " + ", ".join(self.threaded[1:])
+        if self.unresolved:
+            evidence += (
+                "; these callers have no supply or module and pass a new, empty one: "
+                + ", ".join(sorted(self.unresolved, key=_place_order))
+            )
+        return evidence
+
+
+class _Threader(ThreadEdits):
+    """A C++ change: the function, its declarations and its callers."""
 
     def __init__(
         self,
@@ -238,16 +268,11 @@ class _Threader:
         config: Config,
         parsed: dict[Path, ParsedCpp],
     ) -> None:
+        super().__init__()
         self.paths = paths
         self.read = read
         self.config = config
         self.parsed = parsed
-        self.edits: dict[Path, list[Edit]] = {}
-        self.unresolved: list[str] = []
-        self.threaded: list[str] = []  # the functions given the parameter, first the site's
-        self.given: set[tuple[Path, int]] = set()  # (file, start byte) of those functions
-        self.calls = 0
-        self.grounded = False  # whether the function threaded last got a real supply
 
     def _files_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
         found: dict[Path, ParsedCpp] = {}
@@ -292,16 +317,16 @@ class _Threader:
                 return f"{unit.name} is overloaded ({other.name}): its calls cannot be told apart"
         # Default values sit on the declarations: the new parameter goes before the first.
         index = min([_index(parameters), *(_index(d) for ds in declarations.values() for d in ds)])
-        saved = self._snapshot()
+        saved = self.snapshot()
         self.threaded.append(unit.qualified)
         self.given.add((path, function.start_byte))
-        self._add(path, _insertion(parsed, parameters, index, _DECLARATION))
+        self.add(path, _insertion(parsed, parameters, index, _DECLARATION))
         calls = 0
         grounded = False  # some call passes a real supply, not a new, empty one
         refusal = None
         for other, target in files.items():
             for declaration in declarations[other]:
-                self._add(other, _insertion(target, declaration, index, _DECLARATION))
+                self.add(other, _insertion(target, declaration, index, _DECLARATION))
             resolved, unknown = _calls(target, unit.name, identities)
             if unknown:
                 # A call left without the new argument would not compile: no change.
@@ -328,7 +353,7 @@ class _Threader:
                     depth,
                     seen | {identity},
                 )
-                self._add(other, _insertion(target, arguments, index, supply))
+                self.add(other, _insertion(target, arguments, index, supply))
                 calls += 1
                 grounded |= supply != _NEW_SUPPLY
             if refusal is not None:
@@ -338,19 +363,11 @@ class _Threader:
             # API, an FFI registration), and a new parameter would break them unseen.
             refusal = f"no call of {unit.name} in the files checked"
         if refusal is not None:
-            self._restore(saved)
+            self.restore(saved)
             return refusal
         self.calls += calls
         self.grounded = grounded
         return None
-
-    def _snapshot(self) -> "_Saved":
-        edits = {p: list(e) for p, e in self.edits.items()}
-        threaded, given = list(self.threaded), set(self.given)
-        return _Saved(edits, list(self.unresolved), threaded, given, self.calls)
-
-    def _restore(self, saved: "_Saved") -> None:
-        self.edits, self.unresolved, self.threaded, self.given, self.calls = saved
 
     def _supply(
         self,
@@ -375,17 +392,12 @@ class _Threader:
             if depth > 1 and unit is not None and not known:
                 # A caller gets the parameter only where that brings a real supply from
                 # further up; a chain of new, empty supplies changes signatures for nothing.
-                saved = self._snapshot()
+                saved = self.snapshot()
                 if self.thread(path, caller, depth - 1, seen) is None and self.grounded:
                     return PARAMETER
-                self._restore(saved)
+                self.restore(saved)
         self.unresolved.append(_where(path, parsed, call))
         return _NEW_SUPPLY
-
-    def _add(self, path: Path, edit: Edit) -> None:
-        mine = self.edits.setdefault(path, [])
-        if edit not in mine:
-            mine.append(edit)
 
 
 def _declarations(
@@ -504,11 +516,11 @@ def _supply_for(parsed: ParsedCpp, call: Node, threaded: Node | None) -> str | N
     return None
 
 
-def _named_with_parameter(path: Path, text: str, config: Config) -> str | None:
+def named_with_parameter(source: SourceFile, config: Config, module_name: str = "") -> str | None:
     """Return the definition's file with its GV101 sites named through the new parameter
     (GV101's own fix, now that a supply is in scope), or None when none could be."""
     only_gv101 = apply_settings(config, {"select": ["GV101"]}, None)
-    result = check(SourceFile(path, Language.CPP, text), only_gv101, whole=True)
+    result = check(source, only_gv101, module_name=module_name, whole=True)
     edits = [
         edit
         for finding in result.findings
@@ -520,4 +532,4 @@ def _named_with_parameter(path: Path, text: str, config: Config) -> str | None:
     if not edits:
         return None
     unique = list({(e.span, e.text, e.old_text): e for e in edits}.values())
-    return apply_edits(text, unique)
+    return apply_edits(source.text, unique)

@@ -81,8 +81,21 @@ class DirectGlobalVarPython(PythonRule):
     modules in scope make the fix display-only. When no module is in scope or the module
     is made after the call, the message says so and a new, empty supply is only shown
     (`GlobalVarSupply().fresh_global(name, False)`): it knows no other function's name, so
-    the caller's supply has to be passed in instead. No fix at all when the call passes a
-    type. With `tvm-version = "0.25"`, the name is wrapped instead:
+    the caller's supply has to be passed in instead. `lintgv fix --unsafe` does that: a
+    module-level function or a method of a module-level class gets a keyword-only
+    parameter `*, global_var_supply: GlobalVarSupply` (so that no call passing arguments
+    by position binds one to it), and every call of it in the project — resolved through
+    imports; a method through `self`, `cls` or its class — passes `global_var_supply=` the
+    caller's supply, `GlobalVarSupply(mod)` from the caller's IRModule (a binding of that
+    type, or a parameter named like one), or the caller's own new parameter up to
+    `supply-depth` calls up; a caller with nothing passes `GlobalVarSupply()` (listed).
+    All files change together or none. Not done (the summary says why) when no caller
+    has a supply or module to pass, the function is used other than by a call (passed as
+    a value, decorated, reached through a package that may re-export it), a method of its
+    name is called on another receiver or defined elsewhere, or nothing checked calls
+    it. Each call makes its own supply from the caller's module: two calls in one caller
+    do not share one. No fix at all when the call passes a type. With
+    `tvm-version = "0.25"`, the name is wrapped instead:
     `GlobalVar(global_names.fresh_name(name, False))` with a `UniqueNameSupply` seeded
     from the module's globals.
 

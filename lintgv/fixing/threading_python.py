@@ -1,0 +1,473 @@
+"""Stage three of `lintgv fix --unsafe` for Python: a supply threaded into a function.
+
+As for C++ (fixing/threading.py): a GlobalVar built by hand in a function with no
+GlobalVarSupply or IRModule in scope gets its supply from its callers. The function gets a
+keyword-only parameter `global_var_supply: GlobalVarSupply` (keyword-only, so that no call
+that passes its arguments by position binds one of them to it), and every call of it in
+the project passes `global_var_supply=` the caller's supply, one made from the caller's
+IRModule, or — up to `supply-depth` calls up, where that brings a real supply from
+further up — the caller's own new parameter. A caller with nothing to pass passes a new,
+empty `GlobalVarSupply()`, listed in the change's evidence.
+
+Calls are resolved through the file's imports: `build(...)` in the function's own module,
+`from pkg.passes import build` or `import pkg.passes as p; p.build(...)` elsewhere. A
+method is called through `self`, `cls` or its class. The change is not made (and the
+summary says why) when the function is used other than by a call (passed as a value,
+decorated, registered), a method of its name is called on another receiver or defined
+elsewhere, a file naming it cannot be parsed, or nothing checked calls it.
+"""
+
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+
+from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
+from lintgv.codemods.supply_python import SupplyPlanner
+from lintgv.codemods.unique_names import Change
+from lintgv.config import Config
+from lintgv.errors import ParseError
+from lintgv.fixes import apply_edits
+from lintgv.fixing.threading import PARAMETER, Refusal, Site, ThreadEdits, named_with_parameter
+from lintgv.lines import LineIndex
+from lintgv.model import Applicability, Edit, Language, SourceFile, Span
+from lintgv.parsing.names import dotted
+from lintgv.parsing.python import ParsedPython, parse_python
+from lintgv.parsing.walk import descendants
+
+_DECLARATION = f"{PARAMETER}: GlobalVarSupply"
+_NEW_SUPPLY = "GlobalVarSupply()"
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
+_SHOWN = 5  # places listed in a refusal
+
+
+class _File:
+    """One parsed Python file of the project, with what a codemod borrows from a rule."""
+
+    def __init__(self, path: Path, text: str, module_name: str) -> None:
+        self.path = path
+        self.text = text
+        self.module_name = module_name
+        self.parsed: ParsedPython = parse_python(text, module_name)
+        self.planner = SupplyPlanner(self, complete=True, unique_names=False)
+
+    @property
+    def module(self) -> cst.Module:
+        return self.parsed.module
+
+    def span_of(self, node: cst.CSTNode) -> Span:
+        where = self.parsed.positions[node]
+        return Span(where.start.line, where.start.column, where.end.line, where.end.column)
+
+    def qualified_names(self, node: cst.BaseExpression) -> set[str]:
+        return self.parsed.names.qualified_names(node)
+
+    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.parsed.parent_of(node)
+
+    def where(self, node: cst.CSTNode) -> str:
+        return f"{self.path.name}:{self.span_of(node).start_line}"
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A function to give the parameter: where it is and how it is called."""
+
+    file: _File
+    function: cst.FunctionDef
+    cls: cst.ClassDef | None  # the class of a method
+    nested: bool = False  # defined inside another function: its calls are not followed
+
+    @property
+    def name(self) -> str:
+        return self.function.name.value
+
+    @property
+    def qualified(self) -> str:
+        owner = f"{self.cls.name.value}." if self.cls is not None else ""
+        return f"{self.file.module_name or self.file.path.stem}.{owner}{self.name}"
+
+
+class Parses(dict[Path, "_File"]):
+    """The parses of a run's Python files, each of the text it was last read with: a
+    run plans again after every change, and most files have not changed since."""
+
+
+def plan_python_threading(
+    sites: Iterable[Site],
+    modules: Mapping[Path, str],
+    read: Callable[[Path], str | None],
+    config_for: Callable[[Path], Config],
+    *,
+    files: Parses | None = None,
+    skip: Collection[str] = (),
+) -> tuple[list[Change], list[Refusal]]:
+    """Return one change per Python function that holds some of `sites`, and the
+    functions that cannot be changed with why; functions whose change (by helper name)
+    is in `skip` are not planned again. `modules` are the project's Python files (with
+    their dotted module names), where calls are looked for; texts come from `read`."""
+    files = files if files is not None else Parses()
+    targets: dict[tuple[Path, int], _Target] = {}
+    for site in sites:
+        config = config_for(site.path)
+        if config.release.has_unique_name_supply:
+            continue  # no GlobalVarSupply in this release
+        file = _load(files, site.path, modules, read)
+        if not isinstance(file, _File):
+            continue  # its GV101 findings came from this text: not expected, but safe
+        target = _target_at(file, site.line)
+        if target is not None:
+            targets.setdefault((site.path, id(target.function)), target)
+    changes: list[Change] = []
+    refused: list[Refusal] = []
+    for target in targets.values():
+        helper = f"{target.qualified} (supply parameter)"
+        if helper in skip:
+            continue
+        config = config_for(target.file.path)
+        outcome = _change(target, modules, read, config, files)
+        if isinstance(outcome, str):
+            refused.append(Refusal(helper, target.file.path, outcome))
+        elif outcome is not None:
+            changes.append(outcome)
+    return changes, refused
+
+
+def _load(
+    files: Parses,
+    path: Path,
+    modules: Mapping[Path, str],
+    read: Callable[[Path], str | None],
+) -> _File | str:
+    text = read(path)
+    if text is None:
+        return f"{path.name} cannot be read"
+    if path not in files or files[path].text != text:
+        try:
+            files[path] = _File(path, text, modules.get(path, ""))
+        except ParseError:
+            return f"{path.name} cannot be parsed"
+    return files[path]
+
+
+def _target_at(file: _File, line: int) -> _Target | None:
+    """Return the innermost function holding `line`, if it is one lintgv can thread:
+    a module-level function or a method of a module-level class."""
+    holding = [
+        node
+        for node in descendants(file.module)
+        if isinstance(node, cst.FunctionDef)
+        and file.span_of(node).start_line <= line <= file.span_of(node).end_line
+    ]
+    if not holding:
+        return None
+    function = max(holding, key=lambda f: file.span_of(f).start_line)
+    parent = file.parent_of(function)
+    if parent is file.module:
+        return _Target(file, function, None)
+    holder = file.parent_of(parent) if isinstance(parent, cst.IndentedBlock) else None
+    if isinstance(holder, cst.ClassDef) and file.parent_of(holder) is file.module:
+        return _Target(file, function, holder)
+    return _Target(file, function, None, nested=True)
+
+
+class _Threader(ThreadEdits):
+    """A Python change: the function and its callers."""
+
+    def __init__(
+        self,
+        modules: Mapping[Path, str],
+        read: Callable[[Path], str | None],
+        files: Parses,
+    ) -> None:
+        super().__init__()
+        self.modules = modules
+        self.read = read
+        self.files = files
+
+    def thread(self, target: _Target, depth: int, seen: frozenset[str]) -> str | None:
+        """Add the edits that give `target` the parameter and pass it at every call;
+        return why that cannot be done (nothing is added then)."""
+        why = _unthreadable(target)
+        if why is not None:
+            return why
+        found = self._references(target)
+        if isinstance(found, str):
+            return found
+        calls, others = found
+        if others:
+            places = list(dict.fromkeys(others))  # a node and its parent may both count
+            shown = ", ".join(places[:_SHOWN])
+            more = f" and {len(places) - _SHOWN} more" if len(places) > _SHOWN else ""
+            return f"{target.name} is used other than by a call it can update: {shown}{more}"
+        if not calls:
+            # Its callers, if any, are outside the files checked (an API, a framework):
+            # a new required parameter would break them unseen.
+            return f"no call of {target.name} in the files checked"
+        self.threaded.append(target.qualified)
+        self.given.add((target.file.path, id(target.function)))
+        self.add(target.file.path, _parameter_edit(target.file, target.function))
+        grounded = False
+        for file, call in calls:
+            supply = self._supply(file, call, target, depth, seen | {target.qualified})
+            self.add(file.path, _argument_edit(file, call, supply))
+            grounded |= supply != _NEW_SUPPLY
+        self.calls += len(calls)
+        self.grounded = grounded
+        return None
+
+    def _references(self, target: _Target) -> tuple[list[tuple[_File, cst.Call]], list[str]] | str:
+        """Return the calls of `target` in the project, and the places that name it some
+        other way (or call a method of its name on an unknown receiver)."""
+        calls: list[tuple[_File, cst.Call]] = []
+        others: list[str] = []
+        name = re.escape(target.name)
+        word = re.compile(rf"(?<!\w){name}(?!\w)")
+        # A method is followed in its own file only: elsewhere, any `.name` or `def name`
+        # is a call on a receiver lintgv cannot resolve, or an override, and stops the
+        # change (found by text, without a parse).
+        method_use = re.compile(rf"\.\s*{name}(?!\w)|\bdef\s+{name}(?!\w)")
+        for path in sorted(self.modules, key=lambda p: p.as_posix()):
+            text = self.read(path)
+            if text is None or target.name not in text or word.search(text) is None:
+                continue
+            if target.cls is not None and path != target.file.path:
+                found = method_use.search(text)
+                if found is not None:
+                    line = text.count("\n", 0, found.start()) + 1
+                    return calls, [f"{path.name}:{line}"]
+                continue
+            file = _load(self.files, path, self.modules, self.read)
+            if isinstance(file, str):
+                return f"{file}, so its calls of {target.name} are unknown"
+            for node in descendants(file.module):
+                if isinstance(node, cst.FunctionDef) and node.name.value == target.name:
+                    if target.cls is not None and node is not target.function:
+                        others.append(f"{file.where(node)} (another method of that name)")
+                    continue
+                verdict = _reference(file, node, target)
+                if verdict == "call":
+                    parent = file.parent_of(node)
+                    assert isinstance(parent, cst.Call)
+                    calls.append((file, parent))
+                elif verdict == "other":
+                    others.append(file.where(node))
+            if others:
+                break  # the change is refused: the rest need not be parsed
+        return calls, others
+
+    def _supply(
+        self, file: _File, call: cst.Call, target: _Target, depth: int, seen: frozenset[str]
+    ) -> str:
+        """Return what a call passes; thread the parameter into its caller when the
+        caller has nothing to pass and `depth` allows, else a new, empty supply."""
+        caller = _function_of(file, call)
+        if caller is None:
+            self.unresolved.append(file.where(call))
+            return _NEW_SUPPLY
+        if (file.path, id(caller)) in self.given:
+            return PARAMETER
+        line = file.span_of(call).start_line
+        supply = file.planner.supply_at(caller, line)
+        if supply is not None:
+            return supply
+        outer = _target_at(file, file.span_of(caller).start_line)
+        if depth > 1 and outer is not None and outer.qualified not in seen:
+            # A caller gets the parameter only where that brings a real supply from
+            # further up; a chain of new, empty supplies changes signatures for nothing.
+            saved = self.snapshot()
+            if self.thread(outer, depth - 1, seen) is None and self.grounded:
+                return PARAMETER
+            self.restore(saved)
+        self.unresolved.append(file.where(call))
+        return _NEW_SUPPLY
+
+
+def _unthreadable(target: _Target) -> str | None:
+    if target.nested:
+        return f"{target.name} is defined inside another function: its calls are not followed"
+    if target.name.startswith("__") and target.name.endswith("__"):
+        return f"{target.name} is called by Python itself"
+    for decorator in target.function.decorators:
+        applied = decorator.decorator
+        name = dotted(applied.func if isinstance(applied, cst.Call) else applied) or "?"
+        if name not in _PLAIN_DECORATORS:
+            return f"{target.name} is decorated with @{name}: its callers are not in the code"
+    params = target.function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    extra = [params.star_arg, params.star_kwarg]
+    if any(p.name.value == PARAMETER for p in every) or any(
+        isinstance(p, cst.Param) and p.name.value == PARAMETER for p in extra
+    ):
+        return f"{target.name} has a parameter named {PARAMETER} already"
+    return None
+
+
+def _reference(file: _File, node: cst.CSTNode, target: _Target) -> str | None:
+    """Tell whether `node` names `target`: "call" (the callee of a call), "other" (any
+    other use, or a method of its name called on a receiver lintgv cannot resolve), or
+    None (not a reference)."""
+    name = target.name
+    parent = file.parent_of(node)
+    if isinstance(node, cst.Attribute) and node.attr.value == name:
+        receiver = node.value
+        if target.cls is not None:
+            known = _is_own_receiver(file, receiver, target)
+        else:
+            names = file.qualified_names(node)
+            known = f"{target.file.module_name}.{name}" in names
+            if not known and not _reexported(names, target):
+                return None  # another object's attribute of that name
+        is_call = isinstance(parent, cst.Call) and parent.func is node
+        if not known:
+            return "other"
+        return "call" if is_call else "other"
+    if not isinstance(node, cst.Name) or node.value != name or target.cls is not None:
+        return None
+    if _is_not_a_use(node, parent):
+        return None
+    if file.path == target.file.path:
+        resolves = name in file.parsed.names.local
+    else:
+        names = file.qualified_names(node)
+        resolves = f"{target.file.module_name}.{name}" in names
+        if not resolves and _reexported(names, target):
+            return "other"
+    if not resolves:
+        return None
+    return "call" if isinstance(parent, cst.Call) and parent.func is node else "other"
+
+
+def _reexported(names: set[str], target: _Target) -> bool:
+    """Tell whether a name resolves to the function through a package that may re-export
+    it (`tvm.relay.transform.F` for `tvm.relay.transform.passes.F`): lintgv cannot tell,
+    and a call left without the new argument would fail, so such a use stops the change."""
+    module = target.file.module_name
+    for qualified in names:
+        package, _, last = qualified.rpartition(".")
+        if last == target.name and package and module.startswith(package + "."):
+            return True
+    return False
+
+
+def _is_not_a_use(node: cst.Name, parent: cst.CSTNode | None) -> bool:
+    """Tell whether a Name is a declaration or a label rather than a use of a value."""
+    if isinstance(parent, cst.ImportAlias | cst.Param | cst.FunctionDef | cst.ClassDef):
+        return True
+    if isinstance(parent, cst.Attribute) and parent.attr is node:
+        return True
+    return isinstance(parent, cst.Arg) and parent.keyword is node
+
+
+def _is_own_receiver(file: _File, receiver: cst.BaseExpression, target: _Target) -> bool:
+    """Tell whether `receiver.method` is the target method: `self`/`cls` inside its
+    class, or the class itself in its own file."""
+    assert target.cls is not None
+    if file.path != target.file.path or not isinstance(receiver, cst.Name):
+        return False
+    if receiver.value == target.cls.name.value:
+        return True
+    if receiver.value not in ("self", "cls"):
+        return False
+    current = file.parent_of(receiver)
+    while current is not None and not isinstance(current, cst.ClassDef):
+        current = file.parent_of(current)
+    return current is target.cls
+
+
+def _function_of(file: _File, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """Return the function whose body holds `node`; None at module level or in a lambda."""
+    current = file.parent_of(node)
+    while current is not None:
+        if isinstance(current, cst.FunctionDef):
+            return current
+        if isinstance(current, cst.Lambda | cst.ClassDef):
+            return None
+        current = file.parent_of(current)
+    return None
+
+
+def _point(file: _File, line: int, column: int, text: str) -> Edit:
+    return Edit(Span(line, column, line, column), text, "")
+
+
+def _after(file: _File, node: cst.CSTNode, text: str) -> Edit:
+    if isinstance(node, cst.Param):
+        # A parameter's own range ends at its name or annotation: its default comes after.
+        annotation = node.annotation.annotation if node.annotation is not None else None
+        node = node.default or annotation or node.name
+    span = file.span_of(node)
+    return _point(file, span.end_line, span.end_col, text)
+
+
+def _parameter_edit(file: _File, function: cst.FunctionDef) -> Edit:
+    """Return the edit adding the keyword-only parameter to `function`'s signature."""
+    params = function.params
+    if isinstance(params.star_arg, cst.Param | cst.ParamStar):
+        last = params.kwonly_params[-1] if params.kwonly_params else params.star_arg
+        return _after(file, last, f", {_DECLARATION}")
+    if params.star_kwarg is not None:
+        start = file.span_of(params.star_kwarg)
+        return _point(file, start.start_line, start.start_col, f"*, {_DECLARATION}, ")
+    last_positional: cst.CSTNode | None = None
+    if params.params:
+        last_positional = params.params[-1]
+    elif isinstance(params.posonly_ind, cst.ParamSlash):
+        last_positional = params.posonly_ind
+    if last_positional is not None:
+        return _after(file, last_positional, f", *, {_DECLARATION}")
+    return _after_paren(file, function.name, f"*, {_DECLARATION}")
+
+
+def _argument_edit(file: _File, call: cst.Call, supply: str) -> Edit:
+    """Return the edit passing `supply` to `call` by keyword."""
+    if call.args:
+        return _after(file, call.args[-1], f", {PARAMETER}={supply}")
+    return _after_paren(file, call.func, f"{PARAMETER}={supply}")
+
+
+def _after_paren(file: _File, before: cst.CSTNode, text: str) -> Edit:
+    """Return the edit putting `text` just inside the `(` that follows `before`."""
+    index = LineIndex(file.text)
+    end = file.span_of(before)
+    at = file.text.index("(", index.offset(end.end_line, end.end_col)) + 1
+    line, column = index.position(at)
+    return _point(file, line, column, text)
+
+
+def _change(
+    target: _Target,
+    modules: Mapping[Path, str],
+    read: Callable[[Path], str | None],
+    config: Config,
+    files: Parses,
+) -> Change | str | None:
+    """Return the change threading a supply into `target`; a text saying why it cannot
+    be made; or None when there is nothing to do."""
+    threader = _Threader(modules, read, files)
+    refusal = threader.thread(target, config.supply_depth, frozenset())
+    if refusal is not None:
+        return refusal
+    if not threader.grounded:
+        # Every caller would pass a new, empty supply: signatures change for nothing.
+        return f"no caller of {target.name} has a GlobalVarSupply or IRModule to pass"
+    texts: dict[Path, str] = {}
+    for path, edits in threader.edits.items():
+        file = files[path]
+        wanted = [*edits]
+        needs_type = path == target.file.path or any(_NEW_SUPPLY[:-2] in e.text for e in edits)
+        if needs_type or any("GlobalVarSupply(" in e.text for e in edits):
+            header = import_edit(file.module, file.span_of, SUPPLY_MODULE, "GlobalVarSupply")
+            wanted += [header] if header is not None else []
+        texts[path] = apply_edits(file.text, wanted)
+    source = SourceFile(target.file.path, Language.PYTHON, texts[target.file.path])
+    site_text = named_with_parameter(source, config, target.file.module_name)
+    if site_text is None:
+        return "GV101's fix did not name the site with the new parameter"
+    texts[target.file.path] = site_text
+    evidence = threader.evidence()
+    title = f"Pass a GlobalVarSupply into {target.qualified} ({threader.calls} call(s) updated)"
+    helper = f"{target.qualified} (supply parameter)"
+    return Change(helper, texts, Applicability.UNSAFE, threader.calls, title, evidence)

@@ -1,0 +1,235 @@
+"""A GlobalVarSupply parameter threaded into a Python function that builds a GlobalVar
+with nothing in scope to name it (stage three of `lintgv fix --unsafe`), through the CLI;
+the fixed package is then imported and run against a small stand-in for TVM."""
+
+import ast
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+PASSES = '''\
+"""Passes."""
+import tvm
+from tvm import IRModule
+
+
+def make_global(name, kind="fn"):
+    return tvm.ir.GlobalVar(name)
+
+
+def lower(mod: IRModule):
+    gv = make_global("main")
+    mod[gv] = kind_of(gv)
+    return mod
+
+
+def kind_of(gv):
+    return gv.name_hint
+'''
+DRIVER = """\
+from pkg.passes import make_global
+import pkg.passes as p
+
+
+def build(mod):
+    first = make_global("f", kind="x")
+    second = make_global("f")
+    return first, second
+
+
+def helper():
+    return p.make_global("g")
+"""
+# A stand-in for the TVM API the fixed code calls: a supply that names as NameSupply does.
+TVM_STUB = {
+    "tvm/__init__.py": "from . import ir\nfrom .ir import IRModule\n",
+    "tvm/ir/__init__.py": textwrap.dedent(
+        """\
+        class GlobalVar:
+            def __init__(self, name_hint):
+                self.name_hint = name_hint
+
+
+        class IRModule(dict):
+            pass
+        """
+    ),
+    "tvm/ir/supply.py": textwrap.dedent(
+        """\
+        from tvm.ir import GlobalVar
+
+
+        class GlobalVarSupply:
+            def __init__(self, value=None):
+                self.taken = {gv.name_hint for gv in (value or {})}
+
+            def fresh_global(self, name, add_prefix=True):
+                fresh, index = name, 0
+                while fresh in self.taken:
+                    index += 1
+                    fresh = f"{name}_{index}"
+                self.taken.add(fresh)
+                return GlobalVar(fresh)
+        """
+    ),
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    package = root / "python" / "pkg"
+    package.mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.lintgv]\ntvm-version = "0.16"\n')
+    (package / "__init__.py").write_text("")
+    (package / "passes.py").write_text(PASSES)
+    (package / "driver.py").write_text(DRIVER)
+    for name, text in TVM_STUB.items():
+        stub = tmp_path / "stubs" / name
+        stub.parent.mkdir(parents=True, exist_ok=True)
+        stub.write_text(text)
+    return root
+
+
+def _fix(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lintgv", "fix", "--no-cache", *args, "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def _texts(root: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted((root / "python" / "pkg").glob("*.py"))}
+
+
+def test_the_function_and_every_caller_get_the_supply(project: Path) -> None:
+    result = _fix(project, "--unsafe")
+    assert result.returncode == 0, result.stdout + result.stderr
+    texts = _texts(project)
+    passes, driver = texts["passes.py"], texts["driver.py"]
+    # Keyword-only: a call passing `kind` by position still binds it to `kind`.
+    assert 'def make_global(name, kind="fn", *, global_var_supply: GlobalVarSupply):' in passes
+    assert "return global_var_supply.fresh_global(name, False)" in passes
+    assert 'make_global("main", global_var_supply=GlobalVarSupply(mod))' in passes
+    assert "from tvm.ir.supply import GlobalVarSupply" in passes
+    # A caller with a module makes a supply of it; one with nothing passes a new one.
+    assert 'make_global("f", kind="x", global_var_supply=GlobalVarSupply(mod))' in driver
+    assert 'p.make_global("g", global_var_supply=GlobalVarSupply())' in driver
+    assert "from tvm.ir.supply import GlobalVarSupply" in driver
+    assert "pkg.passes.make_global (4 calls updated" in result.stdout
+    assert "pass a new, empty one: driver.py:12" in result.stdout
+    for text in texts.values():
+        ast.parse(text)
+
+
+def test_the_fixed_package_runs_and_a_second_run_changes_nothing(project: Path) -> None:
+    _fix(project, "--unsafe")
+    after = _texts(project)
+    program = (
+        "import json\nfrom tvm.ir import IRModule\nfrom pkg import driver, passes\n"
+        "mod = passes.lower(IRModule())\n"
+        "first, second = driver.build(mod)\n"
+        "print(json.dumps([sorted(mod.values()), first.name_hint, second.name_hint,"
+        " driver.helper().name_hint]))\n"
+    )
+    stubs = project.parent / "stubs"
+    ran = subprocess.run(
+        [sys.executable, "-c", program],
+        env={"PYTHONPATH": f"{stubs}:{project / 'python'}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    # Each build makes a supply of the module, which knows `main` but not the other `f`.
+    assert json.loads(ran.stdout) == [["main"], "f", "f", "g"]
+    again = _fix(project, "--unsafe")
+    assert _texts(project) == after
+    assert "Thread" not in again.stdout
+
+
+def test_without_unsafe_nothing_is_threaded(project: Path) -> None:
+    before = _texts(project)
+    _fix(project)
+    assert _texts(project) == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        ("\nHANDLERS = [make_global]\n", "make_global is used other than by a call"),
+        ("\nfrom functools import partial\nNAMED = partial(make_global, kind='y')\n", "used other"),
+    ],
+)
+def test_a_use_that_is_not_a_call_stops_the_change(project: Path, extra: str, reason: str) -> None:
+    driver = project / "python" / "pkg" / "driver.py"
+    driver.write_text(DRIVER + extra)
+    before = _texts(project)
+    result = _fix(project, "--unsafe")
+    assert _texts(project) == before
+    assert reason in result.stdout
+    assert "driver.py:1" in result.stdout
+
+
+def test_a_decorated_function_is_left_as_it_is(project: Path) -> None:
+    passes = project / "python" / "pkg" / "passes.py"
+    passes.write_text(
+        PASSES.replace("def make_global", "@tvm.register_func('make')\ndef make_global")
+    )
+    result = _fix(project, "--unsafe")
+    assert "decorated with @tvm.register_func: its callers are not in the code" in result.stdout
+    assert "tvm.ir.GlobalVar(name)" in passes.read_text()
+
+
+def test_a_method_is_threaded_through_self_and_refused_on_another_receiver(
+    project: Path,
+) -> None:
+    passes = project / "python" / "pkg" / "passes.py"
+    method = (
+        "\n\nclass Namer:\n"
+        "    def fresh(self, name):\n"
+        "        return tvm.ir.GlobalVar(name)\n\n"
+        "    def run(self, mod):\n"
+        "        return self.fresh('main')\n"
+    )
+    passes.write_text(PASSES + method)
+    result = _fix(project, "--unsafe")
+    assert "self.fresh('main', global_var_supply=GlobalVarSupply(mod))" in passes.read_text()
+    assert "pkg.passes.Namer.fresh (1 call updated" in result.stdout
+
+    (project / "python" / "pkg" / "other.py").write_text(
+        "def use(namer):\n    return namer.fresh('x')\n"
+    )
+    passes.write_text(PASSES + method)
+    result = _fix(project, "--unsafe")
+    assert "fresh is used other than by a call it can update: other.py:2" in result.stdout
+    assert "        return tvm.ir.GlobalVar(name)\n\n    def run(self, mod):" in passes.read_text()
+
+
+def test_without_a_config_the_project_is_the_path_given_not_the_working_folder(
+    project: Path,
+) -> None:
+    (project / "pyproject.toml").unlink()
+    elsewhere = project.parent / "elsewhere" / "use.py"
+    elsewhere.parent.mkdir()
+    user = "from pkg.passes import make_global\n\n\ndef use():\n    return make_global('z')\n"
+    elsewhere.write_text(user)
+    result = subprocess.run(
+        [sys.executable, "-m", "lintgv", "fix", "--no-cache", "--unsafe", "project"],
+        cwd=project.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert "pkg.passes.make_global (4 calls updated" in result.stdout, result.stdout
+    assert elsewhere.read_text() == user
