@@ -24,6 +24,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from lintgv.codemods import python_scope as scope
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.codemods.unique_names import Change
@@ -302,6 +303,8 @@ def _unthreadable(target: _Target) -> str | None:
         isinstance(p, cst.Param) and p.name.value == PARAMETER for p in extra
     ):
         return f"{target.name} has a parameter named {PARAMETER} already"
+    if PARAMETER in scope.names_in(target.function.body):
+        return f"{target.name} uses the name {PARAMETER} already"
     return None
 
 

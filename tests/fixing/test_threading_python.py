@@ -233,3 +233,17 @@ def test_without_a_config_the_project_is_the_path_given_not_the_working_folder(
     )
     assert "pkg.passes.make_global (4 calls updated" in result.stdout, result.stdout
     assert elsewhere.read_text() == user
+
+
+def test_a_function_that_uses_the_parameter_s_name_is_left_as_it_is(project: Path) -> None:
+    passes = project / "python" / "pkg" / "passes.py"
+    passes.write_text(
+        PASSES.replace(
+            "    return tvm.ir.GlobalVar(name)",
+            "    global_var_supply = None\n    return tvm.ir.GlobalVar(name)",
+        )
+    )
+    before = _texts(project)
+    result = _fix(project, "--unsafe")
+    assert "make_global uses the name global_var_supply already" in result.stdout
+    assert _texts(project) == before
