@@ -6,12 +6,12 @@ import difflib
 import pkgutil
 import re
 from functools import cache
+from pathlib import Path
 
-import lintgv.rules
-
+# The rules' folder, read without importing the package: this module sits below it.
+_RULES = Path(__file__).parent / "rules"
 CODE_PREFIX = re.compile(r"^GV\d{0,3}$")
 _MODULE = re.compile(r"^(gv\d{3})_")
-_LOOK_ALIKE_DIGITS = str.maketrans("OIL", "011")
 
 
 @cache
@@ -19,7 +19,7 @@ def known_codes() -> tuple[str, ...]:
     """Return every rule code, in order."""
     found = {
         match.group(1).upper()
-        for info in pkgutil.iter_modules(lintgv.rules.__path__)
+        for info in pkgutil.iter_modules([str(_RULES)])
         if (match := _MODULE.match(info.name))
     }
     return tuple(sorted(found))

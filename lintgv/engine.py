@@ -13,13 +13,13 @@ import libcst as cst
 from lintgv import registry
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
+from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ModuleParts, ParsedPython, parse_python, select_lines
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
 from lintgv.rules._base import CommentRule, CppRule, PythonRule, Rule, RuleContext
-from lintgv.rules._unique_names.names import bare_names
 from lintgv.suppress import apply_suppressions, find_suppressions
 
 log = logging.getLogger(__name__)

@@ -18,9 +18,9 @@ from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, signature
 from lintgv.errors import ConfigError
 from lintgv.helper_index import HelperIndex
+from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
-from lintgv.rules._unique_names.names import bare_names
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 40

@@ -30,19 +30,19 @@ from lintgv.codemods.unique_name_copies import NotRewritable, Skipped
 from lintgv.config import Config, config_for
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits, offsets_of
+from lintgv.helpers.names import (
+    PYTHON_SHAPE_TRIGGERS,
+    Verdict,
+    judge,
+    name_triggers,
+)
+from lintgv.helpers.python_shape import facts_of
 from lintgv.lines import LineIndex, split_lines
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
 from lintgv.parsing.walk import descendants
 from lintgv.prefilter import combined
-from lintgv.rules._unique_names.names import (
-    PYTHON_SHAPE_TRIGGERS,
-    Verdict,
-    judge,
-    name_triggers,
-)
-from lintgv.rules._unique_names.python_shape import facts_of
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 EVIDENCE = "Python copies are not run beside NameSupply; the names they make may change"

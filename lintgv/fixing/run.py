@@ -31,11 +31,11 @@ from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.fixing.threading import Site, plan_threading
 from lintgv.fixing.threading_python import Parses, plan_python_threading
+from lintgv.helpers.names import bare_name
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.paths import display_path
 from lintgv.reading import read_source
 from lintgv.registry import rule_codes, select
-from lintgv.rules._unique_names.names import bare_name
 from lintgv.runner import run
 
 log = logging.getLogger(__name__)

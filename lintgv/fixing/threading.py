@@ -32,12 +32,12 @@ from lintgv.config import Config, apply_settings
 from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
+from lintgv.helpers.cpp_calls import call_candidates
+from lintgv.helpers.cpp_facts import call_name
+from lintgv.helpers.cpp_shape import class_name, unit_of
+from lintgv.helpers.names import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query, parse_cpp
-from lintgv.rules._unique_names.cpp_calls import call_candidates
-from lintgv.rules._unique_names.cpp_facts import call_name
-from lintgv.rules._unique_names.cpp_shape import class_name, unit_of
-from lintgv.rules._unique_names.names import cpp_identity
 
 Node = tree_sitter.Node
 PARAMETER = "global_var_supply"

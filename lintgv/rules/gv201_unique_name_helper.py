@@ -3,11 +3,8 @@
 import libcst as cst
 
 from lintgv.config import Config
-from lintgv.model import Language, Severity
-from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
-from lintgv.rules._unique_names import cpp_shape, python_shape
-from lintgv.rules._unique_names.names import (
+from lintgv.helpers import cpp_shape, python_shape
+from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
     Verdict,
@@ -17,6 +14,9 @@ from lintgv.rules._unique_names.names import (
     name_triggers,
     python_identity,
 )
+from lintgv.model import Language, Severity
+from lintgv.parsing.python import ParsedPython
+from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 
 META = RuleMeta(
     code="GV201",
@@ -420,7 +420,7 @@ class UniqueNameHelperCpp(CppRule):
 
     def run(self) -> None:
         """Report every copy among the file's functions and named lambdas."""
-        for unit in cpp_shape.units(self.parsed, self.context):
+        for unit in cpp_shape.units(self.parsed, self.config, self.context.mentions):
             verdict = judge(unit.name, unit.facts, self.config)
             if verdict not in (Verdict.BY_NAME, Verdict.BY_STRUCTURE):
                 continue

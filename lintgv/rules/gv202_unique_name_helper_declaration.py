@@ -5,10 +5,8 @@ import re
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.model import Severity
-from lintgv.rules._base import CppRule, Invalid, RuleMeta, Valid
-from lintgv.rules._unique_names import cpp_shape
-from lintgv.rules._unique_names.names import (
+from lintgv.helpers import cpp_shape
+from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     Catalogue,
     Verdict,
@@ -20,6 +18,8 @@ from lintgv.rules._unique_names.names import (
     judge,
     name_triggers,
 )
+from lintgv.model import Severity
+from lintgv.rules._base import CppRule, Invalid, RuleMeta, Valid
 
 Node = tree_sitter.Node
 META = RuleMeta(
@@ -174,7 +174,7 @@ class UniqueNameHelperDeclarationCpp(CppRule):
         """Report each class-, namespace- or file-level declaration of a helper."""
         verdicts = [
             (u, judge(u.name, u.facts, self.config))
-            for u in cpp_shape.units(self.parsed, self.context)
+            for u in cpp_shape.units(self.parsed, self.config, self.context.mentions)
         ]
         defined = catalogue((u.name, v) for u, v in verdicts)
         # Helpers found by their structure are known by identity: a declaration of a

@@ -7,13 +7,9 @@ import libcst as cst
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.model import Language, Severity
-from lintgv.parsing.cpp import ParsedCpp, compile_query
-from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
-from lintgv.rules._unique_names import cpp_facts, cpp_shape, python_shape
-from lintgv.rules._unique_names.cpp_calls import call_candidates
-from lintgv.rules._unique_names.names import (
+from lintgv.helpers import cpp_facts, cpp_shape, python_shape
+from lintgv.helpers.cpp_calls import call_candidates
+from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
     Catalogue,
@@ -28,6 +24,10 @@ from lintgv.rules._unique_names.names import (
     name_triggers,
     python_identity,
 )
+from lintgv.model import Language, Severity
+from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.python import ParsedPython
+from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 
 Node = tree_sitter.Node
 META = RuleMeta(
@@ -314,7 +314,7 @@ class UniqueNameHelperCallCpp(CppRule):
 
     def run(self) -> None:
         """Report each call of a helper, outside the helper's own body."""
-        units = cpp_shape.units(self.parsed, self.context)
+        units = cpp_shape.units(self.parsed, self.config, self.context.mentions)
         verdicts = [(u, judge(u.name, u.facts, self.config)) for u in units]
         defined = catalogue((u.name, v) for u, v in verdicts)
         # Helpers found by their structure are known by identity (`Class::Method`): a

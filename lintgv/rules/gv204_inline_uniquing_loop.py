@@ -6,12 +6,8 @@ import libcst as cst
 
 from lintgv.config import Config
 from lintgv.fixes import offsets_of
-from lintgv.lines import LineIndex
-from lintgv.model import Applicability, Edit, Fix, Language, Severity, Span
-from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
-from lintgv.rules._unique_names import cpp_loops, python_loops, python_shape
-from lintgv.rules._unique_names.names import (
+from lintgv.helpers import cpp_loops, python_loops, python_shape
+from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
     Verdict,
@@ -19,6 +15,10 @@ from lintgv.rules._unique_names.names import (
     loop_message,
     loop_remedy,
 )
+from lintgv.lines import LineIndex
+from lintgv.model import Applicability, Edit, Fix, Language, Severity, Span
+from lintgv.parsing.python import ParsedPython
+from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 
 META = RuleMeta(
     code="GV204",

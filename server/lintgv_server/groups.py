@@ -11,9 +11,9 @@ from lintgv.codemods.unique_names import HELPER_NAMES
 from lintgv.discovery import Discovery
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.groups import Workspace, fix_groups
+from lintgv.helpers.names import bare_name
 from lintgv.model import Language
 from lintgv.registry import rule_codes
-from lintgv.rules._unique_names.names import bare_name
 from lintgv_server.analysis import Analysis, lines_of
 from lintgv_server.convert import whole_text_edit
 from lintgv_server.state import LintgvServer

@@ -22,9 +22,9 @@ from lintgv.cache import stat_key
 from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
+from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
-from lintgv.rules._unique_names.names import bare_names
 from lintgv.runner import Workers
 from lintgv_server.analysis import lines_of
 from lintgv_server.progress import Progress

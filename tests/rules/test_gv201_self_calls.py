@@ -5,8 +5,8 @@ printer methods "recursion-shaped" helpers, and every `VisitExpr_` call a GV203)
 
 import pytest
 
+from lintgv.helpers.cpp_facts import calls_itself
 from lintgv.parsing.cpp import parse_cpp
-from lintgv.rules._unique_names.cpp_facts import calls_itself
 
 
 @pytest.mark.parametrize(

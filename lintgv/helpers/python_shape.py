@@ -6,22 +6,22 @@ loop, by recursion, or with the counter kept in the map itself.
 import libcst as cst
 
 from lintgv.config import Config
-from lintgv.parsing.names import dotted
-from lintgv.parsing.walk import children, descendants
-from lintgv.rules._unique_names.names import (
+from lintgv.helpers.names import (
     Facts,
     Verdict,
     is_known_name,
     is_supply_method,
     judge,
 )
-from lintgv.rules._unique_names.python_text import (
+from lintgv.helpers.python_text import (
     LOOKUPS,
     is_built,
     is_lookup,
     is_number_text,
     may_build,
 )
+from lintgv.parsing.names import dotted
+from lintgv.parsing.walk import children, descendants
 
 _UNITS = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 

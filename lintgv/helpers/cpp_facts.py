@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import tree_sitter
 
 from lintgv.config import Config
+from lintgv.helpers.names import Facts, is_supply_method
 from lintgv.parsing.cpp import ParsedCpp
-from lintgv.rules._unique_names.names import Facts, is_supply_method
 
 Node = tree_sitter.Node
 LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})

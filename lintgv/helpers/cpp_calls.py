@@ -8,8 +8,8 @@ import re
 import tree_sitter
 
 from lintgv.config import Config
+from lintgv.helpers.cpp_shape import unit_of
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp
-from lintgv.rules._unique_names.cpp_shape import unit_of
 
 Node = tree_sitter.Node
 _TEMPLATE = re.compile(r"<[^<>]*>")

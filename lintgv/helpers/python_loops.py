@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from lintgv.helpers.python_text import LOOKUPS, is_built, is_number_text
 from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import descendants
-from lintgv.rules._unique_names.python_text import LOOKUPS, is_built, is_number_text
 
 _ASKS = re.compile(r"name|unique|fresh", re.IGNORECASE)
 _COUNTING = frozenset({"range", "count", "itertools.count"})

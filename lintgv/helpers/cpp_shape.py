@@ -2,22 +2,22 @@
 its uniquing facts (see cpp_facts), found once per parse for GV201, GV202 and GV203."""
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.parsing.cpp import ParsedCpp, Region, compile_query
-from lintgv.prefilter import bytes_pattern
-from lintgv.rules._base import RuleContext
-from lintgv.rules._unique_names.cpp_facts import facts_of
-from lintgv.rules._unique_names.names import (
+from lintgv.helpers.cpp_facts import facts_of
+from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     Facts,
     is_known_name,
     name_triggers,
 )
+from lintgv.parsing.cpp import ParsedCpp, Region, compile_query
+from lintgv.prefilter import bytes_pattern
 
 Node = tree_sitter.Node
 _SPACE = re.compile(r"\s+")
@@ -87,12 +87,15 @@ _LOOKUP_WORDS = (b"count", b"find", b"contains")
 _APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
 
 
-def units(parsed: ParsedCpp, context: RuleContext) -> list[CppUnit]:
+def units(
+    parsed: ParsedCpp, config: Config, mentions: Callable[[Sequence[str]], bool]
+) -> list[CppUnit]:
     """Return the functions and named lambdas of the file that may be helpers: those with
-    a helper's name, and those whose body has both a lookup word and an append word."""
-    if not context.mentions(name_triggers(context.config) + CPP_SHAPE_TRIGGERS):
+    a helper's name, and those whose body has both a lookup word and an append word.
+    `mentions` tells whether the file's text holds one of some trigger words."""
+    if not mentions(name_triggers(config) + CPP_SHAPE_TRIGGERS):
         return []
-    return list(_units(parsed, context.config))
+    return list(_units(parsed, config))
 
 
 # GV201, GV202 and GV203 all ask, one after the other, about the same parse.
