@@ -13,8 +13,11 @@ Calls are resolved through the file's imports: `build(...)` in the function's ow
 `from pkg.passes import build` or `import pkg.passes as p; p.build(...)` elsewhere. A
 method is called through `self`, `cls` or its class. The change is not made (and the
 summary says why) when the function is used other than by a call (passed as a value,
-decorated, registered), a method of its name is called on another receiver or defined
-elsewhere, a file naming it cannot be parsed, or nothing checked calls it.
+decorated, named in a string, imported under another name or through a star, reached
+through a module that may re-export it), its name is bound again or hidden, a method of
+its name is called on another receiver or defined elsewhere, a file naming it cannot be
+parsed or read, a changed file would not compile, no caller has a supply or module to
+pass, or nothing checked calls it.
 """
 
 import re
@@ -34,7 +37,7 @@ from lintgv.fixes import apply_edits
 from lintgv.fixing.threading import PARAMETER, Refusal, Site, ThreadEdits, named_with_parameter
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
-from lintgv.parsing.names import dotted
+from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.walk import descendants
 
@@ -232,7 +235,11 @@ class _Threader(ThreadEdits):
         method_use = re.compile(rf"\.\s*{name}(?!\w)|\bdef\s+{name}(?!\w)")
         for path in sorted(self.modules, key=lambda p: p.as_posix()):
             text = self.read(path)
-            if text is None or target.name not in text or word.search(text) is None:
+            if text is None:
+                if _names_in_bytes(path, target.name):
+                    return calls, [f"{path.name} (names it, and cannot be read as text)"]
+                continue
+            if target.name not in text or word.search(text) is None:
                 continue
             if target.cls is not None and path != target.file.path:
                 found = method_use.search(text)
@@ -245,19 +252,42 @@ class _Threader(ThreadEdits):
                 return f"{file}, so its calls of {target.name} are unknown"
             for node in descendants(file.module):
                 if isinstance(node, cst.FunctionDef) and node.name.value == target.name:
-                    if target.cls is not None and node is not target.function:
-                        others.append(f"{file.where(node)} (another method of that name)")
+                    if node is not target.function and _hides(file, target):
+                        kind = "method" if target.cls is not None else "definition"
+                        others.append(f"{file.where(node)} (another {kind} of that name)")
                     continue
-                verdict = _reference(file, node, target)
+                verdict = _reference(file, node, target) or self._reexport(file, node, target)
                 if verdict == "call":
-                    parent = file.parent_of(node)
-                    assert isinstance(parent, cst.Call)
-                    calls.append((file, parent))
-                elif verdict == "other":
-                    others.append(file.where(node))
+                    call = file.parent_of(node)
+                    assert isinstance(call, cst.Call)
+                    if any(_keyword(a) == PARAMETER for a in call.args):
+                        others.append(f"{file.where(node)} (passes {PARAMETER} already)")
+                    calls.append((file, call))
+                elif verdict is not None:
+                    others.append(file.where(node) + verdict.removeprefix("other"))
             if others:
                 break  # the change is refused: the rest need not be parsed
         return calls, others
+
+    def _reexport(self, file: _File, node: cst.CSTNode, target: _Target) -> str | None:
+        """Tell whether `node` may reach a module-level `target` through another module
+        (`from pkg.helpers import make_global`, where helpers imported it): "other" with
+        the reason, unless that module defines a function of the name itself."""
+        if target.cls is not None or not isinstance(node, cst.Name | cst.Attribute):
+            return None
+        last = node.attr.value if isinstance(node, cst.Attribute) else node.value
+        if last != target.name or _is_not_a_use(node, file.parent_of(node)):
+            return None
+        by_module = {module: path for path, module in self.modules.items()}
+        for qualified in file.qualified_names(node):
+            module, _, _ = qualified.rpartition(".")
+            path = by_module.get(module)
+            if path is None or path == target.file.path:
+                continue
+            text = self.read(path) or ""
+            if re.search(rf"(?m)^(?:async\s+)?def\s+{re.escape(target.name)}\b", text) is None:
+                return f"other (may come from {module})"
+        return None
 
     def _supply(
         self, file: _File, call: cst.Call, target: _Target, depth: int, seen: frozenset[str]
@@ -288,7 +318,10 @@ class _Threader(ThreadEdits):
 
 def _unthreadable(target: _Target) -> str | None:
     if target.nested:
-        return f"{target.name} is defined inside another function: its calls are not followed"
+        return (
+            f"{target.name} is not defined at module level or in a module-level class: "
+            "its calls are not followed"
+        )
     if target.name.startswith("__") and target.name.endswith("__"):
         return f"{target.name} is called by Python itself"
     for decorator in target.function.decorators:
@@ -327,7 +360,12 @@ def _reference(file: _File, node: cst.CSTNode, target: _Target) -> str | None:
         if not known:
             return "other"
         return "call" if is_call else "other"
-    if not isinstance(node, cst.Name) or node.value != name or target.cls is not None:
+    if target.cls is not None:
+        return None
+    found = _binding_or_mention(file, node, target)
+    if found is not None:
+        return found
+    if not isinstance(node, cst.Name) or node.value != name:
         return None
     if _is_not_a_use(node, parent):
         return None
@@ -343,6 +381,89 @@ def _reference(file: _File, node: cst.CSTNode, target: _Target) -> str | None:
     return "call" if isinstance(parent, cst.Call) and parent.func is node else "other"
 
 
+def _hides(file: _File, target: _Target) -> bool:
+    """Tell whether another `def` of the target's name in `file` matters: for a method,
+    any (an override, or a method lintgv cannot tell apart); for a module-level function,
+    one in its own module (a redefinition, a nested function hiding it, a stub) or in a
+    file that imports it by that name (which the def then hides)."""
+    if target.cls is not None or file.module_name == target.file.module_name:
+        return True
+    identity = f"{target.file.module_name}.{target.name}"
+    return identity in file.parsed.names.imports.get(target.name, set())
+
+
+def _binding_or_mention(file: _File, node: cst.CSTNode, target: _Target) -> str | None:
+    """Tell whether `node` rebinds or hides a module-level `target`'s name, imports it
+    under another name or through a star, or names it in a string (`getattr`): each
+    makes some calls impossible to follow, so "other" with the reason; else None."""
+    name = target.name
+    identity = f"{target.file.module_name}.{name}"
+    if isinstance(node, cst.Param | cst.ClassDef) and node.name.value == name:
+        return "other (binds the name)"
+    if isinstance(node, cst.ImportAlias):
+        statement = file.parent_of(node)
+        if not isinstance(statement, cst.ImportFrom):
+            return None
+        base = resolve_relative(module_of(statement), file.module_name)
+        imported = dotted(node.name) or ""
+        renamed = node.asname is not None and dotted(node.asname.name) != imported
+        if renamed and (f"{base}.{imported}" == identity or imported == name):
+            return "other (imported under another name)"
+        if file.path == target.file.path and imported == name:
+            return "other (rebinds the name)"
+        return None
+    if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+        base = resolve_relative(module_of(node), file.module_name)
+        module = target.file.module_name
+        if base and (module == base or module.startswith(base + ".")):
+            return "other (a star import)"
+        return None
+    if (
+        isinstance(node, cst.SimpleString)
+        and node.evaluated_value == name
+        and not _in_all(file, node)
+    ):
+        return "other (named in a string)"
+    return None
+
+
+def _in_all(file: _File, node: cst.CSTNode) -> bool:
+    """Tell whether a string sits in an `__all__` list, which only a star import reads."""
+    current = file.parent_of(node)
+    while current is not None and not isinstance(current, cst.BaseSmallStatement):
+        current = file.parent_of(current)
+    targets: list[cst.BaseExpression] = []
+    if isinstance(current, cst.Assign):
+        targets = [t.target for t in current.targets]
+    elif isinstance(current, cst.AugAssign | cst.AnnAssign):
+        targets = [current.target]
+    return any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets)
+
+
+def _compile_problem(path: Path, text: str) -> str | None:
+    """Return why CPython would not compile `text` (compiled, never run), or None. More
+    than a parse: a repeated keyword argument, say, parses but does not compile."""
+    try:
+        compile(text, str(path), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"{path.name}:{exc.lineno}: {exc.msg}"
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return f"{path.name}: {exc}"
+    return None
+
+
+def _keyword(arg: cst.Arg) -> str:
+    return arg.keyword.value if arg.keyword is not None else ""
+
+
+def _names_in_bytes(path: Path, name: str) -> bool:
+    """Tell whether a file that is not UTF-8 text holds `name` (it may call it)."""
+    try:
+        return name.encode() in path.read_bytes()
+    except OSError:
+        return False
+
+
 def _reexported(names: set[str], target: _Target) -> bool:
     """Tell whether a name resolves to the function through a package that may re-export
     it (`tvm.relay.transform.F` for `tvm.relay.transform.passes.F`): lintgv cannot tell,
@@ -355,7 +476,7 @@ def _reexported(names: set[str], target: _Target) -> bool:
     return False
 
 
-def _is_not_a_use(node: cst.Name, parent: cst.CSTNode | None) -> bool:
+def _is_not_a_use(node: cst.Name | cst.Attribute, parent: cst.CSTNode | None) -> bool:
     """Tell whether a Name is a declaration or a label rather than a use of a value."""
     if isinstance(parent, cst.ImportAlias | cst.Param | cst.FunctionDef | cst.ClassDef):
         return True
@@ -381,14 +502,17 @@ def _is_own_receiver(file: _File, receiver: cst.BaseExpression, target: _Target)
 
 
 def _function_of(file: _File, node: cst.CSTNode) -> cst.FunctionDef | None:
-    """Return the function whose body holds `node`; None at module level or in a lambda."""
-    current = file.parent_of(node)
+    """Return the function whose body runs `node`; None at module level, in a lambda or
+    a class body. A default value or a decorator runs where its function is defined."""
+    below, current = node, file.parent_of(node)
     while current is not None:
-        if isinstance(current, cst.FunctionDef):
+        if isinstance(current, cst.FunctionDef) and below is current.body:
             return current
-        if isinstance(current, cst.Lambda | cst.ClassDef):
+        if isinstance(current, cst.Lambda) and below is current.body:
             return None
-        current = file.parent_of(current)
+        if isinstance(current, cst.ClassDef) and below is current.body:
+            return None
+        below, current = current, file.parent_of(current)
     return None
 
 
@@ -460,11 +584,13 @@ def _change(
     for path, edits in threader.edits.items():
         file = files[path]
         wanted = [*edits]
-        needs_type = path == target.file.path or any(_NEW_SUPPLY[:-2] in e.text for e in edits)
-        if needs_type or any("GlobalVarSupply(" in e.text for e in edits):
+        if any("GlobalVarSupply" in e.text for e in edits):  # an annotation or a new supply
             header = import_edit(file.module, file.span_of, SUPPLY_MODULE, "GlobalVarSupply")
             wanted += [header] if header is not None else []
         texts[path] = apply_edits(file.text, wanted)
+        problem = _compile_problem(path, texts[path])
+        if problem is not None:
+            return f"the change would not compile: {problem}"
     source = SourceFile(target.file.path, Language.PYTHON, texts[target.file.path])
     site_text = named_with_parameter(source, config, target.file.module_name)
     if site_text is None:

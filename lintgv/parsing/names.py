@@ -35,7 +35,8 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
-def _module_name(node: cst.BaseExpression | cst.ImportFrom) -> str:
+def module_of(node: cst.BaseExpression | cst.ImportFrom) -> str:
+    """Return the module an import names, leading dots of a relative one kept."""
     if isinstance(node, cst.ImportFrom):
         dots = "." * len(node.relative)
         inner = dotted(node.module) if node.module is not None else None
@@ -103,7 +104,7 @@ class NameTable:
         elif isinstance(statement, cst.ImportFrom) and not isinstance(
             statement.names, cst.ImportStar
         ):
-            base = resolve_relative(_module_name(statement), module_name)
+            base = resolve_relative(module_of(statement), module_name)
             for alias in statement.names:
                 name = dotted(alias.name) or ""
                 bound = name

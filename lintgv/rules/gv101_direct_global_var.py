@@ -89,15 +89,18 @@ class DirectGlobalVarPython(PythonRule):
     caller's supply, `GlobalVarSupply(mod)` from the caller's IRModule (a binding of that
     type, or a parameter named like one), or the caller's own new parameter up to
     `supply-depth` calls up; a caller with nothing passes `GlobalVarSupply()` (listed).
-    All files change together or none. Not done (the summary says why) when no caller
-    has a supply or module to pass, the function is used other than by a call (passed as
-    a value, decorated, reached through a package that may re-export it), a method of its
-    name is called on another receiver or defined elsewhere, or nothing checked calls
-    it. Each call makes its own supply from the caller's module: two calls in one caller
-    do not share one. No fix at all when the call passes a type. With
-    `tvm-version = "0.25"`, the name is wrapped instead:
-    `GlobalVar(global_names.fresh_name(name, False))` with a `UniqueNameSupply` seeded
-    from the module's globals.
+    All files change together or none, and only if each compiles. Not done (the summary
+    says why) when no caller has a supply or module to pass, the function is used other
+    than by a call (passed as a value, decorated, named in a string as for `getattr`,
+    imported under another name or through a star, reached through a module that may
+    re-export it), its name is bound again or hidden, a call passes the keyword already,
+    a method of its name is called on another receiver or defined elsewhere, or nothing
+    checked calls it. Calls in files lintgv does not check (excluded, ignored) are not
+    seen; a file that names it and is not UTF-8 stops the change. Each call makes
+    its own supply from the caller's module: two calls in one caller do not share
+    one. No fix at all when the call passes a type. With `tvm-version = "0.25"`, the
+    name is wrapped instead: `GlobalVar(global_names.fresh_name(name, False))` with
+    a `UniqueNameSupply` seeded from the module's globals.
 
     ## See also
     TVM RFC 0077; `GlobalVarSupply::FreshGlobal` (TVM 0.10 to 0.24).

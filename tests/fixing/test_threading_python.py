@@ -247,3 +247,62 @@ def test_a_function_that_uses_the_parameter_s_name_is_left_as_it_is(project: Pat
     result = _fix(project, "--unsafe")
     assert "make_global uses the name global_var_supply already" in result.stdout
     assert _texts(project) == before
+
+
+# Uses a change cannot follow, each found by a red team on an earlier version, where the
+# change left a call without its argument or a file that did not compile.
+REFUSED = {
+    "an alias": ("driver", "from pkg.passes import make_global as g\n", "imported under another"),
+    "a star import": ("driver", "from pkg.passes import *\n", "a star import"),
+    "getattr": ("driver", "F = getattr(p, 'make_global')\n", "named in a string"),
+    "a shadowing parameter": (
+        "passes",
+        "\n\ndef apply(mod, make_global=str):\n    return make_global('x')\n",
+        "binds the name",
+    ),
+    "a redefinition": (
+        "passes",
+        "\n\ndef make_global(name):\n    return name\n",
+        "another definition of that name",
+    ),
+    "a call passing the keyword": (
+        "passes",
+        "\n\ndef again(mod, s):\n    return make_global('a', global_var_supply=s)\n",
+        "passes global_var_supply already",
+    ),
+    "a bare generator argument": (
+        "passes",
+        "\n\ndef many(mod):\n    return make_global(n for n in 'ab')\n",
+        "would not compile: passes.py:",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_use_the_change_cannot_follow_stops_it(project: Path, case: str) -> None:
+    module, extra, reason = REFUSED[case]
+    path = project / "python" / "pkg" / f"{module}.py"
+    path.write_text((DRIVER if module == "driver" else PASSES) + extra)
+    before = _texts(project)
+    result = _fix(project, "--unsafe")
+    assert reason in result.stdout, result.stdout
+    assert _texts(project) == before
+
+
+def test_a_call_in_a_default_value_gets_a_new_supply_not_the_function_s_module(
+    project: Path,
+) -> None:
+    # A default value runs where the function is defined, where `mod` is not bound.
+    passes = project / "python" / "pkg" / "passes.py"
+    passes.write_text(PASSES + "\n\ndef build(mod, gv=make_global('x')):\n    return gv\n")
+    _fix(project, "--unsafe")
+    assert "gv=make_global('x', global_var_supply=GlobalVarSupply())" in passes.read_text()
+    ran = subprocess.run(
+        [sys.executable, "-c", "import pkg.passes"],
+        env={"PYTHONPATH": f"{project.parent / 'stubs'}:{project / 'python'}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
