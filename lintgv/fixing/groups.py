@@ -89,9 +89,10 @@ class Workspace:
         return known.stored.stored(known.text)
 
 
-def _prove(
+def prove_change(
     change: Change, workspace: Workspace, paths: list[Path], names: frozenset[str]
 ) -> str | None:
+    """Return why `change` fails its proof (see the module docstring), or None."""
     for path, text in change.texts.items():
         before = workspace.read(path) or ""
         language = Language.PYTHON if path.suffix in (".py", ".pyi") else Language.CPP
@@ -206,7 +207,7 @@ def fix_groups(
             )
             if applicability == Applicability.UNSAFE and not unsafe:
                 reason = f"unsafe fix ({evidence}); apply with --unsafe"
-            reason = reason or _prove(change, workspace, ordered, names)
+            reason = reason or prove_change(change, workspace, ordered, names)
             reason = reason or _commit(change, workspace, write, tree)
             outcomes.append(
                 GroupFix(change.helper, change.title, change.sites, files, reason is None, reason)
@@ -231,7 +232,7 @@ def apply_change(
     files = tuple(sorted(change.texts, key=lambda p: p.as_posix()))
     for path in files:
         workspace.read(path)  # known before it is changed, for the diff and the write
-    reason = _prove(change, workspace, sorted(paths, key=lambda p: p.as_posix()), names)
+    reason = prove_change(change, workspace, sorted(paths, key=lambda p: p.as_posix()), names)
     reason = reason or _commit(change, workspace, write, tree)
     return GroupFix(
         change.helper,

@@ -29,7 +29,7 @@ from lintgv.fixing.files import (
 from lintgv.fixing.groups import GroupFix, Workspace, apply_change, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import Rejected, settle
-from lintgv.fixing.threading import Site, plan_threading
+from lintgv.fixing.threading import NOTHING_IN_SCOPE, Site, plan_threading
 from lintgv.fixing.threading_python import Parses, plan_python_threading
 from lintgv.helpers.names import bare_name
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
@@ -307,10 +307,6 @@ def fix_paths(
     )
 
 
-# GV101's reason when nothing in scope can name the GlobalVar (codemods/supply_cpp.py).
-_NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
-
-
 def _thread_supplies(
     fixes: dict[Path, FileFix],
     candidates: Mapping[Path, Candidate],
@@ -337,7 +333,7 @@ def _thread_supplies(
             Site(fix.path, finding.span.start_line, finding.span.start_col)
             for fix in fixes.values()
             for finding in fix.remaining
-            if finding.code == "GV101" and finding.reason == _NOTHING_IN_SCOPE
+            if finding.code == "GV101" and finding.reason == NOTHING_IN_SCOPE
         )
         python = [s for s in sites if candidates[s.path].language == Language.PYTHON]
 

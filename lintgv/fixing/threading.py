@@ -41,6 +41,9 @@ from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query, parse_c
 
 Node = tree_sitter.Node
 PARAMETER = "global_var_supply"
+# GV101's reason when nothing in scope can name the GlobalVar (codemods/supply_*.py): the
+# sites a supply is threaded to.
+NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
 _NEW_SUPPLY = 'GlobalVarSupply(NameSupply(""))'
 _NAMESPACE = re.compile(r"\b\w+::")

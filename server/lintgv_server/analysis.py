@@ -53,6 +53,8 @@ class Analysis:
     _settled: dict[bool, Settled] = field(default_factory=dict, repr=False)
     # Multi-file changes touching this document (lintgv_server.groups), once planned.
     group_changes: list[Any] | None = field(default=None, repr=False)
+    # Supply-threading changes for some GV101 sites of this document, by those sites.
+    thread_changes: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def lines(self) -> tuple[str, ...]:

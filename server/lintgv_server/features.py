@@ -8,6 +8,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
+from lintgv.fixing.threading import NOTHING_IN_SCOPE
 from lintgv.model import Finding, Span
 from lintgv_server import actions, groups
 from lintgv_server.analysis import Analysis
@@ -103,14 +104,24 @@ async def _group_actions(
     params: types.CodeActionParams,
     versioned: bool,
 ) -> list[types.CodeAction]:
-    """Return the multi-file changes for unique-name findings on the requested lines."""
+    """Return the multi-file changes for the findings on the requested lines: unique-name
+    copies replaced, and supplies threaded to GlobalVars with nothing in scope."""
+    result = []
+    codec = ls.workspace.position_codec
     found = [f for f in findings if f.code in groups.GROUP_CODES]
-    if not found:
-        return []
-    changes = await ls.run_on_lint_thread(lambda: groups.plan_groups(ls, analysis))
-    rng = to_range(analysis.lines, ls.workspace.position_codec, found[0].span)
-    diagnostic = _matching(params.context.diagnostics, found[0], rng)
-    return [groups.group_action(ls, c, diagnostic, versioned) for c in changes]
+    if found:
+        changes = await ls.run_on_lint_thread(lambda: groups.plan_groups(ls, analysis))
+        rng = to_range(analysis.lines, codec, found[0].span)
+        diagnostic = _matching(params.context.diagnostics, found[0], rng)
+        result += [groups.group_action(ls, c, diagnostic, versioned) for c in changes]
+    sites = groups.threaded_sites(analysis, findings)
+    if sites:
+        threads = await ls.run_on_lint_thread(lambda: groups.plan_threads(ls, analysis, sites))
+        first = next(f for f in findings if f.code == "GV101" and f.reason == NOTHING_IN_SCOPE)
+        rng = to_range(analysis.lines, codec, first.span)
+        diagnostic = _matching(params.context.diagnostics, first, rng)
+        result += [groups.group_action(ls, c, diagnostic, versioned) for c in threads]
+    return result
 
 
 async def _fix_all(ls: LintgvServer, analysis: Analysis, versioned: bool) -> list[types.CodeAction]:

@@ -1,6 +1,8 @@
-"""Multi-file fixes as code actions: a unique-name copy (GV201, its declaration GV202 and
-calls GV203) replaced by a NameSupply member in header, source and callers at once,
-planned and proved by `lintgv fix`'s own stage two (lintgv/fixing/groups.py)."""
+"""Multi-file fixes as code actions, planned and proved by `lintgv fix`'s own stages: a
+unique-name copy (GV201, its declaration GV202 and calls GV203) replaced by a NameSupply
+member in header, source and callers at once (stage two, lintgv/fixing/groups.py), and a
+GlobalVarSupply parameter threaded into a function whose GlobalVar (GV101) has nothing in
+scope to name it, with every caller updated (stage three, lintgv/fixing/threading*.py)."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -8,11 +10,14 @@ from pathlib import Path
 from lsprotocol import types
 
 from lintgv.codemods.unique_names import HELPER_NAMES
+from lintgv.config import Config
 from lintgv.discovery import Discovery
 from lintgv.fixing.files import stored_text
-from lintgv.fixing.groups import Workspace, fix_groups
+from lintgv.fixing.groups import Workspace, fix_groups, prove_change
+from lintgv.fixing.threading import NOTHING_IN_SCOPE, Site, plan_threading
+from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
-from lintgv.model import Language
+from lintgv.model import Finding, Language
 from lintgv.registry import rule_codes
 from lintgv_server.analysis import Analysis, lines_of
 from lintgv_server.convert import whole_text_edit
@@ -39,18 +44,24 @@ def plan_groups(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     return list(analysis.group_changes)
 
 
+def _workspace(ls: LintgvServer, max_size: int, paths: list[Path]) -> Workspace:
+    """Return the texts of `paths`: from the editor when open, else read from disk."""
+    workspace = Workspace(max_size)
+    for path in paths:
+        document = ls.current_document(path.as_uri())
+        if document is not None:
+            stored = stored_text(document.source, b"")
+            workspace.remember(path, stored, stored.text, stored.text, "")
+    return workspace
+
+
 def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     target = analysis.target
     if target is None or target.language != Language.CPP:
         return []
     folder = ls.folder_of(target.path) or target.path.parent
     paths = [c.path for c in Discovery({}).discover([folder], []) if c.language == Language.CPP]
-    workspace = Workspace(target.config.max_file_size)
-    for path in paths:
-        document = ls.current_document(path.as_uri())
-        if document is not None:
-            stored = stored_text(document.source, b"")
-            workspace.remember(path, stored, stored.text, stored.text, "")
+    workspace = _workspace(ls, target.config.max_file_size, paths)
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
     outcomes, _ = fix_groups(
@@ -69,6 +80,64 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
             )
         )
     return changes
+
+
+def threaded_sites(analysis: Analysis, findings: list[Finding]) -> tuple[Site, ...]:
+    """Return where, among `findings`, a GlobalVar has nothing in scope to name it."""
+    if analysis.target is None:
+        return ()
+    path = analysis.target.path
+    return tuple(
+        Site(path, f.span.start_line, f.span.start_col)
+        for f in findings
+        if f.code == "GV101" and f.reason == NOTHING_IN_SCOPE
+    )
+
+
+def plan_threads(
+    ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]
+) -> list[GroupChange]:
+    """Return the proved supply-threading changes for `sites` of the analysed document,
+    planned once per version and sites (on the lint thread)."""
+    if sites not in analysis.thread_changes:
+        analysis.thread_changes[sites] = _plan_threads(ls, analysis, sites)
+    return list(analysis.thread_changes[sites])
+
+
+def _plan_threads(
+    ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]
+) -> list[GroupChange]:
+    target = analysis.target
+    if target is None or not sites:
+        return []
+    folder = ls.folder_of(target.path) or target.path.parent
+    discovery = Discovery({})
+    found = [c for c in discovery.discover([folder], []) if c.language == target.language]
+    configs = {c.path: c.config for c in found}
+
+    def config_of(path: Path) -> Config:
+        return configs.get(path) or discovery.config_for(path.parent)
+
+    paths = [c.path for c in found]
+    workspace = _workspace(ls, target.config.max_file_size, paths)
+    if target.language == Language.CPP:
+        changes, _ = plan_threading(sites, paths, workspace.read, config_of)
+    else:
+        modules = {c.path: c.module_name for c in found}
+        changes, _ = plan_python_threading(sites, modules, workspace.read, config_of)
+    planned = []
+    for change in changes:
+        if prove_change(change, workspace, paths, HELPER_NAMES) is not None:
+            continue
+        known = {p: workspace.known[p] for p in change.texts}
+        planned.append(
+            GroupChange(
+                f"{change.title} ({len(change.texts)} files)",
+                {p: (k.text, change.texts[p]) for p, k in known.items()},
+                {p: "\r\n" if k.stored.crlf else "\n" for p, k in known.items()},
+            )
+        )
+    return planned
 
 
 def group_action(

@@ -106,7 +106,7 @@ def test_a_failed_write_puts_back_the_files_already_written(
 def test_a_file_changed_on_disk_stops_the_whole_change(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_prove = groups._prove
+    real_prove = groups.prove_change
 
     def prove_then_edit(
         change: Change, workspace: Workspace, paths: list[Path], names: frozenset[str]
@@ -115,7 +115,7 @@ def test_a_file_changed_on_disk_stops_the_whole_change(
         (project / "src" / "codegen_c.cc").write_text("// edited meanwhile\n")
         return reason
 
-    monkeypatch.setattr(groups, "_prove", prove_then_edit)
+    monkeypatch.setattr(groups, "prove_change", prove_then_edit)
     (outcome,), _, _ = _run(project)
     assert not outcome.done
     assert outcome.reason is not None and "changed on disk" in outcome.reason

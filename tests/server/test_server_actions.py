@@ -3,6 +3,8 @@ makes, offered in the editor, and the rule's explanation on hover."""
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,17 @@ async def _actions(
         )
     )
     return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+def _applied(edit: types.WorkspaceEdit) -> dict[str, str]:
+    """Return each file a multi-file edit touches (by name) as the edit leaves it."""
+    touched = {}
+    for document_change in edit.document_changes or []:
+        assert isinstance(document_change, types.TextDocumentEdit)
+        file_uri = document_change.text_document.uri
+        path = Path(file_uri.removeprefix("file://"))
+        touched[path.name] = apply_text_edits(path.read_text(), edits_of(edit, file_uri))
+    return touched
 
 
 def _example_project(root: Path, code: str, language: Language, example: Invalid) -> Path:
@@ -218,12 +231,7 @@ async def test_a_unique_name_copy_is_replaced_in_every_file_by_one_code_action(
     actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
     (change,) = [a for a in actions if a.title.endswith("files)")]
     assert change.edit is not None and change.edit.document_changes
-    touched = {}
-    for document_change in change.edit.document_changes:
-        assert isinstance(document_change, types.TextDocumentEdit)
-        file_uri = document_change.text_document.uri
-        path = Path(file_uri.removeprefix("file://"))
-        touched[path.name] = apply_text_edits(path.read_text(), edits_of(change.edit, file_uri))
+    touched = _applied(change.edit)
     expected = fixtures / "fix_unique_names_fixed" / "src"
     assert touched == {name: (expected / name).read_text() for name in touched}
     assert len(touched) > 1
@@ -312,3 +320,64 @@ def test_a_fix_planned_on_a_closed_file_is_dropped_once_the_file_changes(tmp_pat
     assert opened.still_current()  # the client checks the version itself
     path.unlink()
     assert not closed.still_current()
+
+
+async def test_a_supply_is_threaded_by_one_code_action_as_lintgv_fix_threads_it(
+    tmp_path: Path, start: Start
+) -> None:
+    passes = (
+        "import tvm\n\n\ndef make_global(name):\n    return tvm.ir.GlobalVar(name)\n\n\n"
+        "def lower(mod):\n    return make_global('main')\n"
+    )
+    driver = (
+        "from pkg.passes import make_global\n\n\ndef build(mod):\n    return make_global('f')\n"
+    )
+    roots = []
+    for name in ("editor", "cli"):
+        package = tmp_path / name / "python" / "pkg"
+        package.mkdir(parents=True)
+        (tmp_path / name / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+        (package / "__init__.py").write_text("")
+        (package / "passes.py").write_text(passes)
+        (package / "driver.py").write_text(driver)
+        roots.append(tmp_path / name)
+    editor, cli = roots
+    subprocess.run(
+        [sys.executable, "-m", "lintgv", "fix", "--unsafe", "--no-cache", "."],
+        cwd=cli,
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+
+    client = await start(editor)
+    source = editor / "python" / "pkg" / "passes.py"
+    uri = client.open(source)
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV101"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (change,) = [a for a in actions if a.title.startswith("Pass a GlobalVarSupply into")]
+    assert change.title.endswith("(2 files)")
+    assert change.edit is not None and change.edit.document_changes
+    touched = _applied(change.edit)
+    package = cli / "python" / "pkg"
+    assert touched == {name: (package / name).read_text() for name in ("passes.py", "driver.py")}
+    assert "global_var_supply=GlobalVarSupply(mod)" in touched["driver.py"]
+
+
+async def test_a_cpp_supply_is_threaded_into_header_source_and_callers_by_one_action(
+    tmp_path: Path, start: Start
+) -> None:
+    root = tmp_path / "thread_project"
+    shutil.copytree(Path(__file__).parent.parent / "fixtures" / "thread_project", root)
+    client = await start(root)
+    uri = client.open(root / "src" / "driver_api.cc")
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV101"]
+    (first,) = [d for d in diagnostics if d.range.start.line == 4]
+    actions = await _actions(client, uri, first.range, [first])
+    (change,) = [a for a in actions if a.title.startswith("Pass a GlobalVarSupply into")]
+    assert "ScheduleToModule" in change.title
+    assert change.edit is not None and change.edit.document_changes
+    touched = _applied(change.edit)
+    assert set(touched) == {"driver_api.h", "driver_api.cc", "build.cc"}
+    assert "GlobalVarSupply global_var_supply, bool simple = false);" in touched["driver_api.h"]
+    assert "global_var_supply->FreshGlobal(name, false)" in touched["driver_api.cc"]
