@@ -2,7 +2,8 @@
 unique-name copy (GV201, its declaration GV202 and calls GV203) replaced by a NameSupply
 member in header, source and callers at once (stage two, lintgv/fixing/groups.py), and a
 GlobalVarSupply parameter threaded into a function whose GlobalVar (GV101) has nothing in
-scope to name it, with every caller updated (stage three, lintgv/fixing/threading*.py)."""
+scope to name it, with every caller updated (stage three, lintgv/fixing/threading*.py).
+Both in C++ and in Python."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,7 @@ class GroupChange:
 
 def plan_groups(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     """Return the proved multi-file changes that touch the analysed document, planned once
-    per version (on the lint thread). The C++ files of its workspace folder are read from
+    per version (on the lint thread). The files of its language in its workspace folder are read from
     the editor when open, else from disk."""
     if analysis.group_changes is None:
         analysis.group_changes = _plan(ls, analysis)
@@ -57,10 +58,12 @@ def _workspace(ls: LintgvServer, max_size: int, paths: list[Path]) -> Workspace:
 
 def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     target = analysis.target
-    if target is None or target.language != Language.CPP:
+    if target is None:
         return []
     folder = ls.folder_of(target.path) or target.path.parent
-    paths = [c.path for c in Discovery({}).discover([folder], []) if c.language == Language.CPP]
+    # A copy's declarations and calls are in files of its own language.
+    found = Discovery({}).discover([folder], [])
+    paths = [c.path for c in found if c.language == target.language]
     workspace = _workspace(ls, target.config.max_file_size, paths)
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)

@@ -381,3 +381,30 @@ async def test_a_cpp_supply_is_threaded_into_header_source_and_callers_by_one_ac
     assert set(touched) == {"driver_api.h", "driver_api.cc", "build.cc"}
     assert "GlobalVarSupply global_var_supply, bool simple = false);" in touched["driver_api.h"]
     assert "global_var_supply->FreshGlobal(name, false)" in touched["driver_api.cc"]
+
+
+async def test_a_python_unique_name_copy_is_replaced_by_one_code_action(
+    tmp_path: Path, start: Start
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    source = root / "namer.py"
+    source.write_text(
+        "class Namer:\n    def __init__(self):\n        self.name_count = {}\n\n"
+        "    def get_unique_name(self, name):\n        if name in self.name_count:\n"
+        "            self.name_count[name] += 1\n"
+        "            return name + str(self.name_count[name])\n"
+        "        self.name_count[name] = 0\n        return name\n\n"
+        "    def run(self, n):\n        return self.get_unique_name(n)\n"
+    )
+    client = await start(root)
+    uri = client.open(source)
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (change,) = [a for a in actions if a.title.endswith("files)")]
+    assert change.edit is not None
+    after = _applied(change.edit)["namer.py"]
+    assert 'self.name_supply = NameSupply("")' in after
+    assert "return self.name_supply.fresh_name(n)" in after
+    assert "def get_unique_name" not in after
