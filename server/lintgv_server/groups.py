@@ -38,8 +38,8 @@ class GroupChange:
 
 def plan_groups(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     """Return the proved multi-file changes that touch the analysed document, planned once
-    per version (on the lint thread). The files of its language in its workspace folder are read from
-    the editor when open, else from disk."""
+    per version (on the lint thread). The files of its language in its workspace folder
+    are read from the editor when open, else from disk."""
     if analysis.group_changes is None:
         analysis.group_changes = _plan(ls, analysis)
     return list(analysis.group_changes)
