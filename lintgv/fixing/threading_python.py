@@ -29,6 +29,7 @@ import libcst as cst
 
 from lintgv.codemods import python_scope as scope
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
+from lintgv.codemods.names import free_name
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.codemods.unique_names import Change
 from lintgv.config import Config
@@ -214,10 +215,21 @@ class _Threader(ThreadEdits):
         self.given.add((target.file.path, id(target.function)))
         self.add(target.file.path, _parameter_edit(target.file, target.function))
         grounded = False
+        built: dict[tuple[Path, int], list[tuple[_File, cst.Call, str]]] = {}
         for file, call in calls:
             supply = self._supply(file, call, target, depth, seen | {target.qualified})
-            self.add(file.path, _argument_edit(file, call, supply))
+            caller = _function_of(file, call)
+            if (
+                caller is not None
+                and supply.startswith("GlobalVarSupply(")
+                and supply != _NEW_SUPPLY
+            ):
+                built.setdefault((file.path, id(caller)), []).append((file, call, supply))
+            else:
+                self.add(file.path, _argument_edit(file, call, supply))
             grounded |= supply != _NEW_SUPPLY
+        for members in built.values():
+            self._pass_one_supply(members)
         self.calls += len(calls)
         self.grounded = grounded
         return None
@@ -268,6 +280,40 @@ class _Threader(ThreadEdits):
             if others:
                 break  # the change is refused: the rest need not be parsed
         return calls, others
+
+    def _pass_one_supply(self, members: list[tuple[_File, cst.Call, str]]) -> None:
+        """Make the calls of one caller that each would build a supply from its module
+        share one, and a call in a loop use one for every turn: a supply per call would
+        name each call's globals as if no other had made any (`f`, then `f` again).
+        Declared in the innermost block holding them all, out of any loop, before the
+        first; inline when the module is bound later."""
+        file = members[0][0]
+        members = sorted(members, key=lambda m: file.span_of(m[1]))
+        _, first, supply = members[0]
+        caller = _function_of(file, first)
+        repeated = len(members) > 1 or (caller is not None and _in_loop(file, first, caller))
+        shared = repeated and all(s == supply for _, _, s in members)
+        anchor = None
+        if shared and caller is not None:
+            calls: list[cst.CSTNode] = [call for _, call, _ in members]
+            block = scope.common_block(file, caller.body, calls)
+            anchor = scope.block_child(file, block, first)
+            module = supply.removeprefix("GlobalVarSupply(").removesuffix(")")
+            line = file.span_of(anchor).start_line if anchor is not None else 0
+            bound = file.planner.bindings(caller).at(module, line)
+            if bound is None or bound.end_line >= line:
+                anchor = None  # the module is bound inside the statement, or later
+        if anchor is None:
+            for _, call, each in members:
+                self.add(file.path, _argument_edit(file, call, each))
+            return
+        assert caller is not None
+        name = free_name(scope.names_in(caller), PARAMETER)
+        at = scope.insertion_line(file, anchor)
+        declaration = f"{scope.indent_of(file, anchor)}{name} = {supply}\n"
+        self.add(file.path, Edit(Span(at, 0, at, 0), declaration, ""))
+        for _, call, _ in members:
+            self.add(file.path, _argument_edit(file, call, name))
 
     def _reexport(self, file: _File, node: cst.CSTNode, target: _Target) -> str | None:
         """Tell whether `node` may reach a module-level `target` through another module
@@ -499,6 +545,19 @@ def _is_own_receiver(file: _File, receiver: cst.BaseExpression, target: _Target)
     while current is not None and not isinstance(current, cst.ClassDef):
         current = file.parent_of(current)
     return current is target.cls
+
+
+_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def _in_loop(file: _File, node: cst.CSTNode, function: cst.FunctionDef) -> bool:
+    """Tell whether `node` runs in a loop or a comprehension of `function`'s body."""
+    current = file.parent_of(node)
+    while current is not None and current is not function:
+        if isinstance(current, _LOOPS):
+            return True
+        current = file.parent_of(current)
+    return False
 
 
 def _function_of(file: _File, node: cst.CSTNode) -> cst.FunctionDef | None:

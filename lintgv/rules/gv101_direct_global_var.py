@@ -96,10 +96,11 @@ class DirectGlobalVarPython(PythonRule):
     re-export it), its name is bound again or hidden, a call passes the keyword already,
     a method of its name is called on another receiver or defined elsewhere, or nothing
     checked calls it. Calls in files lintgv does not check (excluded, ignored) are not
-    seen; a file that names it and is not UTF-8 stops the change. Each call makes
-    its own supply from the caller's module: two calls in one caller do not share
-    one. No fix at all when the call passes a type. With `tvm-version = "0.25"`, the
-    name is wrapped instead: `GlobalVar(global_names.fresh_name(name, False))` with
+    seen; a file that names it and is not UTF-8 stops the change. A caller whose calls
+    would each build a supply from its module (several calls, or one in a loop) declares
+    one `global_var_supply = GlobalVarSupply(mod)` before them instead, so that they
+    name as one. No fix at all when the call passes a type. With `tvm-version = "0.25"`,
+    the name is wrapped instead: `GlobalVar(global_names.fresh_name(name, False))` with
     a `UniqueNameSupply` seeded from the module's globals.
 
     ## See also

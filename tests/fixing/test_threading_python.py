@@ -106,6 +106,18 @@ def _fix(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _run_fixed(project: Path, program: str) -> subprocess.CompletedProcess[str]:
+    """Run `program` against the fixed package, with the stand-in TVM on the path."""
+    return subprocess.run(
+        [sys.executable, "-c", program],
+        env={"PYTHONPATH": f"{project.parent / 'stubs'}:{project / 'python'}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 def _texts(root: Path) -> dict[str, str]:
     return {p.name: p.read_text() for p in sorted((root / "python" / "pkg").glob("*.py"))}
 
@@ -120,8 +132,11 @@ def test_the_function_and_every_caller_get_the_supply(project: Path) -> None:
     assert "return global_var_supply.fresh_global(name, False)" in passes
     assert 'make_global("main", global_var_supply=GlobalVarSupply(mod))' in passes
     assert "from tvm.ir.supply import GlobalVarSupply" in passes
-    # A caller with a module makes a supply of it; one with nothing passes a new one.
-    assert 'make_global("f", kind="x", global_var_supply=GlobalVarSupply(mod))' in driver
+    # A caller with a module makes a supply of it, one for all its calls; one with
+    # nothing passes a new one.
+    assert "    global_var_supply = GlobalVarSupply(mod)\n    first = make_global(" in driver
+    assert 'make_global("f", kind="x", global_var_supply=global_var_supply)' in driver
+    assert 'second = make_global("f", global_var_supply=global_var_supply)' in driver
     assert 'p.make_global("g", global_var_supply=GlobalVarSupply())' in driver
     assert "from tvm.ir.supply import GlobalVarSupply" in driver
     assert "pkg.passes.make_global (4 calls updated" in result.stdout
@@ -140,18 +155,10 @@ def test_the_fixed_package_runs_and_a_second_run_changes_nothing(project: Path) 
         "print(json.dumps([sorted(mod.values()), first.name_hint, second.name_hint,"
         " driver.helper().name_hint]))\n"
     )
-    stubs = project.parent / "stubs"
-    ran = subprocess.run(
-        [sys.executable, "-c", program],
-        env={"PYTHONPATH": f"{stubs}:{project / 'python'}"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    ran = _run_fixed(project, program)
     assert ran.returncode == 0, ran.stderr
-    # Each build makes a supply of the module, which knows `main` but not the other `f`.
-    assert json.loads(ran.stdout) == [["main"], "f", "f", "g"]
+    # build's two calls share one supply of the module: the second `f` is made unique.
+    assert json.loads(ran.stdout) == [["main"], "f", "f_1", "g"]
     again = _fix(project, "--unsafe")
     assert _texts(project) == after
     assert "Thread" not in again.stdout
@@ -297,12 +304,20 @@ def test_a_call_in_a_default_value_gets_a_new_supply_not_the_function_s_module(
     passes.write_text(PASSES + "\n\ndef build(mod, gv=make_global('x')):\n    return gv\n")
     _fix(project, "--unsafe")
     assert "gv=make_global('x', global_var_supply=GlobalVarSupply())" in passes.read_text()
-    ran = subprocess.run(
-        [sys.executable, "-c", "import pkg.passes"],
-        env={"PYTHONPATH": f"{project.parent / 'stubs'}:{project / 'python'}"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    ran = _run_fixed(project, "import pkg.passes")
     assert ran.returncode == 0, ran.stderr
+
+
+def test_a_call_in_a_loop_uses_one_supply_for_every_turn(project: Path) -> None:
+    passes = project / "python" / "pkg" / "passes.py"
+    many = "\n\ndef many(mod, names):\n    return [make_global(n) for n in names]\n"
+    passes.write_text(PASSES + many)
+    _fix(project, "--unsafe")
+    text = passes.read_text()
+    assert "    global_var_supply = GlobalVarSupply(mod)\n    return [make_global(n, " in text
+    program = (
+        "from tvm.ir import IRModule\nfrom pkg import passes\n"
+        "print([gv.name_hint for gv in passes.many(IRModule(), ['x', 'x'])])\n"
+    )
+    ran = _run_fixed(project, program)
+    assert ran.stdout.strip() == "['x', 'x_1']", ran.stderr
