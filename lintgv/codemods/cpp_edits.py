@@ -1,4 +1,5 @@
-"""Line-aware C++ edits: delete a declaration with its doc comment, replace a node."""
+"""Line-aware C++ edits: delete a declaration with its doc comment, replace a node, put a
+statement before another."""
 
 import tree_sitter
 
@@ -64,3 +65,46 @@ def replace(
     """Return an edit putting `text` in place of `node` (and the comments above it)."""
     first = leading_comments(node) if with_comments else node
     return parsed.replace(first, text, node)
+
+
+def statement_indent(parsed: ParsedCpp, statement: tree_sitter.Node) -> str:
+    """Return the indentation a statement put before `statement` (above the comments
+    directly over it) gets: that of its line; inside a preprocessor block, whose `#if`
+    sits in column 0, that of the block's first statement."""
+    start = leading_comments(statement)
+    if start.type.startswith("preproc"):
+        return _indent_inside(parsed, start)
+    row, column = start.start_point
+    line_start = parsed.line_starts[row]
+    return parsed.data[line_start : line_start + column].decode("utf-8", "replace")
+
+
+def insert_before(parsed: ParsedCpp, statement: tree_sitter.Node, text: str) -> Edit:
+    """Return the edit putting statement `text` on a line of its own before `statement`
+    and the comments directly over it, at its indentation; beside it when code before
+    it shares its line."""
+    start = leading_comments(statement)
+    row, column = start.start_point
+    line_start = parsed.line_starts[row]
+    before = parsed.data[line_start : line_start + column].decode("utf-8", "replace")
+    if before.strip():  # the statement shares its line with code before it
+        where = parsed.span(start)
+        point = Span(where.start_line, where.start_col, where.start_line, where.start_col)
+        return Edit(point, text + " ", "")
+    return Edit(Span(row + 1, 0, row + 1, 0), f"{statement_indent(parsed, statement)}{text}\n", "")
+
+
+def _indent_inside(parsed: ParsedCpp, directive: tree_sitter.Node) -> str:
+    """Return the indentation of the first statement inside a preprocessor block."""
+    for child in directive.named_children:
+        if child.start_point[0] == directive.start_point[0]:
+            continue  # the condition, on the directive's own line
+        if child.type.startswith("preproc") and child.type != "preproc_else":
+            continue
+        node = child.named_children[0] if child.type == "preproc_else" else child
+        if node is None:
+            continue
+        line_start = parsed.line_starts[node.start_point[0]]
+        text = parsed.data[line_start : line_start + node.start_point[1]]
+        return text.decode("utf-8", "replace") if not text.strip() else ""
+    return ""

@@ -15,6 +15,7 @@ from enum import StrEnum
 import tree_sitter
 
 from lintgv.codemods import cpp_scope
+from lintgv.codemods.cpp_edits import insert_before, statement_indent
 from lintgv.codemods.includes import (
     GLOBAL_VAR_SUPPLY_HEADER,
     UNIQUE_NAME_SUPPLY_HEADER,
@@ -335,50 +336,17 @@ class SupplyPlanner:
             member.edits.append(edit)
 
     def _declaration(self, anchor: tree_sitter.Node, name: str, module: str) -> Edit:
-        start = anchor
-        while True:
-            previous = start.prev_named_sibling
-            if (
-                previous is None
-                or previous.type != "comment"
-                or previous.end_point[0] + 1 < start.start_point[0]
-            ):
-                break
-            start = previous
-        row, column = start.start_point
-        line_start = self.parsed.line_starts[row]
-        prefix = self.parsed.data[line_start : line_start + column].decode("utf-8", "replace")
-        if start.type.startswith("preproc"):
-            prefix = self._indent_inside(start)  # `#if` sits in column 0, its code does not
         if self.unique_names:
             arrow = f"({module})" if module.startswith("*") else module
             pad = " " * (len(self.supply_type) + len(name) + 2)
+            indent = statement_indent(self.parsed, anchor)
             text = (
                 f"{self.supply_type} {name}({arrow}->functions.begin(), {arrow}->functions.end(),"
-                f"\n{prefix}{pad}[](const auto& kv) {{ return kv.first->name_hint; }});"
+                f"\n{indent}{pad}[](const auto& kv) {{ return kv.first->name_hint; }});"
             )
         else:
             text = f"GlobalVarSupply {name} = GlobalVarSupply({module});"
-        line = row + 1
-        if prefix.strip():  # the statement shares its line with code before it
-            where = self.parsed.span(start)
-            return Edit(_point(where.start_line, where.start_col), text + " ", "")
-        return Edit(_point(line, 0), f"{prefix}{text}\n", "")
-
-    def _indent_inside(self, directive: tree_sitter.Node) -> str:
-        """Return the indentation of the first statement inside a preprocessor block."""
-        for child in directive.named_children:
-            if child.start_point[0] == directive.start_point[0]:
-                continue  # the condition, on the directive's own line
-            if child.type.startswith("preproc") and child.type != "preproc_else":
-                continue
-            node = child.named_children[0] if child.type == "preproc_else" else child
-            if node is None:
-                continue
-            line_start = self.parsed.line_starts[node.start_point[0]]
-            text = self.parsed.data[line_start : line_start + node.start_point[1]]
-            return text.decode("utf-8", "replace") if not text.strip() else ""
-        return ""
+        return insert_before(self.parsed, anchor, text)
 
     def _outcome(self, plan: _Plan) -> Outcome:
         if plan.reason is not None and plan.suggest_new and not self.unique_names:
