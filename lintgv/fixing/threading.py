@@ -25,8 +25,10 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from lintgv.codemods.cpp_scope import scope_at
+from lintgv.codemods.cpp_edits import insert_before
+from lintgv.codemods.cpp_scope import LOOPS, common_block, identifiers, scope_at, statement_in
 from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
+from lintgv.codemods.names import free_name
 from lintgv.codemods.unique_names import Change
 from lintgv.config import Config, apply_settings
 from lintgv.engine import check
@@ -327,6 +329,8 @@ class _Threader(ThreadEdits):
         calls = 0
         grounded = False  # some call passes a real supply, not a new, empty one
         refusal = None
+        # Calls that would build a supply from their caller's module, by caller.
+        built: dict[int, list[tuple[Node, Node, str]]] = {}
         for other, target in files.items():
             for declaration in declarations[other]:
                 self.add(other, _insertion(target, declaration, index, _DECLARATION))
@@ -356,9 +360,20 @@ class _Threader(ThreadEdits):
                     depth,
                     seen | {identity},
                 )
-                self.add(other, _insertion(target, arguments, index, supply))
+                caller = target.enclosing(call, ("function_definition",))
+                if (
+                    caller is not None
+                    and supply.startswith("GlobalVarSupply(")
+                    and (supply != _NEW_SUPPLY)
+                ):
+                    built.setdefault(caller.id, []).append((call, arguments, supply))
+                else:
+                    self.add(other, _insertion(target, arguments, index, supply))
                 calls += 1
                 grounded |= supply != _NEW_SUPPLY
+            for members in built.values():
+                self._pass_one_supply(other, target, members, index)
+            built.clear()
             if refusal is not None:
                 break
         if refusal is None and not calls:
@@ -371,6 +386,38 @@ class _Threader(ThreadEdits):
         self.calls += calls
         self.grounded = grounded
         return None
+
+    def _pass_one_supply(
+        self, path: Path, parsed: ParsedCpp, members: list[tuple[Node, Node, str]], index: int
+    ) -> None:
+        """Make the calls of one caller that each would build a supply from its module
+        share one, and a call in a loop use one for every turn: a supply per call would
+        name each call's globals as if no other had made any. Declared in the innermost
+        block holding them all (out of loops and switch bodies) before the first; inline
+        when the module is not visible there."""
+        members = sorted(members, key=lambda m: m[0].start_byte)
+        first, _, supply = members[0]
+        caller = parsed.enclosing(first, ("function_definition",))
+        body = caller.child_by_field_name("body") if caller is not None else None
+        anchor = None
+        repeated = len(members) > 1 or any(
+            a.type in LOOPS for a in _ancestors_within(parsed, first, body)
+        )
+        same = all(s == supply for _, _, s in members)
+        if caller is not None and body is not None and repeated and same:
+            block = common_block(parsed, body, [call for call, _, _ in members])
+            anchor = statement_in(parsed, block, first)
+        module = supply.removeprefix("GlobalVarSupply(").removesuffix(")").lstrip("*")
+        if anchor is not None and scope_at(parsed, anchor).find(module) is None:
+            anchor = None  # declared inside the statement, or later
+        if anchor is None or caller is None:
+            for _, arguments, each in members:
+                self.add(path, _insertion(parsed, arguments, index, each))
+            return
+        name = free_name(identifiers(parsed, caller), PARAMETER)
+        self.add(path, insert_before(parsed, anchor, f"GlobalVarSupply {name} = {supply};"))
+        for _, arguments, _ in members:
+            self.add(path, _insertion(parsed, arguments, index, name))
 
     def _supply(
         self,
@@ -401,6 +448,16 @@ class _Threader(ThreadEdits):
                 self.restore(saved)
         self.unresolved.append(_where(path, parsed, call))
         return _NEW_SUPPLY
+
+
+def _ancestors_within(parsed: ParsedCpp, node: Node, stop: Node | None) -> list[Node]:
+    """Return the ancestors of `node` below `stop`, innermost first."""
+    found = []
+    for ancestor in parsed.ancestors(node):
+        if ancestor == stop:
+            break
+        found.append(ancestor)
+    return found
 
 
 def _declarations(

@@ -424,8 +424,10 @@ class DirectGlobalVarCpp(CppRule):
     function gets a `GlobalVarSupply global_var_supply` parameter (before the first one
     with a default value), so do its declarations in the files checked, and each call
     passes the caller's supply, one made from the caller's IRModule, or else a new one
-    (listed in the summary); a caller with nothing to pass gets the parameter too, up to
-    `supply-depth` calls up (default 3); all files change together or none. It is not done when a
+    (listed in the summary); a caller's several calls, or one in a loop, share one
+    `GlobalVarSupply global_var_supply = GlobalVarSupply(mod);` declared before them; a
+    caller with nothing to pass gets the parameter too, up to `supply-depth` calls up
+    (default 3); all files change together or none. It is not done when a
     call's receiver cannot be resolved (the call would miss its argument), when a call
     relies on default arguments before the new one, or when nothing in the files checked
     calls the function (an API whose callers are elsewhere). No fix (and the message says

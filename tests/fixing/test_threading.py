@@ -268,3 +268,60 @@ def test_a_call_through_the_function_s_namespace_is_updated_too(project: Path) -
     relay = (project / "src" / "relay.cc").read_text()
     assert 'tvm::ScheduleToModule(f, "lifted", GlobalVarSupply(NameSupply("")), true);' in relay
     assert "ScheduleToModule (4 calls updated" in result.stdout
+
+
+SHARED = """#include <tvm/ir/module.h>
+namespace tvm {
+GlobalVar Name(const std::string& name) {
+  return GlobalVar(name);
+}
+
+void Twice(IRModule mod, const BaseFunc& f) {
+  // The first global.
+  mod->Add(Name("f"), f);
+  mod->Add(Name("f"), f);
+}
+
+void Loop(IRModule mod, const Array<BaseFunc>& fs) {
+  for (const BaseFunc& f : fs) {
+    mod->Add(Name("g"), f);
+  }
+}
+
+void Once(IRModule mod, const BaseFunc& f) {
+  mod->Add(Name("h"), f);
+}
+}  // namespace tvm
+"""
+
+
+@pytest.mark.system("c++")
+def test_a_caller_s_calls_share_one_supply_made_before_them(tmp_path: Path) -> None:
+    root = tmp_path / "shared"
+    root.mkdir()
+    (root / "lintgv.toml").write_text('tvm-version = "0.16"\nselect = ["GV101"]\n')
+    (root / "shared.cc").write_text(SHARED)
+    result = _fix(root, "--unsafe")
+    text = (root / "shared.cc").read_text()
+    assert "Threaded a GlobalVarSupply parameter into Name (4 calls updated" in result.stdout
+    # Two calls: one supply, declared above the comment over the first.
+    assert (
+        "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n  // The first global.\n"
+        '  mod->Add(Name("f", global_var_supply), f);\n'
+        '  mod->Add(Name("f", global_var_supply), f);\n'
+    ) in text
+    # A call in a loop: one supply for every turn, declared outside the loop.
+    assert (
+        "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+        "  for (const BaseFunc& f : fs) {\n"
+        '    mod->Add(Name("g", global_var_supply), f);\n'
+    ) in text
+    # A single call builds its supply inline.
+    assert 'mod->Add(Name("h", GlobalVarSupply(mod)), f);' in text
+    done = subprocess.run(
+        ["c++", "-std=c++17", "-fsyntax-only", f"-I{STUBS}", str(root / "shared.cc")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
