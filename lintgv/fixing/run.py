@@ -28,9 +28,10 @@ from lintgv.fixing.files import (
 )
 from lintgv.fixing.groups import GroupFix, Workspace, apply_change, fix_groups
 from lintgv.fixing.proof import NameProof
+from lintgv.fixing.python_calls import Parses
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.fixing.threading import NOTHING_IN_SCOPE, Site, plan_threading
-from lintgv.fixing.threading_python import Parses, plan_python_threading
+from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.paths import display_path

@@ -22,7 +22,6 @@ pass, or nothing checked calls it.
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
@@ -30,74 +29,39 @@ import libcst as cst
 from lintgv.codemods import python_scope as scope
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.names import free_name
-from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.codemods.unique_names import Change
 from lintgv.config import Config
-from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
+from lintgv.fixing.python_calls import (
+    Parses,
+    PyFile,
+    Target,
+    function_of,
+    hides,
+    in_loop,
+    is_not_a_use,
+    keyword_of,
+    load,
+    names_in_bytes,
+    reference,
+    target_at,
+)
 from lintgv.fixing.threading import PARAMETER, Refusal, Site, ThreadEdits, named_with_parameter
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
-from lintgv.parsing.names import dotted, module_of, resolve_relative
-from lintgv.parsing.python import ParsedPython, parse_python
+from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import descendants
 
 _DECLARATION = f"{PARAMETER}: GlobalVarSupply"
+
+
 _NEW_SUPPLY = "GlobalVarSupply()"
+
+
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
+
+
 _SHOWN = 5  # places listed in a refusal
-
-
-class _File:
-    """One parsed Python file of the project, with what a codemod borrows from a rule."""
-
-    def __init__(self, path: Path, text: str, module_name: str) -> None:
-        self.path = path
-        self.text = text
-        self.module_name = module_name
-        self.parsed: ParsedPython = parse_python(text, module_name)
-        self.planner = SupplyPlanner(self, complete=True, unique_names=False)
-
-    @property
-    def module(self) -> cst.Module:
-        return self.parsed.module
-
-    def span_of(self, node: cst.CSTNode) -> Span:
-        where = self.parsed.positions[node]
-        return Span(where.start.line, where.start.column, where.end.line, where.end.column)
-
-    def qualified_names(self, node: cst.BaseExpression) -> set[str]:
-        return self.parsed.names.qualified_names(node)
-
-    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.parsed.parent_of(node)
-
-    def where(self, node: cst.CSTNode) -> str:
-        return f"{self.path.name}:{self.span_of(node).start_line}"
-
-
-@dataclass(frozen=True)
-class _Target:
-    """A function to give the parameter: where it is and how it is called."""
-
-    file: _File
-    function: cst.FunctionDef
-    cls: cst.ClassDef | None  # the class of a method
-    nested: bool = False  # defined inside another function: its calls are not followed
-
-    @property
-    def name(self) -> str:
-        return self.function.name.value
-
-    @property
-    def qualified(self) -> str:
-        owner = f"{self.cls.name.value}." if self.cls is not None else ""
-        return f"{self.file.module_name or self.file.path.stem}.{owner}{self.name}"
-
-
-class Parses(dict[Path, "_File"]):
-    """The parses of a run's Python files, each of the text it was last read with: a
-    run plans again after every change, and most files have not changed since."""
 
 
 def plan_python_threading(
@@ -114,15 +78,15 @@ def plan_python_threading(
     is in `skip` are not planned again. `modules` are the project's Python files (with
     their dotted module names), where calls are looked for; texts come from `read`."""
     files = files if files is not None else Parses()
-    targets: dict[tuple[Path, int], _Target] = {}
+    targets: dict[tuple[Path, int], Target] = {}
     for site in sites:
         config = config_for(site.path)
         if config.release.has_unique_name_supply:
             continue  # no GlobalVarSupply in this release
-        file = _load(files, site.path, modules, read)
-        if not isinstance(file, _File):
+        file = load(files, site.path, modules, read)
+        if not isinstance(file, PyFile):
             continue  # its GV101 findings came from this text: not expected, but safe
-        target = _target_at(file, site.line)
+        target = target_at(file, site.line)
         if target is not None:
             targets.setdefault((site.path, id(target.function)), target)
     changes: list[Change] = []
@@ -140,44 +104,6 @@ def plan_python_threading(
     return changes, refused
 
 
-def _load(
-    files: Parses,
-    path: Path,
-    modules: Mapping[Path, str],
-    read: Callable[[Path], str | None],
-) -> _File | str:
-    text = read(path)
-    if text is None:
-        return f"{path.name} cannot be read"
-    if path not in files or files[path].text != text:
-        try:
-            files[path] = _File(path, text, modules.get(path, ""))
-        except ParseError:
-            return f"{path.name} cannot be parsed"
-    return files[path]
-
-
-def _target_at(file: _File, line: int) -> _Target | None:
-    """Return the innermost function holding `line`, if it is one lintgv can thread:
-    a module-level function or a method of a module-level class."""
-    holding = [
-        node
-        for node in descendants(file.module)
-        if isinstance(node, cst.FunctionDef)
-        and file.span_of(node).start_line <= line <= file.span_of(node).end_line
-    ]
-    if not holding:
-        return None
-    function = max(holding, key=lambda f: file.span_of(f).start_line)
-    parent = file.parent_of(function)
-    if parent is file.module:
-        return _Target(file, function, None)
-    holder = file.parent_of(parent) if isinstance(parent, cst.IndentedBlock) else None
-    if isinstance(holder, cst.ClassDef) and file.parent_of(holder) is file.module:
-        return _Target(file, function, holder)
-    return _Target(file, function, None, nested=True)
-
-
 class _Threader(ThreadEdits):
     """A Python change: the function and its callers."""
 
@@ -192,7 +118,7 @@ class _Threader(ThreadEdits):
         self.read = read
         self.files = files
 
-    def thread(self, target: _Target, depth: int, seen: frozenset[str]) -> str | None:
+    def thread(self, target: Target, depth: int, seen: frozenset[str]) -> str | None:
         """Add the edits that give `target` the parameter and pass it at every call;
         return why that cannot be done (nothing is added then)."""
         why = _unthreadable(target)
@@ -215,10 +141,10 @@ class _Threader(ThreadEdits):
         self.given.add((target.file.path, id(target.function)))
         self.add(target.file.path, _parameter_edit(target.file, target.function))
         grounded = False
-        built: dict[tuple[Path, int], list[tuple[_File, cst.Call, str]]] = {}
+        built: dict[tuple[Path, int], list[tuple[PyFile, cst.Call, str]]] = {}
         for file, call in calls:
             supply = self._supply(file, call, target, depth, seen | {target.qualified})
-            caller = _function_of(file, call)
+            caller = function_of(file, call)
             if (
                 caller is not None
                 and supply.startswith("GlobalVarSupply(")
@@ -234,10 +160,10 @@ class _Threader(ThreadEdits):
         self.grounded = grounded
         return None
 
-    def _references(self, target: _Target) -> tuple[list[tuple[_File, cst.Call]], list[str]] | str:
+    def _references(self, target: Target) -> tuple[list[tuple[PyFile, cst.Call]], list[str]] | str:
         """Return the calls of `target` in the project, and the places that name it some
         other way (or call a method of its name on an unknown receiver)."""
-        calls: list[tuple[_File, cst.Call]] = []
+        calls: list[tuple[PyFile, cst.Call]] = []
         others: list[str] = []
         name = re.escape(target.name)
         word = re.compile(rf"(?<!\w){name}(?!\w)")
@@ -248,7 +174,7 @@ class _Threader(ThreadEdits):
         for path in sorted(self.modules, key=lambda p: p.as_posix()):
             text = self.read(path)
             if text is None:
-                if _names_in_bytes(path, target.name):
+                if names_in_bytes(path, target.name):
                     return calls, [f"{path.name} (names it, and cannot be read as text)"]
                 continue
             if target.name not in text or word.search(text) is None:
@@ -259,20 +185,20 @@ class _Threader(ThreadEdits):
                     line = text.count("\n", 0, found.start()) + 1
                     return calls, [f"{path.name}:{line}"]
                 continue
-            file = _load(self.files, path, self.modules, self.read)
+            file = load(self.files, path, self.modules, self.read)
             if isinstance(file, str):
                 return f"{file}, so its calls of {target.name} are unknown"
             for node in descendants(file.module):
                 if isinstance(node, cst.FunctionDef) and node.name.value == target.name:
-                    if node is not target.function and _hides(file, target):
+                    if node is not target.function and hides(file, target):
                         kind = "method" if target.cls is not None else "definition"
                         others.append(f"{file.where(node)} (another {kind} of that name)")
                     continue
-                verdict = _reference(file, node, target) or self._reexport(file, node, target)
+                verdict = reference(file, node, target) or self._reexport(file, node, target)
                 if verdict == "call":
                     call = file.parent_of(node)
                     assert isinstance(call, cst.Call)
-                    if any(_keyword(a) == PARAMETER for a in call.args):
+                    if any(keyword_of(a) == PARAMETER for a in call.args):
                         others.append(f"{file.where(node)} (passes {PARAMETER} already)")
                     calls.append((file, call))
                 elif verdict is not None:
@@ -281,7 +207,7 @@ class _Threader(ThreadEdits):
                 break  # the change is refused: the rest need not be parsed
         return calls, others
 
-    def _pass_one_supply(self, members: list[tuple[_File, cst.Call, str]]) -> None:
+    def _pass_one_supply(self, members: list[tuple[PyFile, cst.Call, str]]) -> None:
         """Make the calls of one caller that each would build a supply from its module
         share one, and a call in a loop use one for every turn: a supply per call would
         name each call's globals as if no other had made any (`f`, then `f` again).
@@ -290,8 +216,8 @@ class _Threader(ThreadEdits):
         file = members[0][0]
         members = sorted(members, key=lambda m: file.span_of(m[1]))
         _, first, supply = members[0]
-        caller = _function_of(file, first)
-        repeated = len(members) > 1 or (caller is not None and _in_loop(file, first, caller))
+        caller = function_of(file, first)
+        repeated = len(members) > 1 or (caller is not None and in_loop(file, first, caller))
         shared = repeated and all(s == supply for _, _, s in members)
         anchor = None
         if shared and caller is not None:
@@ -315,14 +241,14 @@ class _Threader(ThreadEdits):
         for _, call, _ in members:
             self.add(file.path, _argument_edit(file, call, name))
 
-    def _reexport(self, file: _File, node: cst.CSTNode, target: _Target) -> str | None:
+    def _reexport(self, file: PyFile, node: cst.CSTNode, target: Target) -> str | None:
         """Tell whether `node` may reach a module-level `target` through another module
         (`from pkg.helpers import make_global`, where helpers imported it): "other" with
         the reason, unless that module defines a function of the name itself."""
         if target.cls is not None or not isinstance(node, cst.Name | cst.Attribute):
             return None
         last = node.attr.value if isinstance(node, cst.Attribute) else node.value
-        if last != target.name or _is_not_a_use(node, file.parent_of(node)):
+        if last != target.name or is_not_a_use(node, file.parent_of(node)):
             return None
         by_module = {module: path for path, module in self.modules.items()}
         for qualified in file.qualified_names(node):
@@ -336,11 +262,11 @@ class _Threader(ThreadEdits):
         return None
 
     def _supply(
-        self, file: _File, call: cst.Call, target: _Target, depth: int, seen: frozenset[str]
+        self, file: PyFile, call: cst.Call, target: Target, depth: int, seen: frozenset[str]
     ) -> str:
         """Return what a call passes; thread the parameter into its caller when the
         caller has nothing to pass and `depth` allows, else a new, empty supply."""
-        caller = _function_of(file, call)
+        caller = function_of(file, call)
         if caller is None:
             self.unresolved.append(file.where(call))
             return _NEW_SUPPLY
@@ -350,7 +276,7 @@ class _Threader(ThreadEdits):
         supply = file.planner.supply_at(caller, line)
         if supply is not None:
             return supply
-        outer = _target_at(file, file.span_of(caller).start_line)
+        outer = target_at(file, file.span_of(caller).start_line)
         if depth > 1 and outer is not None and outer.qualified not in seen:
             # A caller gets the parameter only where that brings a real supply from
             # further up; a chain of new, empty supplies changes signatures for nothing.
@@ -362,7 +288,7 @@ class _Threader(ThreadEdits):
         return _NEW_SUPPLY
 
 
-def _unthreadable(target: _Target) -> str | None:
+def _unthreadable(target: Target) -> str | None:
     if target.nested:
         return (
             f"{target.name} is not defined at module level or in a module-level class: "
@@ -387,105 +313,6 @@ def _unthreadable(target: _Target) -> str | None:
     return None
 
 
-def _reference(file: _File, node: cst.CSTNode, target: _Target) -> str | None:
-    """Tell whether `node` names `target`: "call" (the callee of a call), "other" (any
-    other use, or a method of its name called on a receiver lintgv cannot resolve), or
-    None (not a reference)."""
-    name = target.name
-    parent = file.parent_of(node)
-    if isinstance(node, cst.Attribute) and node.attr.value == name:
-        receiver = node.value
-        if target.cls is not None:
-            known = _is_own_receiver(file, receiver, target)
-        else:
-            names = file.qualified_names(node)
-            known = f"{target.file.module_name}.{name}" in names
-            if not known and not _reexported(names, target):
-                return None  # another object's attribute of that name
-        is_call = isinstance(parent, cst.Call) and parent.func is node
-        if not known:
-            return "other"
-        return "call" if is_call else "other"
-    if target.cls is not None:
-        return None
-    found = _binding_or_mention(file, node, target)
-    if found is not None:
-        return found
-    if not isinstance(node, cst.Name) or node.value != name:
-        return None
-    if _is_not_a_use(node, parent):
-        return None
-    if file.path == target.file.path:
-        resolves = name in file.parsed.names.local
-    else:
-        names = file.qualified_names(node)
-        resolves = f"{target.file.module_name}.{name}" in names
-        if not resolves and _reexported(names, target):
-            return "other"
-    if not resolves:
-        return None
-    return "call" if isinstance(parent, cst.Call) and parent.func is node else "other"
-
-
-def _hides(file: _File, target: _Target) -> bool:
-    """Tell whether another `def` of the target's name in `file` matters: for a method,
-    any (an override, or a method lintgv cannot tell apart); for a module-level function,
-    one in its own module (a redefinition, a nested function hiding it, a stub) or in a
-    file that imports it by that name (which the def then hides)."""
-    if target.cls is not None or file.module_name == target.file.module_name:
-        return True
-    identity = f"{target.file.module_name}.{target.name}"
-    return identity in file.parsed.names.imports.get(target.name, set())
-
-
-def _binding_or_mention(file: _File, node: cst.CSTNode, target: _Target) -> str | None:
-    """Tell whether `node` rebinds or hides a module-level `target`'s name, imports it
-    under another name or through a star, or names it in a string (`getattr`): each
-    makes some calls impossible to follow, so "other" with the reason; else None."""
-    name = target.name
-    identity = f"{target.file.module_name}.{name}"
-    if isinstance(node, cst.Param | cst.ClassDef) and node.name.value == name:
-        return "other (binds the name)"
-    if isinstance(node, cst.ImportAlias):
-        statement = file.parent_of(node)
-        if not isinstance(statement, cst.ImportFrom):
-            return None
-        base = resolve_relative(module_of(statement), file.module_name)
-        imported = dotted(node.name) or ""
-        renamed = node.asname is not None and dotted(node.asname.name) != imported
-        if renamed and (f"{base}.{imported}" == identity or imported == name):
-            return "other (imported under another name)"
-        if file.path == target.file.path and imported == name:
-            return "other (rebinds the name)"
-        return None
-    if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
-        base = resolve_relative(module_of(node), file.module_name)
-        module = target.file.module_name
-        if base and (module == base or module.startswith(base + ".")):
-            return "other (a star import)"
-        return None
-    if (
-        isinstance(node, cst.SimpleString)
-        and node.evaluated_value == name
-        and not _in_all(file, node)
-    ):
-        return "other (named in a string)"
-    return None
-
-
-def _in_all(file: _File, node: cst.CSTNode) -> bool:
-    """Tell whether a string sits in an `__all__` list, which only a star import reads."""
-    current = file.parent_of(node)
-    while current is not None and not isinstance(current, cst.BaseSmallStatement):
-        current = file.parent_of(current)
-    targets: list[cst.BaseExpression] = []
-    if isinstance(current, cst.Assign):
-        targets = [t.target for t in current.targets]
-    elif isinstance(current, cst.AugAssign | cst.AnnAssign):
-        targets = [current.target]
-    return any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets)
-
-
 def _compile_problem(path: Path, text: str) -> str | None:
     """Return why CPython would not compile `text` (compiled, never run), or None. More
     than a parse: a repeated keyword argument, say, parses but does not compile."""
@@ -498,88 +325,11 @@ def _compile_problem(path: Path, text: str) -> str | None:
     return None
 
 
-def _keyword(arg: cst.Arg) -> str:
-    return arg.keyword.value if arg.keyword is not None else ""
-
-
-def _names_in_bytes(path: Path, name: str) -> bool:
-    """Tell whether a file that is not UTF-8 text holds `name` (it may call it)."""
-    try:
-        return name.encode() in path.read_bytes()
-    except OSError:
-        return False
-
-
-def _reexported(names: set[str], target: _Target) -> bool:
-    """Tell whether a name resolves to the function through a package that may re-export
-    it (`tvm.relay.transform.F` for `tvm.relay.transform.passes.F`): lintgv cannot tell,
-    and a call left without the new argument would fail, so such a use stops the change."""
-    module = target.file.module_name
-    for qualified in names:
-        package, _, last = qualified.rpartition(".")
-        if last == target.name and package and module.startswith(package + "."):
-            return True
-    return False
-
-
-def _is_not_a_use(node: cst.Name | cst.Attribute, parent: cst.CSTNode | None) -> bool:
-    """Tell whether a Name is a declaration or a label rather than a use of a value."""
-    if isinstance(parent, cst.ImportAlias | cst.Param | cst.FunctionDef | cst.ClassDef):
-        return True
-    if isinstance(parent, cst.Attribute) and parent.attr is node:
-        return True
-    return isinstance(parent, cst.Arg) and parent.keyword is node
-
-
-def _is_own_receiver(file: _File, receiver: cst.BaseExpression, target: _Target) -> bool:
-    """Tell whether `receiver.method` is the target method: `self`/`cls` inside its
-    class, or the class itself in its own file."""
-    assert target.cls is not None
-    if file.path != target.file.path or not isinstance(receiver, cst.Name):
-        return False
-    if receiver.value == target.cls.name.value:
-        return True
-    if receiver.value not in ("self", "cls"):
-        return False
-    current = file.parent_of(receiver)
-    while current is not None and not isinstance(current, cst.ClassDef):
-        current = file.parent_of(current)
-    return current is target.cls
-
-
-_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-
-
-def _in_loop(file: _File, node: cst.CSTNode, function: cst.FunctionDef) -> bool:
-    """Tell whether `node` runs in a loop or a comprehension of `function`'s body."""
-    current = file.parent_of(node)
-    while current is not None and current is not function:
-        if isinstance(current, _LOOPS):
-            return True
-        current = file.parent_of(current)
-    return False
-
-
-def _function_of(file: _File, node: cst.CSTNode) -> cst.FunctionDef | None:
-    """Return the function whose body runs `node`; None at module level, in a lambda or
-    a class body. A default value or a decorator runs where its function is defined."""
-    below, current = node, file.parent_of(node)
-    while current is not None:
-        if isinstance(current, cst.FunctionDef) and below is current.body:
-            return current
-        if isinstance(current, cst.Lambda) and below is current.body:
-            return None
-        if isinstance(current, cst.ClassDef) and below is current.body:
-            return None
-        below, current = current, file.parent_of(current)
-    return None
-
-
-def _point(file: _File, line: int, column: int, text: str) -> Edit:
+def _point(file: PyFile, line: int, column: int, text: str) -> Edit:
     return Edit(Span(line, column, line, column), text, "")
 
 
-def _after(file: _File, node: cst.CSTNode, text: str) -> Edit:
+def _after(file: PyFile, node: cst.CSTNode, text: str) -> Edit:
     if isinstance(node, cst.Param):
         # A parameter's own range ends at its name or annotation: its default comes after.
         annotation = node.annotation.annotation if node.annotation is not None else None
@@ -588,7 +338,7 @@ def _after(file: _File, node: cst.CSTNode, text: str) -> Edit:
     return _point(file, span.end_line, span.end_col, text)
 
 
-def _parameter_edit(file: _File, function: cst.FunctionDef) -> Edit:
+def _parameter_edit(file: PyFile, function: cst.FunctionDef) -> Edit:
     """Return the edit adding the keyword-only parameter to `function`'s signature."""
     params = function.params
     if isinstance(params.star_arg, cst.Param | cst.ParamStar):
@@ -607,14 +357,14 @@ def _parameter_edit(file: _File, function: cst.FunctionDef) -> Edit:
     return _after_paren(file, function.name, f"*, {_DECLARATION}")
 
 
-def _argument_edit(file: _File, call: cst.Call, supply: str) -> Edit:
+def _argument_edit(file: PyFile, call: cst.Call, supply: str) -> Edit:
     """Return the edit passing `supply` to `call` by keyword."""
     if call.args:
         return _after(file, call.args[-1], f", {PARAMETER}={supply}")
     return _after_paren(file, call.func, f"{PARAMETER}={supply}")
 
 
-def _after_paren(file: _File, before: cst.CSTNode, text: str) -> Edit:
+def _after_paren(file: PyFile, before: cst.CSTNode, text: str) -> Edit:
     """Return the edit putting `text` just inside the `(` that follows `before`."""
     index = LineIndex(file.text)
     end = file.span_of(before)
@@ -624,7 +374,7 @@ def _after_paren(file: _File, before: cst.CSTNode, text: str) -> Edit:
 
 
 def _change(
-    target: _Target,
+    target: Target,
     modules: Mapping[Path, str],
     read: Callable[[Path], str | None],
     config: Config,
