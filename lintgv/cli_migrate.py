@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lintgv.cli_check import OutputError, run_check
-from lintgv.model import FileError
+from lintgv.model import FileError, Finding
 
 _PATHS = "files and folders to check, as for `check` (default: the current folder)"
 
@@ -24,7 +24,8 @@ def add_migrate_commands(
         "migrate",
         help="plan a migration to name supplies: sites per directory, steps in order",
         description="Print, per directory, the sites left and how many can be fixed safely, "
-        "unsafely, only by following a suggestion, or by hand; then the steps to take, "
+        "unsafely, by a change across files (where lintgv fix --unsafe can prove one), only "
+        "by following a suggestion, or by hand; then the steps to take, "
         "callees before callers, each with the command that applies its fixes. Exit "
         "status: 0, or 2 when something could not be checked.",
     )
@@ -80,7 +81,7 @@ def command_migrate(args: argparse.Namespace) -> int:
     result = run_check(args, "migrate")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
-    plan = make_plan(findings, len(errors))
+    plan = make_plan(findings, len(errors), across_files())
     print(plan_report.render_json(plan) if args.format == "json" else plan_report.render_text(plan))
     _print_errors(errors)
     return EXIT_ERROR if errors else EXIT_CLEAN
@@ -96,13 +97,30 @@ def command_report(args: argparse.Namespace) -> int:
     result = run_check(args, "report")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
-    plan = make_plan(findings, len(errors))
+    plan = make_plan(findings, len(errors), across_files())
     write_page(args.output, html.render(plan, findings))
     sites = counted(plan.total.sites, "site")
     directories = counted(len(plan.directories), "directory", "directories")
     print(f"Wrote {args.output}: {sites} in {directories}.")
     _print_errors(errors)
     return EXIT_ERROR if errors else EXIT_CLEAN
+
+
+def across_files() -> Callable[[Finding], bool]:
+    """Return which findings without a fix of their own `lintgv fix --unsafe` may fix by
+    a change across files: a unique-name copy's (rules whose fix spans files) and a
+    GlobalVar's with nothing in scope to name it (a supply threaded from the callers)."""
+    from lintgv.fixing.threading import NOTHING_IN_SCOPE
+    from lintgv.registry import rule_codes
+
+    codes = {code for code, rules in rule_codes().items() if rules[0].META.across_files}
+
+    def fixed_across(finding: Finding) -> bool:
+        if finding.code == "GV101":
+            return finding.reason == NOTHING_IN_SCOPE
+        return finding.code in codes
+
+    return fixed_across
 
 
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC

@@ -1,12 +1,14 @@
 """A migration plan from `check`'s findings: per directory, the sites left and how many
-can be fixed safely, unsafely, only by following a suggestion, or by hand; and the steps
-to take, callees before callers. `lintgv migrate --plan` prints it, `lintgv report --html`
+can be fixed safely, unsafely, by a change across files (which `lintgv fix --unsafe`
+makes where it can prove it: a unique-name copy replaced, a supply threaded through a
+function's callers), only by following a suggestion, or by hand; and the steps to take,
+callees before callers. `lintgv migrate --plan` prints it, `lintgv report --html`
 draws it (report/html.py).
 """
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -21,16 +23,19 @@ class Counts:
     sites: int = 0
     safe: int = 0
     unsafe: int = 0
+    across: int = 0  # a change across files, where `lintgv fix --unsafe` can prove one
     suggested: int = 0  # a display-only fix shows what to write
     by_hand: int = 0
 
-    def add(self, finding: Finding) -> None:
+    def add(self, finding: Finding, across: bool = False) -> None:
         self.sites += 1
         kind = finding.fix.applicability if finding.fix is not None else Applicability.NONE
         if kind == Applicability.SAFE:
             self.safe += 1
         elif kind == Applicability.UNSAFE:
             self.unsafe += 1
+        elif across:
+            self.across += 1
         elif kind == Applicability.DISPLAY:
             self.suggested += 1
         else:
@@ -41,6 +46,7 @@ class Counts:
             "sites": self.sites,
             "safe": self.safe,
             "unsafe": self.unsafe,
+            "across_files": self.across,
             "suggested": self.suggested,
             "by_hand": self.by_hand,
         }
@@ -124,7 +130,8 @@ class Step:
 
     @property
     def command(self) -> str:
-        fixable = self.counts.safe or self.counts.unsafe or self.phase.multi_file
+        counts = self.counts
+        fixable = counts.safe or counts.unsafe or counts.across or self.phase.multi_file
         if not self.phase.fix or not fixable:
             return ""
         return " ".join([self.phase.fix, *few_paths(self.directories)])
@@ -155,14 +162,20 @@ def directory_of(finding: Finding) -> str:
     return str(parent)
 
 
-def make_plan(findings: Sequence[Finding], unchecked: int) -> Plan:
-    """Return the plan for the sites `findings` report."""
+def make_plan(
+    findings: Sequence[Finding],
+    unchecked: int,
+    across_files: Callable[[Finding], bool] = lambda finding: False,
+) -> Plan:
+    """Return the plan for the sites `findings` report; `across_files` tells which of
+    those without a fix of their own a change across files may fix."""
     total = Counts()
     folders: dict[str, Directory] = {}
     for finding in findings:
-        total.add(finding)
+        across = across_files(finding)
+        total.add(finding, across)
         folder = folders.setdefault(directory_of(finding), Directory(directory_of(finding)))
-        folder.counts.add(finding)
+        folder.counts.add(finding, across)
         folder.codes[finding.code] += 1
     ordered = sorted(folders.values(), key=lambda d: (-d.counts.sites, d.path))
     steps: list[Step] = []
@@ -172,7 +185,7 @@ def make_plan(findings: Sequence[Finding], unchecked: int) -> Plan:
             continue
         counts = Counts()
         for finding in mine:
-            counts.add(finding)
+            counts.add(finding, across_files(finding))
         steps.append(Step(len(steps) + 1, phase, counts, _work_order(mine, phase)))
     return Plan(total, tuple(ordered), tuple(steps), unchecked)
 

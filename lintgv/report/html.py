@@ -22,6 +22,7 @@ from lintgv.report.plan import counted
 _KINDS = (
     ("safe", "safe", "#2e7d32"),
     ("unsafe", "unsafe", "#f9a825"),
+    ("across files", "across", "#6a1b9a"),
     ("suggested", "suggested", "#1565c0"),
     ("by hand", "by_hand", "#c62828"),
 )
@@ -150,6 +151,7 @@ def _steps(plan: Plan) -> str:
             how = "rewritten across files where lintgv can (preview with <code>--diff</code>)"
         else:
             how = f"{counts.safe + counts.unsafe} with a fix, "
+            how += f"{counts.across} across files where lintgv can, " if counts.across else ""
             how += f"{counts.suggested + counts.by_hand} by hand"
         out.append(
             f'<div class="step"><b>{step.order}. {escape(step.phase.title)}</b> '
@@ -212,8 +214,8 @@ def render(plan: Plan, findings: Sequence[Finding]) -> str:
 <body>
 <h1>lintgv report</h1>
 <p id="summary">{sites} in {directories}:
-{total.safe} safe, {total.unsafe} unsafe, {total.suggested} suggested (shown, never
-applied), {total.by_hand} by hand. lintgv {escape(__version__)}.</p>
+{total.safe} safe, {total.unsafe} unsafe, {total.across} across files, {total.suggested}
+suggested (shown, never applied), {total.by_hand} by hand. lintgv {escape(__version__)}.</p>
 {unchecked}
 <h2>Sites per directory</h2>
 {_legend()}

@@ -4,7 +4,7 @@ import json
 
 from lintgv.migration import Counts, Plan, few_paths
 
-_COLUMNS = ("sites", "safe", "unsafe", "suggested", "by hand")
+_COLUMNS = ("sites", "safe", "unsafe", "across", "suggested", "by hand")
 _ORDER_SHOWN = 8  # directories named per step in text; JSON names them all
 
 
@@ -25,7 +25,14 @@ def _work_order(directories: tuple[str, ...]) -> str:
 
 
 def _row(label: str, counts: Counts, width: int) -> str:
-    values = (counts.sites, counts.safe, counts.unsafe, counts.suggested, counts.by_hand)
+    values = (
+        counts.sites,
+        counts.safe,
+        counts.unsafe,
+        counts.across,
+        counts.suggested,
+        counts.by_hand,
+    )
     return f"  {label:<{width}}" + "".join(f"{v:>10}" for v in values)
 
 
@@ -42,7 +49,8 @@ def render_text(plan: Plan, limit: int = 40) -> str:
     lines = [
         f"{counted(total.sites, 'site')} in "
         f"{counted(len(plan.directories), 'directory', 'directories')}: {total.safe} safe, "
-        f"{total.unsafe} unsafe, {total.suggested} suggested (shown, never applied), "
+        f"{total.unsafe} unsafe, {total.across} across files (where `lintgv fix --unsafe` "
+        f"can prove the change), {total.suggested} suggested (shown, never applied), "
         f"{total.by_hand} by hand.",
         "",
         f"  {'directory':<{width}}" + "".join(f"{c:>10}" for c in _COLUMNS),
@@ -67,7 +75,8 @@ def render_text(plan: Plan, limit: int = 40) -> str:
                 "--diff; the others by hand)"
             )
         elif step.command:
-            lines.append(f"   {fixable} with a fix: {step.command}")
+            across = f", {counts.across} across files where it can" if counts.across else ""
+            lines.append(f"   {fixable} with a fix{across}: {step.command}")
         left = counts.suggested + counts.by_hand
         if left and not step.phase.multi_file:
             lines.append(

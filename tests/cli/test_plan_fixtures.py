@@ -8,6 +8,17 @@ from collections import Counter
 from pathlib import Path
 
 _KIND = {"safe": "safe", "unsafe": "unsafe", "display": "suggested", None: "by_hand"}
+_KEYS = ("sites", "safe", "unsafe", "across_files", "suggested", "by_hand")
+
+
+def _kind(finding: dict) -> str:
+    """Return the plan's column for a finding of `check --format json`: a unique-name
+    copy's sites and a GlobalVar with nothing in scope are fixed across files."""
+    fix = finding["fix"]
+    kind = _KIND[fix["applicability"] if fix else None]
+    across = finding["code"].startswith("GV20") and finding["code"] != "GV204"
+    across |= "no GlobalVarSupply or IRModule in scope" in finding["message"]
+    return "across_files" if across and kind not in ("safe", "unsafe") else kind
 
 
 def _expected_directories(lintgv, root: Path) -> dict[str, dict]:
@@ -18,12 +29,9 @@ def _expected_directories(lintgv, root: Path) -> dict[str, dict]:
     folders: dict[str, dict] = {}
     for finding in findings:
         path = str(Path(finding["path"]).parent)
-        counts = folders.setdefault(
-            path, {"sites": 0, "safe": 0, "unsafe": 0, "suggested": 0, "by_hand": 0}
-        )
-        fix = finding["fix"]
+        counts = folders.setdefault(path, dict.fromkeys(_KEYS, 0))
         counts["sites"] += 1
-        counts[_KIND[fix["applicability"] if fix else None]] += 1
+        counts[_kind(finding)] += 1
         codes = counts.setdefault("codes", Counter())
         codes[finding["code"]] += 1
     return folders
@@ -37,7 +45,7 @@ def test_the_json_plan_of_check_project_counts_what_check_reports(lintgv, copy_f
     plan = json.loads(result.stdout)
     shown = {d.pop("path"): d for d in plan["directories"]}
     assert shown == {path: {**c, "codes": dict(c["codes"])} for path, c in expected.items()}
-    for key in ("sites", "safe", "unsafe", "suggested", "by_hand"):
+    for key in _KEYS:
         assert plan["total"][key] == sum(c[key] for c in expected.values())
     assert sum(s["sites"] for s in plan["steps"]) == plan["total"]["sites"]
 
@@ -52,10 +60,7 @@ def test_the_text_plan_of_check_project_has_a_row_per_directory(lintgv, copy_fix
         for words in map(str.split, result.stdout.splitlines())
         if words and words[0] in expected
     }
-    assert rows == {
-        path: [str(c[k]) for k in ("sites", "safe", "unsafe", "suggested", "by_hand")]
-        for path, c in expected.items()
-    }
+    assert rows == {path: [str(c[k]) for k in _KEYS] for path, c in expected.items()}
 
 
 def test_headers_and_definitions_come_before_the_directories_that_call_them(
@@ -93,7 +98,8 @@ def test_the_text_plan_counts_one_site_as_one(lintgv, copy_fixture) -> None:
     root = copy_fixture("check_project")
     result = lintgv("migrate", "--plan", "--no-cache", "--select", "GV2", ".", cwd=root)
     assert result.stdout.splitlines()[0] == (
-        "1 site in 1 directory: 0 safe, 0 unsafe, 0 suggested (shown, never applied), 1 by hand."
+        "1 site in 1 directory: 0 safe, 0 unsafe, 1 across files (where `lintgv fix --unsafe` "
+        "can prove the change), 0 suggested (shown, never applied), 0 by hand."
     )
 
 
