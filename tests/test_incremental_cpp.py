@@ -7,12 +7,13 @@ import pytest
 import tree_sitter
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lintgv_server.memory import DocumentMemory
+from lintgv_server.memory import ChangeLog, DocumentMemory
 
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.model import Language, SourceFile
+from lintgv.parsing import cpp as cpp_parsing
 from lintgv.parsing.cpp import language, parse_cpp
 
 BASE = """#include <tvm/ir/module.h>
@@ -100,3 +101,63 @@ def test_a_file_is_refused_exactly_when_most_of_it_is_in_syntax_errors(text: str
         assert broken / whole > 0.6
     else:
         assert broken / whole <= 0.6
+
+
+@st.composite
+def _changes(draw: st.DrawFn) -> tuple[str, list[tuple[int, int, str]]]:
+    """Return a text reached from BASE by a few editor changes, and those changes."""
+    text, changes = BASE, []
+    for _ in range(draw(st.integers(1, 4))):
+        start = draw(st.integers(0, len(text)))
+        end = draw(st.integers(start, min(len(text), start + 30)))
+        new = "".join(draw(st.lists(st.sampled_from(PIECES), max_size=3)))
+        changes.append((start, end, new))
+        text = text[:start] + new + text[end:]
+    return text, changes
+
+
+@settings(max_examples=150, deadline=None)
+@given(_changes())
+def test_a_parse_told_the_editor_s_changes_is_a_fresh_parse(
+    edited: tuple[str, list[tuple[int, int, str]]],
+) -> None:
+    text, changes = edited
+    before = parse_cpp(BASE)
+    # The changes lead from BASE to the text: the tree is told them, not a comparison.
+    assert cpp_parsing._changed(before, changes, text.encode()) is not None
+    try:
+        fresh = parse_cpp(text)
+    except ParseError:
+        return
+    incremental = parse_cpp(text, before, changes=changes)
+    assert str(incremental.root) == str(fresh.root)
+
+
+def test_changes_that_do_not_lead_to_the_text_are_not_used() -> None:
+    before = parse_cpp(BASE)
+    text = BASE.replace('"main"', '"other"')
+    assert cpp_parsing._changed(before, [(0, 0, "x")], text.encode()) is None
+    assert cpp_parsing._changed(before, [(5, 2, "")], text.encode()) is None
+    assert str(parse_cpp(text, before, changes=[(0, 0, "x")]).root) == str(parse_cpp(text).root)
+
+
+def test_a_document_s_memory_parses_from_the_client_s_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    compared = []
+    real = cpp_parsing._edited
+    monkeypatch.setattr(cpp_parsing, "_edited", lambda *a: compared.append(1) or real(*a))
+    memory, log, text = DocumentMemory(), ChangeLog(), BASE
+    memory.upcoming = log.copy()
+    memory.parse_cpp(text)
+    for start, end, new in [(0, 0, "// a\n"), (10, 12, "x"), (len(BASE), len(BASE), "\n")]:
+        text = text[:start] + new + text[end:]
+        log.add((start, end, new))
+        memory.upcoming = log.copy()
+        parsed = memory.parse_cpp(text)
+        assert str(parsed.root) == str(parse_cpp(text).root)
+    assert compared == []
+    log.lost()  # a whole-text change: the texts are compared once, then changes again
+    memory.upcoming = log.copy()
+    memory.parse_cpp(text)
+    assert compared == [1]

@@ -404,14 +404,25 @@ def joined_ranges(regions: Sequence[Region], chosen: Sequence[int]) -> list[tupl
     return ranges
 
 
+# An edit of a document as an editor sends it: (start, end, new text), in code points of
+# the text it applies to. A list of them leads from one version to the next.
+TextChange = tuple[int, int, str]
+# Past this many changes between two parses, one comparison of the texts costs less.
+_MAX_CHANGES = 64
+
+
 def parse_cpp(
-    text: str, previous: ParsedCpp | None = None, memo: RegionMemo | None = None
+    text: str,
+    previous: ParsedCpp | None = None,
+    memo: RegionMemo | None = None,
+    changes: Sequence[TextChange] | None = None,
 ) -> ParsedCpp:
     """Parse C++ `text`; raise ParseError only when error recovery leaves nothing to check.
 
     With `previous`, the parse of an earlier version of the same document, tree-sitter
-    reparses only what changed between the two; `memo` keeps what rules work out about
-    the document's regions for its next version.
+    reparses only what changed between the two: the `changes` that lead from that
+    version to `text`, when given and they do; else the span where the two texts differ.
+    `memo` keeps what rules work out about the document's regions for its next version.
     """
     data = text.encode("utf-8")
     # Each line's start: one past the end of the line before (the sum runs in C).
@@ -420,7 +431,8 @@ def parse_cpp(
     if previous is None:
         tree = _parser().parse(data)
     else:
-        tree = _parser().parse(data, _edited(previous, data, starts))
+        told = _changed(previous, changes, data) if changes is not None else None
+        tree = _parser().parse(data, told or _edited(previous, data, starts))
     parsed = ParsedCpp(tree, data, tuple(starts), text.isascii(), memo)
     # A bound costs little and usually settles it: walking every error costs more.
     if tree.root_node.has_error and parsed.error_bound() > MAX_ERROR_SHARE * len(data):
@@ -454,6 +466,38 @@ def _edited(previous: ParsedCpp, data: bytes, starts: list[int]) -> tree_sitter.
         new_end_point=_point(starts, new_end),
     )
     return tree
+
+
+def _changed(
+    previous: ParsedCpp, changes: Sequence[TextChange], data: bytes
+) -> tree_sitter.Tree | None:
+    """Return a copy of `previous`'s tree told of each of `changes` in turn, or None when
+    they do not lead from its text to `data` (then the texts are compared instead)."""
+    if len(changes) > _MAX_CHANGES:
+        return None
+    text = previous.data.decode("utf-8")
+    tree = previous.tree.copy()
+    for start, end, new in changes:
+        if not 0 <= start <= end <= len(text):
+            return None
+        before = text[:start]
+        start_byte = len(before.encode("utf-8"))
+        tree.edit(
+            start_byte=start_byte,
+            old_end_byte=start_byte + len(text[start:end].encode("utf-8")),
+            new_end_byte=start_byte + len(new.encode("utf-8")),
+            start_point=_text_point(before),
+            old_end_point=_text_point(text[:end]),
+            new_end_point=_text_point(before + new),
+        )
+        text = before + new + text[end:]
+    return tree if text.encode("utf-8") == data else None
+
+
+def _text_point(before: str) -> tuple[int, int]:
+    """Return tree-sitter's (row, byte column) of the end of `before`."""
+    line_start = before.rfind("\n") + 1
+    return before.count("\n"), len(before[line_start:].encode("utf-8"))
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -24,7 +24,7 @@ from lintgv.errors import ConfigError
 from lintgv.helper_index import HelperIndex
 from lintgv.model import Language, SourceFile
 from lintgv_server.analysis import Analysis, lines_of
-from lintgv_server.memory import DocumentMemory
+from lintgv_server.memory import ChangeLog, DocumentMemory
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan_cache import ScanCache
 from lintgv_server.settings import ClientSettings, layered, parse_settings
@@ -38,19 +38,30 @@ CONFIGURATION_SECTION = "lintgv"
 
 class LintgvDocument(TextDocument):
     """pygls' document, with lines split at `\n`, `\r\n` and `\r` only, as lintgv and the
-    LSP count them (`str.splitlines` also splits at form feeds and other separators), split once per
-    version (see lines_of), and changed in place of the edited range rather than rebuilt
-    line by line."""
+    LSP count them (`str.splitlines` also splits at form feeds and other separators), split
+    once per version (see lines_of), and changed in place of the edited range rather than
+    rebuilt line by line. It keeps the client's last changes as text offsets (`changes`),
+    so that the next C++ parse is told what changed rather than comparing texts."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changes = ChangeLog()
 
     @property
     def lines(self) -> tuple[str, ...]:
         return lines_of(self.source)
 
+    def _apply_full_change(self, change: types.TextDocumentContentChangeEvent) -> None:
+        super()._apply_full_change(change)
+        self.changes.lost()
+
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
         lines = self.lines
         where = self._position_codec.range_from_client_units(lines, change.range)
         if where.start.line == len(lines):  # at the very end, as pygls does it
+            end = len(self.source)
             self._source = self.source + change.text
+            self.changes.add((end, end, change.text))
             return
 
         def offset(line: int, column: int) -> int:
@@ -61,6 +72,7 @@ class LintgvDocument(TextDocument):
         start = offset(where.start.line, where.start.character)
         end = max(start, offset(where.end.line, where.end.character))
         self._source = self.source[:start] + change.text + self.source[end:]
+        self.changes.add((start, end, change.text))
 
 
 class LintgvWorkspace(Workspace):
@@ -211,8 +223,11 @@ class LintgvServer(LanguageServer):
         """Run `work` on the engine's thread and return its result."""
         return await asyncio.get_running_loop().run_in_executor(self.lint_thread, work)
 
-    def analyse_now(self, uri: str, version: int | None, text: str) -> Analysis:
-        """Check one document version (on the lint thread)."""
+    def analyse_now(
+        self, uri: str, version: int | None, text: str, changes: ChangeLog | None = None
+    ) -> Analysis:
+        """Check one document version (on the lint thread); `changes` are the client's
+        changes up to it, when the text is the open document's."""
         generation = self.generation
         path_text = to_fs_path(uri)
         path = Path(path_text) if path_text else Path(uri)
@@ -222,12 +237,15 @@ class LintgvServer(LanguageServer):
             return Analysis(uri, version, generation, text, None, config_error=str(exc))
         if target is None:
             return Analysis(uri, version, generation, text, None)
+        memory = self._memory_of(uri)
+        if memory is not None:
+            memory.upcoming = changes
         result = check(
             SourceFile(path, target.language, text),
             target.config,
             module_name=target.module_name,
             helper_names=self.helper_names,
-            reuse=self._memory_of(uri),
+            reuse=memory,
         )
         return Analysis(uri, version, generation, text, target, result, self.helper_names)
 
@@ -249,8 +267,9 @@ class LintgvServer(LanguageServer):
         ):
             return known
         version, text = document.version, document.source
+        changes = document.changes.copy() if isinstance(document, LintgvDocument) else None
         analysis = await self.run_on_lint_thread(
-            lambda: self.analyse_now(document.uri, version, text)
+            lambda: self.analyse_now(document.uri, version, text, changes)
         )
         if document.uri in self.open_uris():
             self.analyses[document.uri] = analysis
