@@ -52,7 +52,8 @@ class Target:
     file: PyFile
     function: cst.FunctionDef
     cls: cst.ClassDef | None  # the class of a method
-    nested: bool = False  # defined inside another function: its calls are not followed
+    # Not at module level or in a module-level class: its calls are not followed.
+    nested: bool = False
 
     @property
     def name(self) -> str:
@@ -75,6 +76,8 @@ def load(
     modules: Mapping[Path, str],
     read: Callable[[Path], str | None],
 ) -> PyFile | str:
+    """Return the parse of `path`'s current text (from `files` when that text was parsed
+    before), or why there is none."""
     text = read(path)
     if text is None:
         return f"{path.name} cannot be read"

@@ -7,7 +7,8 @@ that passes its arguments by position binds one of them to it), and every call o
 the project passes `global_var_supply=` the caller's supply, one made from the caller's
 IRModule, or — up to `supply-depth` calls up, where that brings a real supply from
 further up — the caller's own new parameter. A caller with nothing to pass passes a new,
-empty `GlobalVarSupply()`, listed in the change's evidence.
+empty `GlobalVarSupply()`, listed in the change's evidence. A caller's several calls, or
+one in a loop, share one `global_var_supply = GlobalVarSupply(mod)` declared before them.
 
 Calls are resolved through the file's imports: `build(...)` in the function's own module,
 `from pkg.passes import build` or `import pkg.passes as p; p.build(...)` elsewhere. A
@@ -325,7 +326,7 @@ def _compile_problem(path: Path, text: str) -> str | None:
     return None
 
 
-def _point(file: PyFile, line: int, column: int, text: str) -> Edit:
+def _point(line: int, column: int, text: str) -> Edit:
     return Edit(Span(line, column, line, column), text, "")
 
 
@@ -335,7 +336,7 @@ def _after(file: PyFile, node: cst.CSTNode, text: str) -> Edit:
         annotation = node.annotation.annotation if node.annotation is not None else None
         node = node.default or annotation or node.name
     span = file.span_of(node)
-    return _point(file, span.end_line, span.end_col, text)
+    return _point(span.end_line, span.end_col, text)
 
 
 def _parameter_edit(file: PyFile, function: cst.FunctionDef) -> Edit:
@@ -346,7 +347,7 @@ def _parameter_edit(file: PyFile, function: cst.FunctionDef) -> Edit:
         return _after(file, last, f", {_DECLARATION}")
     if params.star_kwarg is not None:
         start = file.span_of(params.star_kwarg)
-        return _point(file, start.start_line, start.start_col, f"*, {_DECLARATION}, ")
+        return _point(start.start_line, start.start_col, f"*, {_DECLARATION}, ")
     last_positional: cst.CSTNode | None = None
     if params.params:
         last_positional = params.params[-1]
@@ -370,7 +371,7 @@ def _after_paren(file: PyFile, before: cst.CSTNode, text: str) -> Edit:
     end = file.span_of(before)
     at = file.text.index("(", index.offset(end.end_line, end.end_col)) + 1
     line, column = index.position(at)
-    return _point(file, line, column, text)
+    return _point(line, column, text)
 
 
 def _change(
