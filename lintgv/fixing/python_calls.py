@@ -15,6 +15,7 @@ from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.walk import descendants
+from lintgv.reading import read_bounded
 
 
 class PyFile:
@@ -213,10 +214,11 @@ def keyword_of(arg: cst.Arg) -> str:
     return arg.keyword.value if arg.keyword is not None else ""
 
 
-def names_in_bytes(path: Path, name: str) -> bool:
-    """Tell whether a file that is not UTF-8 text holds `name` (it may call it)."""
+def names_in_bytes(path: Path, name: str, max_size: int) -> bool:
+    """Tell whether a file that could not be read as text holds `name` (it may call it):
+    its first `max_size` bytes, read as every source is (a pipe or device never)."""
     try:
-        return name.encode() in path.read_bytes()
+        return name.encode() in read_bounded(path, max_size)
     except OSError:
         return False
 

@@ -113,11 +113,13 @@ class _Threader(ThreadEdits):
         modules: Mapping[Path, str],
         read: Callable[[Path], str | None],
         files: Parses,
+        max_size: int,
     ) -> None:
         super().__init__()
         self.modules = modules
         self.read = read
         self.files = files
+        self.max_size = max_size  # of a file read as bytes when it is not text
 
     def thread(self, target: Target, depth: int, seen: frozenset[str]) -> str | None:
         """Add the edits that give `target` the parameter and pass it at every call;
@@ -175,7 +177,7 @@ class _Threader(ThreadEdits):
         for path in sorted(self.modules, key=lambda p: p.as_posix()):
             text = self.read(path)
             if text is None:
-                if names_in_bytes(path, target.name):
+                if names_in_bytes(path, target.name, self.max_size):
                     return calls, [f"{path.name} (names it, and cannot be read as text)"]
                 continue
             if target.name not in text or word.search(text) is None:
@@ -383,7 +385,7 @@ def _change(
 ) -> Change | str | None:
     """Return the change threading a supply into `target`; a text saying why it cannot
     be made; or None when there is nothing to do."""
-    threader = _Threader(modules, read, files)
+    threader = _Threader(modules, read, files, config.max_file_size)
     refusal = threader.thread(target, config.supply_depth, frozenset())
     if refusal is not None:
         return refusal

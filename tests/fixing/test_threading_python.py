@@ -4,6 +4,7 @@ the fixed package is then imported and run against a small stand-in for TVM."""
 
 import ast
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -321,3 +322,12 @@ def test_a_call_in_a_loop_uses_one_supply_for_every_turn(project: Path) -> None:
     )
     ran = _run_fixed(project, program)
     assert ran.stdout.strip() == "['x', 'x_1']", ran.stderr
+
+
+def test_a_fifo_among_the_callers_files_is_never_opened(project: Path) -> None:
+    # Callers are looked for in every Python file; one that is not text is searched as
+    # bytes, and a pipe named like a source file must not be read (it would block).
+    os.mkfifo(project / "python" / "pkg" / "zz.py")
+    result = _fix(project, "--unsafe")
+    assert "pkg.passes.make_global (4 calls updated" in result.stdout
+    assert "zz.py: a named pipe (FIFO), not a regular file; not checked" in result.stdout
