@@ -22,6 +22,7 @@ pass, or nothing checked calls it.
 """
 
 import re
+import warnings
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
@@ -120,6 +121,7 @@ class _Threader(ThreadEdits):
         self.read = read
         self.files = files
         self.max_size = max_size  # of a file read as bytes when it is not text
+        self.path_of = {module: path for path, module in modules.items()}
 
     def thread(self, target: Target, depth: int, seen: frozenset[str]) -> str | None:
         """Add the edits that give `target` the parameter and pass it at every call;
@@ -253,10 +255,9 @@ class _Threader(ThreadEdits):
         last = node.attr.value if isinstance(node, cst.Attribute) else node.value
         if last != target.name or is_not_a_use(node, file.parent_of(node)):
             return None
-        by_module = {module: path for path, module in self.modules.items()}
         for qualified in file.qualified_names(node):
             module, _, _ = qualified.rpartition(".")
-            path = by_module.get(module)
+            path = self.path_of.get(module)
             if path is None or path == target.file.path:
                 continue
             text = self.read(path) or ""
@@ -320,7 +321,9 @@ def _compile_problem(path: Path, text: str) -> str | None:
     """Return why CPython would not compile `text` (compiled, never run), or None. More
     than a parse: a repeated keyword argument, say, parses but does not compile."""
     try:
-        compile(text, str(path), "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # the tree's own warnings are not the run's
+            warnings.simplefilter("ignore")
+            compile(text, str(path), "exec", dont_inherit=True)
     except SyntaxError as exc:
         return f"{path.name}:{exc.lineno}: {exc.msg}"
     except (ValueError, RecursionError, MemoryError) as exc:

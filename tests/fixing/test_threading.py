@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fix_cli import run_fix
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 STUBS = Path(__file__).parent.parent / "stubs"
@@ -22,23 +23,12 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _fix(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lintgv", "fix", "--no-cache", *args, "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 def _texts(root: Path) -> dict[str, str]:
     return {name: (root / name).read_text() for name in SOURCES}
 
 
 def test_the_function_its_declaration_and_its_callers_get_the_supply(project: Path) -> None:
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert result.returncode == 0, result.stdout + result.stderr
     header, definition, build = (_texts(project)[name] for name in SOURCES)
     # Before the first defaulted parameter, in the declaration and the definition alike.
@@ -66,7 +56,7 @@ def test_the_function_its_declaration_and_its_callers_get_the_supply(project: Pa
 
 @pytest.mark.system("c++")
 def test_the_threaded_files_compile_and_a_second_run_changes_nothing(project: Path) -> None:
-    _fix(project, "--unsafe")
+    run_fix(project, "--unsafe")
     for name in ("src/driver_api.cc", "src/build.cc"):
         done = subprocess.run(
             [
@@ -79,14 +69,14 @@ def test_the_threaded_files_compile_and_a_second_run_changes_nothing(project: Pa
         )
         assert done.returncode == 0, f"{name}:\n{done.stderr}"
     after = _texts(project)
-    again = _fix(project, "--unsafe")
+    again = run_fix(project, "--unsafe")
     assert _texts(project) == after
     assert "Thread" not in again.stdout
 
 
 def test_without_unsafe_nothing_is_threaded(project: Path) -> None:
     before = _texts(project)
-    _fix(project)
+    run_fix(project)
     assert _texts(project) == before
 
 
@@ -101,7 +91,7 @@ def test_a_call_that_cannot_be_resolved_stops_the_change(project: Path) -> None:
         )
     )
     before = _texts(project)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     after = _texts(project)
     # The Lowerer change would leave a call without its argument: it is not made, and the
     # summary says which call; ScheduleToModule's change still is.
@@ -122,7 +112,7 @@ def test_an_overloaded_function_is_left_as_it_is(project: Path) -> None:
         )
     )
     before = _texts(project)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     after = _texts(project)
     # Calls of one overload cannot be told from calls of the other by their name.
     assert (
@@ -176,7 +166,7 @@ def test_a_caller_with_nothing_to_pass_is_threaded_too_up_to_the_depth(
         settings += f"supply-depth = {depth}\n"
     (root / "lintgv.toml").write_text(settings)
     (root / "chain.cc").write_text(CHAIN)
-    result = _fix(root, "--unsafe")
+    result = run_fix(root, "--unsafe")
     text = (root / "chain.cc").read_text()
     for line in expected:
         assert line in text, f"{line}\n---\n{text}\n{result.stdout}"
@@ -212,7 +202,7 @@ def test_a_file_that_cannot_be_parsed_matters_only_if_it_names_the_function(
         "#else\nint ScheduleToModuleFor(long a) {\n#endif\n"
     )
     (project / "src" / "device.cc").write_text(branches + "  return 0;\n}\n" + "int x(;\n" * 40)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert "Threaded a GlobalVarSupply parameter into ScheduleToModule" in result.stdout
     # Once it does name the function, its calls are unknown and the change is not made.
     (project / "src" / "device.cc").write_text(
@@ -221,7 +211,7 @@ def test_a_file_that_cannot_be_parsed_matters_only_if_it_names_the_function(
     project_again = project.parent / "again"
     shutil.copytree(FIXTURES / "thread_project", project_again)
     shutil.copy(project / "src" / "device.cc", project_again / "src" / "device.cc")
-    result = _fix(project_again, "--unsafe")
+    result = run_fix(project_again, "--unsafe")
     assert "device.cc cannot be parsed, so its calls of ScheduleToModule are unknown" in (
         result.stdout
     )
@@ -239,7 +229,7 @@ def test_the_callers_passing_a_new_supply_are_listed_in_order(project: Path) -> 
         + extra.replace("Late", "Early")
         + "}  // namespace tvm\n"
     )
-    first = _fix(project, "--unsafe", "--diff")
+    first = run_fix(project, "--unsafe", "--diff")
     again = subprocess.run(
         [sys.executable, "-m", "lintgv", "fix", "--no-cache", "--unsafe", "--diff", "."],
         cwd=project,
@@ -263,7 +253,7 @@ def test_a_call_through_the_function_s_namespace_is_updated_too(project: Path) -
         '  return tvm::ScheduleToModule(f, "lifted", true);\n}\n'
         "}  // namespace relay\n}  // namespace tvm\n"
     )
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert result.returncode == 0, result.stdout + result.stderr
     relay = (project / "src" / "relay.cc").read_text()
     assert 'tvm::ScheduleToModule(f, "lifted", GlobalVarSupply(NameSupply("")), true);' in relay
@@ -301,7 +291,7 @@ def test_a_caller_s_calls_share_one_supply_made_before_them(tmp_path: Path) -> N
     root.mkdir()
     (root / "lintgv.toml").write_text('tvm-version = "0.16"\nselect = ["GV101"]\n')
     (root / "shared.cc").write_text(SHARED)
-    result = _fix(root, "--unsafe")
+    result = run_fix(root, "--unsafe")
     text = (root / "shared.cc").read_text()
     assert "Threaded a GlobalVarSupply parameter into Name (4 calls updated" in result.stdout
     # Two calls: one supply, declared above the comment over the first.

@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from fix_cli import run_fix
 
 PASSES = '''\
 """Passes."""
@@ -96,17 +97,6 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _fix(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lintgv", "fix", "--no-cache", *args, "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 def _run_fixed(project: Path, program: str) -> subprocess.CompletedProcess[str]:
     """Run `program` against the fixed package, with the stand-in TVM on the path."""
     return subprocess.run(
@@ -124,7 +114,7 @@ def _texts(root: Path) -> dict[str, str]:
 
 
 def test_the_function_and_every_caller_get_the_supply(project: Path) -> None:
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert result.returncode == 0, result.stdout + result.stderr
     texts = _texts(project)
     passes, driver = texts["passes.py"], texts["driver.py"]
@@ -147,7 +137,7 @@ def test_the_function_and_every_caller_get_the_supply(project: Path) -> None:
 
 
 def test_the_fixed_package_runs_and_a_second_run_changes_nothing(project: Path) -> None:
-    _fix(project, "--unsafe")
+    run_fix(project, "--unsafe")
     after = _texts(project)
     program = (
         "import json\nfrom tvm.ir import IRModule\nfrom pkg import driver, passes\n"
@@ -160,14 +150,14 @@ def test_the_fixed_package_runs_and_a_second_run_changes_nothing(project: Path) 
     assert ran.returncode == 0, ran.stderr
     # build's two calls share one supply of the module: the second `f` is made unique.
     assert json.loads(ran.stdout) == [["main"], "f", "f_1", "g"]
-    again = _fix(project, "--unsafe")
+    again = run_fix(project, "--unsafe")
     assert _texts(project) == after
     assert "Thread" not in again.stdout
 
 
 def test_without_unsafe_nothing_is_threaded(project: Path) -> None:
     before = _texts(project)
-    _fix(project)
+    run_fix(project)
     assert _texts(project) == before
 
 
@@ -182,7 +172,7 @@ def test_a_use_that_is_not_a_call_stops_the_change(project: Path, extra: str, re
     driver = project / "python" / "pkg" / "driver.py"
     driver.write_text(DRIVER + extra)
     before = _texts(project)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert _texts(project) == before
     assert reason in result.stdout
     assert "driver.py:1" in result.stdout
@@ -193,7 +183,7 @@ def test_a_decorated_function_is_left_as_it_is(project: Path) -> None:
     passes.write_text(
         PASSES.replace("def make_global", "@tvm.register_func('make')\ndef make_global")
     )
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert "decorated with @tvm.register_func: its callers are not in the code" in result.stdout
     assert "tvm.ir.GlobalVar(name)" in passes.read_text()
 
@@ -210,7 +200,7 @@ def test_a_method_is_threaded_through_self_and_refused_on_another_receiver(
         "        return self.fresh('main')\n"
     )
     passes.write_text(PASSES + method)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert "self.fresh('main', global_var_supply=GlobalVarSupply(mod))" in passes.read_text()
     assert "pkg.passes.Namer.fresh (1 call updated" in result.stdout
 
@@ -218,7 +208,7 @@ def test_a_method_is_threaded_through_self_and_refused_on_another_receiver(
         "def use(namer):\n    return namer.fresh('x')\n"
     )
     passes.write_text(PASSES + method)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert "fresh is used other than by a call it can update: other.py:2" in result.stdout
     assert "        return tvm.ir.GlobalVar(name)\n\n    def run(self, mod):" in passes.read_text()
 
@@ -252,7 +242,7 @@ def test_a_function_that_uses_the_parameter_s_name_is_left_as_it_is(project: Pat
         )
     )
     before = _texts(project)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert "make_global uses the name global_var_supply already" in result.stdout
     assert _texts(project) == before
 
@@ -292,7 +282,7 @@ def test_a_use_the_change_cannot_follow_stops_it(project: Path, case: str) -> No
     path = project / "python" / "pkg" / f"{module}.py"
     path.write_text((DRIVER if module == "driver" else PASSES) + extra)
     before = _texts(project)
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert reason in result.stdout, result.stdout
     assert _texts(project) == before
 
@@ -303,7 +293,7 @@ def test_a_call_in_a_default_value_gets_a_new_supply_not_the_function_s_module(
     # A default value runs where the function is defined, where `mod` is not bound.
     passes = project / "python" / "pkg" / "passes.py"
     passes.write_text(PASSES + "\n\ndef build(mod, gv=make_global('x')):\n    return gv\n")
-    _fix(project, "--unsafe")
+    run_fix(project, "--unsafe")
     assert "gv=make_global('x', global_var_supply=GlobalVarSupply())" in passes.read_text()
     ran = _run_fixed(project, "import pkg.passes")
     assert ran.returncode == 0, ran.stderr
@@ -313,7 +303,7 @@ def test_a_call_in_a_loop_uses_one_supply_for_every_turn(project: Path) -> None:
     passes = project / "python" / "pkg" / "passes.py"
     many = "\n\ndef many(mod, names):\n    return [make_global(n) for n in names]\n"
     passes.write_text(PASSES + many)
-    _fix(project, "--unsafe")
+    run_fix(project, "--unsafe")
     text = passes.read_text()
     assert "    global_var_supply = GlobalVarSupply(mod)\n    return [make_global(n, " in text
     program = (
@@ -328,6 +318,6 @@ def test_a_fifo_among_the_callers_files_is_never_opened(project: Path) -> None:
     # Callers are looked for in every Python file; one that is not text is searched as
     # bytes, and a pipe named like a source file must not be read (it would block).
     os.mkfifo(project / "python" / "pkg" / "zz.py")
-    result = _fix(project, "--unsafe")
+    result = run_fix(project, "--unsafe")
     assert "pkg.passes.make_global (4 calls updated" in result.stdout
     assert "zz.py: a named pipe (FIFO), not a regular file; not checked" in result.stdout

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import tree_sitter
+from hostile import run_lintgv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lintgv.errors import ParseError
 from lintgv.parsing.cpp import parse_cpp
-from tests.trust.hostile import run_lintgv
 
 DEPTH = 4000
 
