@@ -32,6 +32,8 @@ CACHE_FOLDER = ".lintgv_cache"
 class RunResult:
     results: tuple[FileResult, ...]
     errors: tuple[FileError, ...]
+    # The files the run found, with their configs: a fix reuses them rather than walk again.
+    candidates: tuple[Candidate, ...] = ()
 
     @property
     def findings_count(self) -> int:
@@ -290,4 +292,4 @@ def run(
         cache.save()
     errors = tuple(FileError(path, message) for path, message in discovery_errors)
     ordered = tuple(results[c.path] for c in sorted(candidates, key=lambda c: c.path.as_posix()))
-    return RunResult(ordered, errors)
+    return RunResult(ordered, errors, tuple(candidates))

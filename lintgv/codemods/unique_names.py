@@ -80,7 +80,9 @@ def plan_changes(
     for (their callers still anywhere in `paths`): proving one change needs no more."""
     paths = list(paths)
     python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
-    project = Project([p for p in paths if p not in python], read)
+    project = Project(
+        [p for p in paths if p.suffix not in unique_names_python.PYTHON_SUFFIXES], read
+    )
     copies, skipped = CopyFinder(project, names).copies(within)
     changes = _python_changes(python, read, skipped, within)
     for copy in copies:

@@ -3,6 +3,7 @@ parsed once per text, the function a site is in, and who names that function and
 a call lintgv can update, or a use it cannot follow (a value, an alias, a star import,
 a string, a rebinding, a possible re-export), which stops the change."""
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,12 @@ class PyFile:
 
     def where(self, node: cst.CSTNode) -> str:
         return f"{self.path.name}:{self.span_of(node).start_line}"
+
+    @functools.cached_property
+    def functions(self) -> list[cst.FunctionDef]:
+        """Every function definition of the file, nested ones too (walked once: every
+        site of the file asks which holds it)."""
+        return [node for node in descendants(self.module) if isinstance(node, cst.FunctionDef)]
 
 
 @dataclass(frozen=True)
@@ -95,9 +102,8 @@ def target_at(file: PyFile, line: int) -> Target | None:
     a module-level function or a method of a module-level class."""
     holding = [
         node
-        for node in descendants(file.module)
-        if isinstance(node, cst.FunctionDef)
-        and file.span_of(node).start_line <= line <= file.span_of(node).end_line
+        for node in file.functions
+        if file.span_of(node).start_line <= line <= file.span_of(node).end_line
     ]
     if not holding:
         return None

@@ -243,7 +243,7 @@ def fix_paths(
     fixable = _fixable_codes()
     wanted = {r.path for r in first.results if any(f.code in fixable for f in r.findings)}
     helpers = frozenset(name for r in first.results for name in r.defined_helpers)
-    candidates = {c.path: c for c in Discovery(overrides, config_file).discover(paths, [])}
+    candidates = {c.path: c for c in first.candidates}
     tree = Tree.of(paths)
     # A file fix may not write is still checked (its findings stand) but never fixed, in
     # --diff mode too: what the diff shows is what a run would write.
@@ -402,7 +402,10 @@ def _project_files(
         folder = path if path.is_dir() else path.parent
         config = discovery.config_for(folder)
         roots.add(config.root if config.source is not None else folder.absolute())
-    found = list(discovery.discover(sorted(roots), []))
+    if roots == {p.absolute() for p in paths}:  # the run walked the project already
+        found = list(candidates.values())
+    else:
+        found = list(discovery.discover(sorted(roots), []))
     cpp = [given.get(c.path.absolute(), c.path) for c in found if c.language == Language.CPP]
     python = {
         given.get(c.path.absolute(), c.path): c.module_name

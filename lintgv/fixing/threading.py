@@ -106,7 +106,7 @@ def plan_threading(
         if config.release.has_unique_name_supply:
             continue  # no GlobalVarSupply in this release
         function = functions[key]
-        outcome = _thread(path, parsed_of[path], function, paths, read, config)
+        outcome = _thread(path, parsed_of, function, paths, read, config)
         if isinstance(outcome, Change):
             changes.append(outcome)
         elif outcome is not None:
@@ -172,7 +172,7 @@ def _index(parameters: Node) -> int:
 
 def _thread(
     path: Path,
-    parsed: ParsedCpp,
+    parsed_of: dict[Path, ParsedCpp],
     function: Node,
     paths: Sequence[Path],
     read: Callable[[Path], str | None],
@@ -180,14 +180,17 @@ def _thread(
 ) -> Change | str | None:
     """Return the change threading a supply into `function` (and, up to `supply-depth`
     calls up, into callers that have none to pass); a text saying why it cannot be made;
-    or None when there is nothing to thread (no named function, done already)."""
+    or None when there is nothing to thread (no named function, done already).
+    `parsed_of` holds the parses of the files' current texts, shared by every function
+    planned in a run (a change is made from edits, never by altering a parse)."""
+    parsed = parsed_of[path]
     unit = unit_of(parsed, function, config)
     parameters = _parameters(function)
     if unit is None or parameters is None or unit.name == "main":
         return None
     if PARAMETER in parsed.text(parameters):
         return None  # threaded already
-    threader = _Threader(paths, read, config, {path: parsed})
+    threader = _Threader(paths, read, config, parsed_of)
     refusal = threader.thread(path, function, config.supply_depth, frozenset())
     if refusal is not None:
         return refusal
