@@ -76,7 +76,8 @@ def command_rules(args: argparse.Namespace) -> int:
     for code, rules in rule_codes().items():
         meta = rules[0].META
         default = "" if meta.default_enabled else "  (off by default)"
-        line = f"{code}  {meta.name:<32} {languages_of(rules):<12} fix: {meta.fix:<7}{default}"
+        fix = meta.offered_fix
+        line = f"{code}  {meta.name:<32} {languages_of(rules):<12} fix: {fix:<7}{default}"
         print(line.rstrip())
         print(f"       {summary_of(rules[0])}")
     return EXIT_CLEAN

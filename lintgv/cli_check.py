@@ -142,6 +142,10 @@ class Outcome:
     gone: int = 0  # baseline entries that no finding matched any more
 
 
+# The reports that carry each finding's fix, a change across files included.
+_CARRY_FIXES = frozenset({"json", "sarif"})
+
+
 def _filtered(args: argparse.Namespace) -> Outcome:
     from lintgv import baseline, diff_base
 
@@ -162,6 +166,10 @@ def _filtered(args: argparse.Namespace) -> Outcome:
     if entries is not None:
         comparison = baseline.compare(findings, sources, entries, args.baseline.parent)
         findings, known, gone = list(comparison.new), comparison.known, comparison.gone
+    if args.format in _CARRY_FIXES:
+        from lintgv.fixing.across import with_changes_across_files
+
+        findings = with_changes_across_files(findings, result.results, result.candidates)
     return Outcome(findings, errors, len(result.results), sources, known, gone)
 
 

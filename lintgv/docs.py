@@ -81,7 +81,7 @@ def _examples(rule: type[Rule], level: str) -> str:
         out += [f"{level} Reported{_settings_note(bad)}", "", _fenced(rule, bad)]
         if bad.fixed is not None:
             fixed = _fenced(rule, Valid(bad.fixed, bad.path))
-            out += ["", f"{level} {_after(rule.META.fix)}", "", fixed]
+            out += ["", f"{level} {_after(rule.META.offered_fix)}", "", fixed]
     if rule.VALID:
         good = rule.VALID[0]
         out += ["", f"{level} Not reported{_settings_note(good)}", "", _fenced(rule, good)]
@@ -102,11 +102,11 @@ def metadata_line(rule: type[Rule]) -> str:
     if issubclass(rule, ArtifactRule):
         return (
             f"**Checks:** build output, not source · **Reported by:** {rule.REPORTED_BY} · "
-            f"**Severity:** {meta.severity} · **Fix:** {_FIX_WORDS[meta.fix]}"
+            f"**Severity:** {meta.severity} · **Fix:** {_FIX_WORDS[meta.offered_fix]}"
         )
     return (
         f"**Languages:** {languages_of(rules)} · **Severity:** {meta.severity} · "
-        f"**Fix:** {_FIX_WORDS[meta.fix]} · {default}"
+        f"**Fix:** {_FIX_WORDS[meta.offered_fix]} · {default}"
     )
 
 
@@ -154,7 +154,7 @@ def index() -> str:
         summary = summary_of(rules[0]).replace("|", r"\|")
         out.append(
             f"| [{code}]({code}.md) | {meta.name} | {languages_of(rules)} | {meta.severity} "
-            f"| {meta.fix} | {default} | {summary} |"
+            f"| {meta.offered_fix} | {default} | {summary} |"
         )
     return "\n".join(out) + "\n"
 

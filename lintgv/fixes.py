@@ -5,10 +5,11 @@ is; each carries the text it replaces, and an edit whose span does not hold that
 refused (StaleEdit) rather than applied: a wrong position can never delete code.
 """
 
+import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from lintgv.lines import LineIndex
+from lintgv.lines import LineIndex, lines_with_breaks
 from lintgv.model import Applicability, Edit, Finding, Fix, Span
 
 _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY: 2}
@@ -80,6 +81,26 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     return "".join(pieces)
 
 
+def edits_between(before: str, after: str) -> list[Edit]:
+    """Return edits of whole lines that turn `before` into `after` (apply_edits undoes
+    nothing: applied to `before` they give `after`), each with the text it replaces."""
+    old = lines_with_breaks(before)
+    new = lines_with_breaks(after)
+    starts = [0]
+    for line in old:
+        starts.append(starts[-1] + len(line))
+    index = LineIndex(before)
+    edits = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start, end = starts[i1], starts[i2]
+        span = Span(*index.position(start), *index.position(end))
+        edits.append(Edit(span, "".join(new[j1:j2]), before[start:end]))
+    return edits
+
+
 def apply_fixes(text: str, findings: Sequence[Finding], unsafe: bool) -> Applied:
     """Apply every applicable fix that does not overlap an earlier one (by position); a
     fix with an edit that does not find the text it replaces is refused."""
@@ -88,7 +109,15 @@ def apply_fixes(text: str, findings: Sequence[Finding], unsafe: bool) -> Applied
     skipped: list[Finding] = []
     refused: list[tuple[Finding, str]] = []
     taken: list[tuple[int, int]] = []
-    candidates = [f for f in findings if f.fix is not None and is_applicable(f.fix, unsafe)]
+    # A change across files is applied as a whole by the stage that planned it, never
+    # edit by edit to one file (lintgv.fixing.groups).
+    candidates = [
+        f
+        for f in findings
+        if f.fix is not None
+        and is_applicable(f.fix, unsafe)
+        and all(e.path is None for e in f.fix.edits)
+    ]
     candidates.sort(key=lambda f: (_RANK[f.fix.applicability] if f.fix else 0, f.span))
     for finding in candidates:
         assert finding.fix is not None

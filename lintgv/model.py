@@ -46,14 +46,19 @@ class Span:
 @dataclass(frozen=True)
 class Edit:
     """Replace `old_text`, which `span` holds, with `text` (an empty span inserts, and its
-    `old_text` is ""). The applier refuses an edit whose span no longer holds `old_text`."""
+    `old_text` is ""). The applier refuses an edit whose span no longer holds `old_text`.
+
+    `path` is None for an edit of the finding's own file; a change across files (a
+    unique-name copy replaced in its header, source and callers) names each other file.
+    """
 
     span: Span
     text: str
     old_text: str
+    path: Path | None = None
 
     def moved(self, lines: int) -> "Edit":
-        return Edit(self.span.moved(lines), self.text, self.old_text)
+        return Edit(self.span.moved(lines), self.text, self.old_text, self.path)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from lintgv.codemods.unique_names import HELPER_NAMES, Skipped
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery
 from lintgv.fixing import MAX_ROUNDS
+from lintgv.fixing.across import copy_files, copy_names, fixes_unique_names
 from lintgv.fixing.files import (
     ChangedOnDisk,
     NotWritable,
@@ -32,11 +33,10 @@ from lintgv.fixing.python_calls import Parses
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.fixing.threading import NOTHING_IN_SCOPE, Site, plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
-from lintgv.helpers.names import bare_name
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.paths import display_path
 from lintgv.reading import read_source
-from lintgv.registry import rule_codes, select
+from lintgv.registry import rule_codes
 from lintgv.runner import run
 
 log = logging.getLogger(__name__)
@@ -269,17 +269,15 @@ def fix_paths(
     groups_left: list[Skipped] = []
     # C++ and Python copies alike (Python ones are rewritten file by file).
     sources = list(candidates.values())
-    if any(_fixes_unique_names(c.config) for c in sources):
-        extra = {n for c in sources for n in c.config.extra_unique_name_helpers}
-        found = {bare_name(h) for h in helpers}
-        names = HELPER_NAMES | found | extra | _reported_helpers(first.results)
+    if any(fixes_unique_names(c.config) for c in sources):
+        names = copy_names(first.results, sources, helpers)
         if progress is not None:
             progress("multi-file changes", 0, 0)
         groups, groups_left = fix_groups(
             [c.path for c in sources],
             workspace,
-            frozenset(names),
-            within=_copy_files(first.results, sources),
+            names,
+            within=copy_files(first.results, sources),
             unsafe=unsafe,
             write=write,
             max_rounds=max_rounds,
@@ -421,38 +419,6 @@ def _proof(
     """Return how to prove changes: each copy against its own file's `tvm-version`."""
     discovery = Discovery(overrides, config_file)
     return NameProof(lambda path: discovery.config_for(path.parent).tvm_version, unsandboxed)
-
-
-def _reported_helpers(results: Iterable[FileResult]) -> set[str]:
-    """Return the names of the copies GV201 reported: the rules know more names by their
-    shape (`GetUniqueBufferName`) than the codemod's fixed list holds."""
-    return {
-        bare_name(finding.subject)
-        for result in results
-        for finding in result.findings
-        if finding.code == "GV201" and finding.subject
-    }
-
-
-def _copy_files(results: Iterable[FileResult], sources: Iterable[Candidate]) -> set[Path] | None:
-    """Return the files GV201 reported a copy in: a multi-file change starts from a copy,
-    and looking for copies costs a whole parse of each file that might hold one. None
-    when GV201 does not check every file (the planner then looks in all of them)."""
-    if not all(
-        any(rule.META.code == "GV201" for rule in select(c.config, c.language)) for c in sources
-    ):
-        return None
-    return {r.path for r in results for f in r.findings if f.code == "GV201"}
-
-
-def _fixes_unique_names(config: Config) -> bool:
-    """Tell whether `config` runs a rule whose fix is a change across files (a unique-name
-    copy replaced with its declarations and calls)."""
-    return any(
-        rule.META.across_files
-        for language in (Language.CPP, Language.PYTHON)
-        for rule in select(config, language)
-    )
 
 
 def _remember(workspace: Workspace, settled: _Settled, fix: FileFix) -> None:

@@ -11,7 +11,7 @@ SCHEMA_VERSION = 1
 
 def _edit(edit: Edit) -> dict[str, object]:
     span = edit.span
-    return {
+    entry: dict[str, object] = {
         "line": span.start_line,
         "column": span.start_col + 1,
         "end_line": span.end_line,
@@ -19,6 +19,9 @@ def _edit(edit: Edit) -> dict[str, object]:
         "content": edit.text,
         "replaces": edit.old_text,
     }
+    if edit.path is not None:  # a change across files: another file than the finding's
+        entry["path"] = display_path(edit.path)
+    return entry
 
 
 def finding_dict(finding: Finding) -> dict[str, object]:

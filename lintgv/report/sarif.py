@@ -59,7 +59,7 @@ def _rules() -> tuple[list[dict[str, object]], dict[str, int]]:
                     "level": _LEVELS[meta.severity],
                     "enabled": meta.default_enabled,
                 },
-                "properties": {"fix": str(meta.fix)},
+                "properties": {"fix": str(meta.offered_fix)},
             }
         )
     return descriptors, indexes
@@ -88,13 +88,15 @@ def _result(finding: Finding, index: int, lines: Sequence[str] | None) -> dict[s
         # The same fingerprint as a baseline's: stable while the flagged code is unchanged.
         result["partialFingerprints"] = {"lintgvContext/v1": fingerprints(finding, lines)[1]}
     if finding.fix is not None:
-        change = {
-            "artifactLocation": _artifact(finding.path),
-            "replacements": [_replacement(e) for e in finding.fix.edits],
-        }
-        result["fixes"] = [
-            {"description": {"text": finding.fix.title}, "artifactChanges": [change]}
+        # One artifact change per file: a change across files edits several.
+        by_file: dict[Path, list[Edit]] = {}
+        for edit in finding.fix.edits:
+            by_file.setdefault(edit.path or finding.path, []).append(edit)
+        changes = [
+            {"artifactLocation": _artifact(path), "replacements": [_replacement(e) for e in edits]}
+            for path, edits in by_file.items()
         ]
+        result["fixes"] = [{"description": {"text": finding.fix.title}, "artifactChanges": changes}]
         result["properties"] = {"applicability": str(finding.fix.applicability)}
     return result
 

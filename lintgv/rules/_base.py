@@ -44,6 +44,14 @@ class RuleMeta:
     # "deprecated" (struck through: an API a newer release removed); "" for neither.
     marks: str = ""
 
+    @property
+    def offered_fix(self) -> Applicability:
+        """The fix a user is offered for a finding: its own edits', or, for a rule fixed
+        across files, the unsafe change `lintgv fix --unsafe` makes."""
+        if self.across_files and self.fix == Applicability.NONE:
+            return Applicability.UNSAFE
+        return self.fix
+
 
 @dataclass(frozen=True)
 class Valid:

@@ -7,7 +7,6 @@ import pytest
 
 from lintgv.codemods.unique_names import HELPER_NAMES, UNPROVEN, Change, Skipped
 from lintgv.fixing import groups
-from lintgv.fixing import run as fix_run
 from lintgv.fixing.files import Tree
 from lintgv.fixing.files import write_atomically as real_write
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
@@ -124,11 +123,7 @@ def test_a_file_changed_on_disk_stops_the_whole_change(
     ).read_text()
 
 
-def test_lintgv_fix_reports_the_change_and_a_second_run_does_nothing(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # No GV2xx rule is registered yet; the stage runs when one is selected.
-    monkeypatch.setattr(fix_run, "_fixes_unique_names", lambda config: True)
+def test_lintgv_fix_reports_the_change_and_a_second_run_does_nothing(project: Path) -> None:
     first = fix_paths([project], {}, unsafe=True, use_cache=False)
     summary = render_summary(first, unsafe=True).splitlines()
     assert summary[1] == (
