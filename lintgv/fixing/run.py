@@ -339,17 +339,23 @@ def _thread_supplies(
         def config_of(path: Path) -> Config:
             return candidates[path].config
 
-        changes, refused = plan_threading(
-            [s for s in sites if s not in python], project.cpp, workspace.read, config_of
-        )
-        more, refused_more = plan_python_threading(
-            python,
-            project.python,
-            workspace.read,
-            config_of,
-            files=parses,
-            skip=handled | refusals.keys(),
-        )
+        try:
+            changes, refused = plan_threading(
+                [s for s in sites if s not in python], project.cpp, workspace.read, config_of
+            )
+            more, refused_more = plan_python_threading(
+                python,
+                project.python,
+                workspace.read,
+                config_of,
+                files=parses,
+                skip=handled | refusals.keys(),
+            )
+        except Exception as exc:  # a planning bug must not lose the changes already made
+            log.debug("planning supply threading failed", exc_info=True)
+            why = f"supply threading could not be planned: {type(exc).__name__}: {exc}"
+            done.append(GroupFix("(supply parameters)", "", 0, (), False, why, threaded=True))
+            break
         changes += more
         refused += refused_more
         for refusal in refused:

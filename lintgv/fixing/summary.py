@@ -207,11 +207,13 @@ def _groups_left(run: FixRun) -> list[str]:
     ]
     threads = sorted(
         (g for g in run.groups if not g.done and g.threaded),
-        key=lambda g: (g.helper, g.paths[0].as_posix()),
+        key=lambda g: (g.helper, [p.as_posix() for p in g.paths[:1]]),
     )
     lines = [
         f"  supply parameter not threaded into {g.helper.removesuffix(' (supply parameter)')} "
         f"({display_path(g.paths[0])}): {g.reason}"
+        if g.paths
+        else f"  no supply parameter threaded: {g.reason}"  # planning failed as a whole
         for g in threads
     ]
     left += [(s.helper, f"{display_path(s.path)}:{s.line}", s.reason) for s in run.groups_left]

@@ -34,7 +34,7 @@ from lintgv.config import Config, apply_settings
 from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
-from lintgv.helpers.cpp_calls import call_candidates
+from lintgv.helpers.cpp_calls import call_candidates, temporary_class
 from lintgv.helpers.cpp_facts import call_name
 from lintgv.helpers.cpp_shape import class_name, unit_of
 from lintgv.helpers.names import cpp_identity
@@ -281,6 +281,7 @@ class _Threader(ThreadEdits):
         self.read = read
         self.config = config
         self.parsed = parsed
+        self.classes: dict[str, bool] = {}  # class names, by whether the project defines one
 
     def _files_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
         found: dict[Path, ParsedCpp] = {}
@@ -297,6 +298,20 @@ class _Threader(ThreadEdits):
                     return f"{other.name} cannot be parsed, so its calls of {name} are unknown"
             found[other] = self.parsed[other]
         return found
+
+    def _defines_class(self, name: str) -> bool:
+        """Tell whether some file of the project defines a class or struct `name` (with a
+        body; `class Outer::name` too), by text: a parse would cost more than it tells."""
+        if name not in self.classes:
+            defines = re.compile(
+                rf"\b(?:class|struct)\s+(?:\w+\s+)?(?:[\w:]+::)?{re.escape(name)}\b[^;{{()]*\{{"
+            )
+            self.classes[name] = any(
+                name in text and defines.search(text) is not None
+                for other in self.paths
+                if (text := self.read(other)) is not None
+            )
+        return self.classes[name]
 
     def thread(self, path: Path, function: Node, depth: int, seen: frozenset[str]) -> str | None:
         """Add the edits that give `function` the parameter and pass it at every call;
@@ -337,7 +352,7 @@ class _Threader(ThreadEdits):
         for other, target in files.items():
             for declaration in declarations[other]:
                 self.add(other, _insertion(target, declaration, index, _DECLARATION))
-            resolved, unknown = _calls(target, unit.name, identities)
+            resolved, unknown = _calls(target, unit.name, identities, self._defines_class)
             if unknown:
                 # A call left without the new argument would not compile: no change.
                 where = ", ".join(
@@ -541,11 +556,12 @@ def _namespace_of(parsed: ParsedCpp, function: Node) -> str:
 
 
 def _calls(
-    parsed: ParsedCpp, name: str, identities: set[str]
+    parsed: ParsedCpp, name: str, identities: set[str], is_class: Callable[[str], bool]
 ) -> tuple[list[tuple[Node, Node]], list[Node]]:
     """Return the calls that resolve to the function (one of its `identities`), with their
     argument lists, and the calls of that name that resolve to nothing known
-    (`Builder(t).Create(x)`: a receiver whose type is not declared where it is used)."""
+    (`obj.Create(x)` with `obj` declared nowhere lintgv looks). A call on a temporary,
+    `Builder(t).Create(x)`, is `Builder`'s when `is_class` says the project defines it."""
     found = []
     unknown = []
     cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
@@ -554,6 +570,9 @@ def _calls(
             continue
         arguments = call.child_by_field_name("arguments")
         candidates = {cpp_identity(c) for c in call_candidates(parsed, call, Config())}
+        temporary = temporary_class(parsed, call) if not candidates else ""
+        if temporary and is_class(temporary):
+            candidates = {cpp_identity(f"{temporary}::{name}")}
         if arguments is not None and identities & candidates:
             found.append((call, arguments))
         elif not candidates:

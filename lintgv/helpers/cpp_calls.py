@@ -9,7 +9,7 @@ import tree_sitter
 
 from lintgv.config import Config
 from lintgv.helpers.cpp_shape import unit_of
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query
 
 Node = tree_sitter.Node
 _TEMPLATE = re.compile(r"<[^<>]*>")
@@ -30,7 +30,8 @@ def enclosing_class(parsed: ParsedCpp, node: Node, config: Config) -> str:
 def call_candidates(parsed: ParsedCpp, call: Node, config: Config) -> frozenset[str]:
     """Return the identities `call` may call: `F(x)` in a method of `C` → {C::F, F};
     `this->F(x)` → {C::F}; `X::F(x)` → {X::F}; `obj->F(x)` → {T::F} when `obj` is declared
-    in the function with type `T`, else nothing."""
+    in the function with type `T`; `T(a).F(x)` → {T::F} when the file defines class `T`;
+    else nothing."""
     func = call.child_by_field_name("function")
     if func is not None and func.type == "template_function":
         func = func.child_by_field_name("name")
@@ -56,7 +57,39 @@ def call_candidates(parsed: ParsedCpp, call: Node, config: Config) -> frozenset[
         if receiver.type == "identifier":
             owner = _declared_class(parsed, call, parsed.text(receiver))
             return frozenset({f"{owner}::{name}"} if owner else ())
+        owner = temporary_class(parsed, call)
+        return frozenset({f"{owner}::{name}"} if owner and defines_class(parsed, owner) else ())
     return frozenset()
+
+
+def temporary_class(parsed: ParsedCpp, call: Node) -> str:
+    """Return `T` for a method call on a temporary, `T(a, b).F(x)`, or "": whether `T`
+    is a class (and not a function returning something else) is for the caller to tell."""
+    func = call.child_by_field_name("function")
+    receiver = func.child_by_field_name("argument") if func is not None else None
+    if func is None or func.type != "field_expression" or receiver is None:
+        return ""
+    if receiver.type != "call_expression":
+        return ""
+    callee = receiver.child_by_field_name("function")
+    if callee is None or callee.type not in ("identifier", "qualified_identifier"):
+        return ""
+    return _TEMPLATE.sub("", "".join(parsed.text(callee).split())).rsplit("::", 1)[-1]
+
+
+# Classes and structs the file defines (with a body), by the name they are defined under.
+_DEFINED_CLASSES = (
+    "[(class_specifier name: (_) @name body: (_)) (struct_specifier name: (_) @name body: (_))]"
+)
+
+
+def defines_class(parsed: ParsedCpp, name: str) -> bool:
+    """Tell whether the file defines a class or struct `name` (`A::name` included)."""
+    cursor = tree_sitter.QueryCursor(compile_query(_DEFINED_CLASSES))
+    return any(
+        "".join(parsed.text(node).split()).rsplit("::", 1)[-1] == name
+        for node in cursor.captures(parsed.root).get("name", [])
+    )
 
 
 def _declared_class(parsed: ParsedCpp, node: Node, variable: str) -> str:

@@ -104,6 +104,60 @@ def test_a_call_that_cannot_be_resolved_stops_the_change(project: Path) -> None:
     assert after["src/driver_api.cc"] != before["src/driver_api.cc"]
 
 
+@pytest.mark.system("c++")
+def test_a_call_on_a_temporary_is_its_class_s_call(project: Path) -> None:
+    build = project / "src" / "build.cc"
+    build.write_text(
+        build.read_text().replace(
+            "}  // namespace tvm",
+            "struct Other {\n  int Lower(int x) { return x; }\n};\n"
+            "GlobalVar Again(IRModule mod, const Function& f) { return Lowerer().Lower(f); }\n"
+            "int Unrelated() { return Other().Lower(1); }\n"
+            "}  // namespace tvm",
+        )
+    )
+    result = run_fix(project, "--unsafe")
+    after = _texts(project)
+    # `Lowerer()` makes a Lowerer: its call gets the argument; `Other()` makes an Other,
+    # whose Lower is another function, left alone rather than stopping the change.
+    assert "return Lowerer().Lower(f, GlobalVarSupply(mod));" in after["src/build.cc"]
+    assert "return Other().Lower(1);" in after["src/build.cc"]
+    assert "Threaded a GlobalVarSupply parameter into Lowerer::Lower" in result.stdout
+    done = subprocess.run(
+        [
+            "c++",
+            "-std=c++17",
+            "-fsyntax-only",
+            f"-I{STUBS}",
+            f"-I{project / 'include'}",
+            str(build),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_failure_to_plan_threading_is_reported_not_raised(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lintgv.fixing import run as fix_run
+    from lintgv.fixing.summary import render_summary
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("planner bug")
+
+    monkeypatch.setattr(fix_run, "plan_threading", broken)
+    outcome = fix_run.fix_paths([project], {}, unsafe=True, write=False, use_cache=False)
+    summary = render_summary(outcome, unsafe=True)
+    assert (
+        "  no supply parameter threaded: supply threading could not be planned: "
+        "RuntimeError: planner bug"
+    ) in summary.splitlines()
+    assert not any(g.done for g in outcome.groups)
+
+
 def test_an_overloaded_function_is_left_as_it_is(project: Path) -> None:
     header = project / "include" / "driver_api.h"
     header.write_text(
