@@ -3,7 +3,6 @@ Each subcommand's arguments and run live in a cli_*.py module of its own; the sm
 ones (rules, explain, server) are here."""
 
 import argparse
-import gc
 import logging
 import os
 import sys
@@ -11,6 +10,7 @@ from collections.abc import Sequence
 
 from lintgv import __version__
 from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, add_color, add_selection
+from lintgv.collector import spare_the_collector
 from lintgv.errors import LintgvError
 from lintgv.report.text import wants_color
 
@@ -117,25 +117,11 @@ def command_server(args: argparse.Namespace) -> int:
     return int(serve(tcp=args.tcp, client_process_id=args.client_process_id))
 
 
-def _spare_the_collector() -> None:
-    """Keep Python's garbage collector off what lives as long as the process.
-
-    What exists once lintgv is loaded (modules, rules, compiled patterns) is never
-    garbage, yet every full collection walked it (60 ms each time: in the language
-    server, every few edits of a large file); and parsing makes objects by the hundred
-    thousand, which the default threshold collects every 700. Freezing the one and
-    collecting the young less often saves a tenth of a check's CPU. Workers are forked
-    later: they share it.
-    """
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 100)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    _spare_the_collector()
+    spare_the_collector()
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="lintgv: %(levelname)s: %(message)s")
     cores = os.cpu_count() or 1

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lintgv.cache import ResultCache, WalkMemo, digest_of, stat_key
+from lintgv.collector import spare_the_collector
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, signature
 from lintgv.errors import ConfigError
@@ -151,6 +152,8 @@ def _start_worker() -> None:
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     import lintgv.engine  # noqa: F401  # loaded by each worker once, before its first file
+
+    spare_the_collector()  # a spawned interpreter: nothing it inherits is tuned
 
 
 def _exit_with(parent: int) -> None:

@@ -40,6 +40,9 @@ class RuleMeta:
     # Its fix is one change across files (a helper with its declarations and calls),
     # made by `lintgv fix` and the editor's multi-file action, not by a finding's edits.
     across_files: bool = False
+    # It finds the unique-name helpers whose calls other files are checked for (GV203),
+    # all of them (GV201 and GV203 alike): an index of a tree's helpers needs one of them.
+    finds_helpers: bool = False
     # How an editor marks what it flags: "unnecessary" (faded: code that can go) or
     # "deprecated" (struck through: an API a newer release removed); "" for neither.
     marks: str = ""

@@ -22,6 +22,7 @@ META = RuleMeta(
     code="GV201",
     makes_names=True,
     across_files=True,
+    finds_helpers=True,
     name="unique-name-helper",
     severity=Severity.WARNING,
     message="private unique-name helper; use a NameSupply (`name_supply_->FreshName(name)`, "

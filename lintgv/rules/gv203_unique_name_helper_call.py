@@ -34,6 +34,7 @@ META = RuleMeta(
     code="GV203",
     makes_names=True,
     across_files=True,
+    finds_helpers=True,
     name="unique-name-helper-call",
     severity=Severity.WARNING,
     message="call of a private unique-name helper; ask a NameSupply instead "

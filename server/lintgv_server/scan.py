@@ -14,17 +14,20 @@ import functools
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from lsprotocol import types
 
 from lintgv.cache import stat_key
-from lintgv.discovery import Candidate, Discovery
+from lintgv.config import apply_settings
+from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
+from lintgv.registry import select
 from lintgv.runner import Workers
 from lintgv_server.analysis import lines_of
 from lintgv_server.progress import Progress
@@ -42,22 +45,29 @@ def _targets(ls: LintgvServer, errors: list[str]) -> list[Candidate]:
     found: dict[Path, Candidate] = {}
     for folder in ls.folders():
         walk_errors: list[tuple[Path, str]] = []
-        for candidate in Discovery({}).discover([folder], walk_errors):
+        for candidate in ls.discovery.discover([folder], walk_errors):
+            # The walk knows the language and module (client settings change neither);
+            # the config is the one the editor's settings lay over the file's.
             try:
-                target = ls.target_for(candidate.path)
+                config = ls.config_for(candidate.path)
             except ConfigError as exc:
                 errors.append(str(exc))
                 continue
-            if target is not None:
-                found.setdefault(candidate.path, target)
+            if ls.settings_for(candidate.path).enable:
+                found.setdefault(candidate.path, replace(candidate, config=config))
         errors.extend(f"{path}: {why}" for path, why in walk_errors)
     return sorted(found.values(), key=lambda t: t.path.as_posix())
 
 
 def _check_file(
-    ls: LintgvServer, target: Candidate, helpers: frozenset[str], cache: ScanCache
+    ls: LintgvServer,
+    target: Candidate,
+    helpers: frozenset[str],
+    cache: ScanCache,
+    remember: bool = True,
 ) -> Scanned:
-    """Check one file, from the editor's buffer when it is open, else from disk."""
+    """Check one file, from the editor's buffer when it is open, else from disk; keep
+    the result in `cache` unless told not to (a check with fewer rules)."""
     document = ls.current_document(target.path.as_uri())
     key = ScanKey.of(target, helpers, None if document is not None else stat_key(target.path))
     known = cache.get(target.path, key)
@@ -80,32 +90,53 @@ def _check_file(
         helper_names=helpers,
     )
     scanned = Scanned(target.path, result, lines_of(text) if result.findings else ())
-    cache.put(key, scanned)
+    if remember:
+        cache.put(key, scanned)
     return scanned
 
 
 async def index_workspace(
-    ls: LintgvServer, cache: ScanCache, report: Report, is_cancelled: IsCancelled
+    ls: LintgvServer,
+    cache: ScanCache,
+    report: Report,
+    is_cancelled: IsCancelled,
+    *,
+    helpers_only: bool = False,
 ) -> tuple[list[Candidate], dict[Path, Scanned]] | None:
     """Check every file of the workspace once, and record the unique-name helpers each
     defines in the server's index; return the files and results, or None when cancelled
-    (the index then keeps what it had)."""
+    (the index then keeps what it had). With `helpers_only`, each file is checked with
+    one rule that finds helpers, unless a full result of it is kept: the results then
+    hold only that rule's findings, and are not kept."""
     errors: list[str] = []
     targets = await ls.run_on_lint_thread(lambda: _targets(ls, errors))
     for error in errors:
         ls.log_message(error, types.MessageType.Warning)
     results: dict[Path, Scanned] = {}
-    rest = targets
-    closed = [t for t in targets if _needs_check(ls, t, cache)]
+    checked = targets
+    if helpers_only:
+        for target in targets:
+            kept = _kept(ls, target, cache)
+            if kept is not None:
+                results[target.path] = kept
+        checked = [
+            narrowed
+            for t in targets
+            if t.path not in results and (narrowed := _finding_helpers(ls, t)) is not None
+        ]
+    remember = not helpers_only
+    rest = checked
+    closed = [t for t in checked if _needs_check(ls, t, cache)]
     if WORKERS > 1 and len(closed) >= WORKERS_FROM:
         workers = Workers(WORKERS)
         try:
-            if not await _in_workers(workers, closed, cache, results, report, is_cancelled):
-                return None
+            ran = await _in_workers(workers, closed, cache, results, report, is_cancelled, remember)
         finally:
             workers.close()
-        rest = [t for t in targets if t.path not in results]
-    if not await _pass(ls, rest, frozenset(), cache, results, report, is_cancelled):
+        if not ran:
+            return None
+        rest = [t for t in checked if t.path not in results]
+    if not await _pass(ls, rest, frozenset(), cache, results, report, is_cancelled, remember):
         return None
     ls.helper_index.replace({p: s.result.defined_helpers for p, s in results.items()})
     return targets, results
@@ -115,6 +146,25 @@ async def index_workspace(
 # the lint thread stays free for the open documents.
 WORKERS_FROM = 200
 WORKERS = os.cpu_count() or 1
+
+
+def _kept(ls: LintgvServer, target: Candidate, cache: ScanCache) -> Scanned | None:
+    """Return the full first-pass result a scan kept of a closed file, if still current."""
+    if ls.current_document(target.path.as_uri()) is not None:
+        return None
+    return cache.get(target.path, ScanKey.of(target, frozenset(), stat_key(target.path)))
+
+
+def _finding_helpers(ls: LintgvServer, target: Candidate) -> Candidate | None:
+    """Return `target` checked by one rule that finds unique-name helpers (the first its
+    config enables), or None when its config enables none: it defines no helper then."""
+    config = target.config
+    narrowed = ls.helper_configs.get(id(config))
+    if narrowed is None or narrowed[0] is not config:
+        enabled = [r.META.code for r in select(config) if r.META.finds_helpers]
+        only = apply_settings(config, {"select": enabled[:1]}, None) if enabled else None
+        narrowed = ls.helper_configs[id(config)] = (config, only)
+    return replace(target, config=narrowed[1]) if narrowed[1] is not None else None
 
 
 def _needs_check(ls: LintgvServer, target: Candidate, cache: ScanCache) -> bool:
@@ -131,9 +181,11 @@ async def _in_workers(
     results: dict[Path, Scanned],
     report: Report,
     is_cancelled: IsCancelled,
+    remember: bool,
 ) -> bool:
     """Check closed files in worker processes (lintgv check's own), from a thread that
-    waits on them; tell whether it ran to the end."""
+    waits on them, keeping the results in `cache` if told to; tell whether it ran to
+    the end."""
     loop = asyncio.get_running_loop()
     step = max(1, len(targets) // 50)
 
@@ -141,8 +193,10 @@ async def _in_workers(
         for index, (candidate, stat, result) in enumerate(workers.check(targets)):
             if is_cancelled():
                 return False
-            scanned = Scanned(candidate.path, result, _lines(candidate.path, result))
-            cache.put(ScanKey.of(candidate, frozenset(), stat), scanned)
+            lines = _lines(candidate.path, result) if remember else ()
+            scanned = Scanned(candidate.path, result, lines)
+            if remember:
+                cache.put(ScanKey.of(candidate, frozenset(), stat), scanned)
             results[candidate.path] = scanned
             if index % step == 0:
                 message = f"checking {index + 1}/{len(targets)} files"
@@ -187,7 +241,9 @@ async def index_in_background(ls: LintgvServer) -> None:
     await progress.begin("lintgv: indexing the workspace")
     indexed = None
     try:
-        indexed = await index_workspace(ls, ls.scan_cache, progress.report, progress.is_cancelled)
+        indexed = await index_workspace(
+            ls, ls.scan_cache, progress.report, progress.is_cancelled, helpers_only=True
+        )
     finally:
         found = len(ls.helper_names)
         progress.end(
@@ -227,13 +283,14 @@ async def _pass(
     results: dict[Path, Scanned],
     report: Report,
     is_cancelled: IsCancelled,
+    remember: bool = True,
 ) -> bool:
     step = max(1, len(targets) // 50)
     stage = "helper calls" if helpers else "checking"
     for index, target in enumerate(targets):
         if is_cancelled():
             return False
-        work = functools.partial(_check_file, ls, target, helpers, cache)
+        work = functools.partial(_check_file, ls, target, helpers, cache, remember)
         results[target.path] = await ls.run_on_lint_thread(work)
         if index % step == 0:
             report(f"{stage} {index + 1}/{len(targets)} files", 100 * index // len(targets))

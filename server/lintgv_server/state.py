@@ -115,6 +115,12 @@ class LintgvServer(LanguageServer):
         # Per workspace folder (a folder URI's path), from workspace/configuration.
         self.folder_settings: dict[str, ClientSettings] = {}
         self.discovery = Discovery({})
+        # Each config file's config as a folder's files see it, built once: equal configs
+        # that are one object also cross to the scan's workers once per batch.
+        self.layered: dict[tuple[int, Path | None, int], tuple[Config, ClientSettings, Config]] = {}
+        # Each config narrowed to one rule that finds unique-name helpers (None: it
+        # enables none), for the helper index (scan.index_workspace).
+        self.helper_configs: dict[int, tuple[Config, Config | None]] = {}
         self.generation = 0
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
@@ -158,6 +164,8 @@ class LintgvServer(LanguageServer):
     def invalidate(self) -> None:
         """Forget every config and analysis: settings or config files changed."""
         self.discovery = Discovery({})
+        self.layered.clear()
+        self.helper_configs.clear()
         self.generation += 1
 
     def config_for(self, path: Path) -> Config:
@@ -165,11 +173,19 @@ class LintgvServer(LanguageServer):
 
         Raises ConfigError for a bad config file or setting."""
         config = self.discovery.config_for(path.parent)
-        if config.source is None:
+        folder = self.folder_of(path)
+        settings = self.settings_for(path)
+        key = (id(config), folder, id(settings))
+        known = self.layered.get(key)
+        if known is not None and known[0] is config and known[1] is settings:
+            return known[2]
+        found = config
+        if config.source is None and folder is not None:
             # No config file: globs are relative to the workspace folder, not our cwd.
-            folder = self.folder_of(path)
-            config = replace(config, root=folder) if folder is not None else config
-        return layered(config, self.settings_for(path))
+            found = replace(config, root=folder)
+        found = layered(found, settings)
+        self.layered[key] = (config, settings, found)
+        return found
 
     def target_for(self, path: Path) -> Candidate | None:
         """Return how to check the file at `path`, or None when lintgv does not check it."""

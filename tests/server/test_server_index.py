@@ -101,6 +101,32 @@ async def test_a_helper_in_a_closed_file_is_known_without_a_workspace_check(
     assert {"**/lintgv.toml", "**/*.py", "**/*.cc", "**/*.h"} <= globs
 
 
+async def test_the_index_finds_helpers_with_whichever_rule_the_config_runs(
+    tmp_path: Path, start: Start
+) -> None:
+    # The index checks each file with one rule that finds helpers: GV203 when GV201 is
+    # ignored, since GV203 finds the same helpers.
+    _, caller = _project(tmp_path)
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\nignore = ["GV201"]\n')
+    client = await start(tmp_path)
+    uri = client.open(caller)
+    (end,) = await client.until(lambda: _indexing(client))
+    assert end.message == "1 unique-name helper"
+    assert await _codes(client, uri, ["GV202", "GV203"])
+
+
+async def test_without_a_rule_that_finds_helpers_nothing_is_indexed(
+    tmp_path: Path, start: Start
+) -> None:
+    _, caller = _project(tmp_path)
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\nignore = ["GV201", "GV203"]\n')
+    client = await start(tmp_path)
+    uri = client.open(caller)
+    (end,) = await client.until(lambda: _indexing(client))
+    assert end.message == "0 unique-name helpers"
+    assert await _codes(client, uri, []) == []
+
+
 async def test_watched_file_changes_update_the_index(tmp_path: Path, start: Start) -> None:
     helper, caller = _project(tmp_path)
     client = await start(tmp_path)

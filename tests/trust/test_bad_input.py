@@ -74,7 +74,7 @@ def test_no_input_makes_a_traceback_and_exit_codes_are_0_1_2(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # In-process (fast): without the garbage-collector tuning meant for a whole run.
-    monkeypatch.setattr("lintgv.cli._spare_the_collector", lambda: None)
+    monkeypatch.setattr("lintgv.cli.spare_the_collector", lambda: None)
     root = tmp_path_factory.mktemp("fuzz")
     (root / "lintgv.toml").write_text(config)
     (root / "a.py").write_bytes(source)
