@@ -12,7 +12,6 @@ Three shapes, each asking a map, a set or a module whether a name is taken:
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 import tree_sitter
 
@@ -50,10 +49,9 @@ def inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
     """Return the inline uniquing loops of the file, outside unique-name helpers."""
     if not any(w in parsed.data for w in _LOOP_WORDS):
         return ()
-    return _inline_loops(parsed, config)
+    return parsed.once(("inline-loops", config.fingerprint), lambda: _inline_loops(parsed, config))
 
 
-@lru_cache(maxsize=4)
 def _inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
     def admits(region: Region) -> bool:
         text = parsed.data[region.start_byte : region.end_byte]

@@ -1,10 +1,10 @@
 """The functions of a C++ file (definitions, and lambdas stored in a variable), each with
 its uniquing facts (see cpp_facts), found once per parse for GV201, GV202 and GV203."""
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import tree_sitter
 
@@ -95,11 +95,10 @@ def units(
     `mentions` tells whether the file's text holds one of some trigger words."""
     if not mentions(name_triggers(config) + CPP_SHAPE_TRIGGERS):
         return []
-    return list(_units(parsed, config))
+    # GV201, GV202 and GV203 all ask, one after the other, about the same parse.
+    return list(parsed.once(("units", config.fingerprint), lambda: _units(parsed, config)))
 
 
-# GV201, GV202 and GV203 all ask, one after the other, about the same parse.
-@lru_cache(maxsize=4)
 def _units(parsed: ParsedCpp, config: Config) -> tuple[CppUnit, ...]:
     named = bytes_pattern(name_triggers(config))
 
@@ -152,10 +151,12 @@ def _facts_if_needed(
     if not _may_copy(text) and not is_known_name(name, config):
         return Facts()
     # Facts depend on the function's text alone: an editor's next version of a file
-    # reuses those of every function the edit did not touch.
+    # reuses those of every function the edit did not touch. The key holds a digest of
+    # that text, not the text: kept for two thousand functions, texts would weigh more
+    # than the facts.
     key = (
         unit.type,
-        parsed.data[unit.start_byte : unit.end_byte],
+        hashlib.blake2b(parsed.data[unit.start_byte : unit.end_byte], digest_size=16).digest(),
         unit.has_error,
         name,
         owner,

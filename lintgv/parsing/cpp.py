@@ -6,13 +6,15 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, 
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import accumulate
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import tree_sitter
 import tree_sitter_cpp
 
 from lintgv.errors import ParseError
 from lintgv.model import Edit, Span
+
+_T = TypeVar("_T")
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
@@ -130,6 +132,13 @@ class ParsedCpp:
     @property
     def root(self) -> tree_sitter.Node:
         return self.tree.root_node
+
+    def once(self, key: Hashable, compute: Callable[[], _T]) -> _T:
+        """Return what `compute` gives for this parse, computing it on the first call:
+        the answer lives as long as the parse, and no longer."""
+        if key not in self.indexes:
+            self.indexes[key] = compute()
+        return cast(_T, self.indexes[key])
 
     def parent(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
         """Return the parent of `node`, in time that does not grow with its depth.

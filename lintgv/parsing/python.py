@@ -395,8 +395,23 @@ def compact(text: str, selection: Selection) -> tuple[str, tuple[int, ...]]:
 
 @dataclass
 class _Parents:
+    """Each node's parent in one module. It holds the module, never the ParsedPython
+    that holds it: positions ask it their way up, and a cycle back to the parse would
+    keep the whole tree alive until the garbage collector's next full pass."""
+
+    module: cst.Module
     found: dict[int, cst.CSTNode] = field(default_factory=dict)  # by the node's id
     complete: bool = False
+
+    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """Return the parent of `node` (None for the module): noted by a walk, or all
+        mapped on first use when there was none."""
+        if node is self.module:  # a walk notes no parent for the root
+            return None
+        if not self.complete and id(node) not in self.found:
+            self.found.update(parents(self.module))
+            self.complete = True
+        return self.found.get(id(node))
 
 
 @dataclass(frozen=True)
@@ -422,11 +437,11 @@ class ParsedPython:
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Return every node's range in the parsed text (computed as nodes are asked for)."""
-        return LazyPositions(self.module, self.starts, self.parent_of)
+        return LazyPositions(self.module, self.starts, self._parents.parent_of)
 
     @cached_property
     def _parents(self) -> _Parents:
-        return _Parents()
+        return _Parents(self.module)
 
     def walk(self, visitors: Iterable[Mapping[str, Callable[[cst.CSTNode], None]]]) -> None:
         """Walk the module with `visitors` (see walk.walk), noting every node's parent."""
@@ -436,13 +451,7 @@ class ParsedPython:
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """Return the parent of `node` (None for the module): noted by the walk, or all
         mapped on first use when there was none."""
-        known = self._parents
-        if node is self.module:  # the walk notes no parent for the root
-            return None
-        if not known.complete and id(node) not in known.found:
-            known.found.update(parents(self.module))
-            known.complete = True
-        return known.found.get(id(node))
+        return self._parents.parent_of(node)
 
     @cached_property
     def names(self) -> NameTable:
