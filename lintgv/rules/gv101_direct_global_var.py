@@ -1,22 +1,12 @@
-"""GV101: a GlobalVar constructed by hand, in Python and C++."""
+"""GV101: a GlobalVar constructed by hand, in Python and C++. The scans that find and fix
+the constructions are in lintgv/rules/_direct_global_var."""
 
-import re
-from collections.abc import Sequence
-from dataclasses import replace
-
-import libcst as cst
-import tree_sitter
-
-from lintgv.codemods import NO_FIX_MARKER, supply_cpp
-from lintgv.codemods.supply_python import Owner, OwnerFacts, SupplyPlanner
-from lintgv.config import Config
-from lintgv.model import Applicability, Fix, Severity
-from lintgv.parsing.cpp import ParsedCpp, compile_query
-from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
-
-# The release that removed GlobalVarSupply; from it on, GlobalVar(names->FreshName(x)) is
-# the sanctioned idiom (TVM PR 19781).
+from lintgv.codemods import NO_FIX_MARKER
+from lintgv.model import Applicability, Severity
+from lintgv.rules._base import Invalid, RuleMeta, Valid
+from lintgv.rules._direct_global_var.common import MESSAGE_UNIQUE_NAMES
+from lintgv.rules._direct_global_var.cpp_scan import CppSites
+from lintgv.rules._direct_global_var.python_scan import PythonSites
 
 META = RuleMeta(
     code="GV101",
@@ -30,28 +20,9 @@ META = RuleMeta(
     # A fix needs the whole function around a site: its supplies, modules and lookups.
     function_triggers=(r"GlobalVar\s*\(",),
 )
-MESSAGE_UNIQUE_NAMES = (
-    "GlobalVar named by hand; name it with the module's UniqueNameSupply "
-    "(`GlobalVar(names->FreshName(name, false))`, Python `GlobalVar(names.fresh_name(name))`)"
-)
-SUPPLY_METHODS = frozenset({"FreshName", "ReserveName", "fresh_name", "reserve_name"})
-PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
 
 
-def message_for(config: Config, reason: str | None = None) -> str | None:
-    """Return the message for the configured TVM release (None: the default one), with
-    the reason no fix is offered, when known."""
-    message = MESSAGE_UNIQUE_NAMES if config.release.has_unique_name_supply else None
-    if not reason:
-        return message
-    return (message or META.message) + NO_FIX_MARKER + reason
-
-
-def _extra_triggers(config: Config) -> tuple[str, ...]:
-    return tuple(re.escape(re.split(r"::|\.", name)[-1]) for name in config.extra_constructors)
-
-
-class DirectGlobalVarPython(PythonRule):
+class DirectGlobalVarPython(PythonSites):
     """A `GlobalVar` is constructed directly instead of being drawn from a supply.
 
     ## Why it matters
@@ -227,166 +198,8 @@ class DirectGlobalVarPython(PythonRule):
         ),
     ]
 
-    @classmethod
-    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return META.triggers + _extra_triggers(config), META.function_triggers
 
-    def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
-        super().__init__(context, parsed)
-        self._class_depth = 0
-        self._supplied_names: list[set[str]] = [set()]
-        self._sites: list[cst.Call] = []
-        # Noted during the walk, so that planning fixes walks nothing again: the functions,
-        # lambdas and classes holding each site (innermost first), and each function's facts.
-        self._owners: list[Owner] = []
-        self._chains: dict[int, tuple[Owner, ...]] = {}
-        self._facts: dict[int, OwnerFacts] = {}
-
-    @property
-    def module(self) -> cst.Module:
-        return self.parsed.module
-
-    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        """Return the parent of `node` (None for the module)."""
-        return self.parsed.parent_of(node)
-
-    def visit_Module(self, node: cst.Module) -> None:
-        self._enter(node)
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._enter(node)
-        # The constructor's own definition (class GlobalVar in tvm.ir.expr) is allowed.
-        if node.name.value == "GlobalVar" or self._class_depth:
-            self._class_depth += 1
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self._owners.pop()
-        if self._class_depth:
-            self._class_depth -= 1
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._enter(node)
-        self._supplied_names.append(set())
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._owners.pop()
-        self._supplied_names.pop()
-
-    def visit_Lambda(self, node: cst.Lambda) -> None:
-        self._enter(node)
-
-    def leave_Lambda(self, original_node: cst.Lambda) -> None:
-        self._owners.pop()
-
-    def _enter(self, owner: Owner) -> None:
-        self._owners.append(owner)
-        if isinstance(owner, cst.FunctionDef | cst.Module):
-            self._facts[id(owner)] = OwnerFacts(self.parsed.module.code_for_node)
-
-    def _note_facts(self, node: cst.Assign | cst.Call) -> None:
-        """Feed `node` to the facts of every function holding it (see SupplyPlanner)."""
-        for owner in self._owners:
-            facts = self._facts.get(id(owner))
-            if facts is not None:
-                if isinstance(node, cst.Call):
-                    facts.visit_Call(node)
-                else:
-                    facts.visit_Assign(node)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._note_facts(node)
-        if _is_supply_call(node.value):
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    self._supplied_names[-1].add(target.target.value)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self._note_facts(node)
-        if self._class_depth or not node.args:
-            return
-        if _is_supply_call(node) and isinstance(node.args[0].value, cst.Name):
-            # `names.reserve_name(x)`: from 0.25 on, GlobalVar(x) is sanctioned after it.
-            method = cst.ensure_type(node.func, cst.Attribute).attr.value
-            if method in ("reserve_name", "ReserveName"):
-                self._supplied_names[-1].add(node.args[0].value.value)
-        names = self.qualified_names(node.func)
-        extra = set(self.config.extra_constructors)
-        if not any(PYTHON_CONSTRUCTOR.match(n) or n in extra for n in names):
-            return
-        if self.config.release.has_unique_name_supply and self._is_supplied(node):
-            return
-        self._sites.append(node)
-        self._chains[id(node)] = tuple(reversed(self._owners))
-
-    def leave_Module(self, original_node: cst.Module) -> None:
-        # Fixes are planned together: sites of one function share one supply.
-        if not self._sites:
-            return
-        unique_names = self.config.release.has_unique_name_supply
-        planner = SupplyPlanner(
-            self, self.parsed.complete, unique_names, facts=self._facts, owners=self._chains
-        )
-        outcomes = planner.plan(self._sites)
-        if any(o.unseen for o in outcomes.values()):
-            # A module-level site: its supply and module are names the partial parse left
-            # out (see SupplyPlanner).
-            self.wants_whole_parse = True
-            return
-        for call in self._sites:
-            outcome = outcomes[call]
-            message = message_for(self.config, outcome.reason)
-            self.report(call, message, fix=outcome.fix, reason=outcome.reason)
-
-    def _is_supplied(self, node: cst.Call) -> bool:
-        first = node.args[0].value
-        if _is_supply_call(first):
-            return True
-        return isinstance(first, cst.Name) and first.value in self._supplied_names[-1]
-
-
-def _is_supply_call(node: cst.BaseExpression) -> bool:
-    return (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value in SUPPLY_METHODS
-    )
-
-
-CPP_CONSTRUCTORS = frozenset(
-    {
-        "GlobalVar",
-        "tvm::GlobalVar",
-        "::tvm::GlobalVar",
-        "relay::GlobalVar",
-        "tvm::relay::GlobalVar",
-        "ir::GlobalVar",
-        "tvm::ir::GlobalVar",
-    }
-)
-MAKE_OBJECT = frozenset(
-    {
-        "make_object",
-        "tvm::make_object",
-        "runtime::make_object",
-        "tvm::runtime::make_object",
-        "ffi::make_object",
-        "tvm::ffi::make_object",
-    }
-)
-_SPACE = re.compile(r"\s+")
-_CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
-
-
-def _is_bare_name(node: tree_sitter.Node) -> bool:
-    return (
-        node.type == "parameter_declaration"
-        and node.child_by_field_name("declarator") is None
-        and node.named_child_count == 1
-        and node.named_children[0].type == "type_identifier"
-    )
-
-
-class DirectGlobalVarCpp(CppRule):
+class DirectGlobalVarCpp(CppSites):
     """A `GlobalVar` is constructed directly instead of being drawn from a supply.
 
     ## Why it matters
@@ -441,23 +254,6 @@ class DirectGlobalVarCpp(CppRule):
     """
 
     META = META
-    # Every construction spells GlobalVar, or an extra constructor: both are triggers.
-    MATCHES_HOLD_TRIGGER = True
-    LOCAL = True
-    QUERY = """
-    (call_expression
-       function: [(identifier) (qualified_identifier) (template_function)] @func
-       arguments: (argument_list) @args) @call
-    (declaration
-       type: [(type_identifier) (qualified_identifier)] @type
-       declarator: (init_declarator value: [(argument_list) (initializer_list)] @args) @init)
-    (compound_statement
-      (declaration
-         type: [(type_identifier) (qualified_identifier)] @type
-         declarator: (function_declarator
-            declarator: (identifier)
-            parameters: (parameter_list) @params) @init))
-    """
     VALID = [
         Valid("GlobalVar gv;\n"),
         Valid("auto gv = GlobalVar();\n"),
@@ -613,161 +409,3 @@ class DirectGlobalVarCpp(CppRule):
             "  mod->Add(gv, f);\n  return mod;\n}\n",
         ),
     ]
-
-    @classmethod
-    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return META.triggers + _extra_triggers(config), META.function_triggers
-
-    def __init__(self, context: RuleContext, parsed: ParsedCpp) -> None:
-        super().__init__(context, parsed)
-        self._sites: list[tuple[supply_cpp.CppSite, tree_sitter.Node | None]] = []
-
-    def run(self) -> None:
-        super().run()
-        if not any(f.fix is not None for f in self.findings):
-            return
-        include = self._planner().include()
-        if include is None:
-            return
-        self.findings = [
-            f
-            if f.fix is None
-            else replace(f, fix=Fix(f.fix.title, f.fix.applicability, (*f.fix.edits, include)))
-            for f in self.findings
-        ]
-
-    def check(self, ranges: Sequence[tuple[int, int]]) -> None:
-        """Find the sites, then plan their fixes together: one supply per function."""
-        super().check(ranges)
-        planner = self._planner()
-        outcomes = planner.plan([site for site, _ in self._sites])
-        self.looked_outside.extend(planner.looked_outside)
-        for (site, end), outcome in zip(self._sites, outcomes, strict=True):
-            message = message_for(self.config, outcome.reason)
-            self.report(site.node, message, end=end, fix=outcome.fix, reason=outcome.reason)
-
-    def _planner(self) -> supply_cpp.SupplyPlanner:
-        unique_names = self.config.release.has_unique_name_supply
-        return supply_cpp.SupplyPlanner(self.parsed, unique_names)
-
-    def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
-        if "params" in captures:
-            # `GlobalVar gv(name);` inside a function body: tree-sitter reads the most
-            # vexing parse as a local function declaration, but a parameter list made
-            # only of bare names is a constructor call with variables as arguments.
-            params = captures["params"][0]
-            if not params.named_children or not all(
-                _is_bare_name(p) for p in params.named_children
-            ):
-                return
-            captures = {**captures, "args": [params]}
-        args = captures["args"][0]
-        kind = supply_cpp.SiteKind.CALL
-        declarator = None
-        if "call" in captures:
-            func = captures["func"][0]
-            name = _SPACE.sub("", self.text(func))
-            if func.type == "template_function":
-                if not self._is_make_global_var_node(func):
-                    return
-                kind = supply_cpp.SiteKind.MAKE_OBJECT
-            elif not self._is_constructor(name) or args.named_child_count == 0:
-                return
-            node, end = captures["call"][0], None
-        else:
-            if not self._is_constructor(_SPACE.sub("", self.text(captures["type"][0]))):
-                return
-            if args.named_child_count == 0:
-                return
-            node, end = captures["type"][0], captures["init"][0]
-            kind, declarator = supply_cpp.SiteKind.DECLARATION, end
-        if self._is_allowed_context(node) or self._is_supplied(args):
-            return
-        self._sites.append((supply_cpp.CppSite(kind, node, args, declarator), end))
-
-    def _is_constructor(self, name: str) -> bool:
-        return name in CPP_CONSTRUCTORS or name in self.config.extra_constructors
-
-    def _is_make_global_var_node(self, func: tree_sitter.Node) -> bool:
-        name = func.child_by_field_name("name")
-        arguments = func.child_by_field_name("arguments")
-        if name is None or arguments is None:
-            return False
-        type_name = _SPACE.sub("", self.text(arguments)).strip("<>").split("::")[-1]
-        return _SPACE.sub("", self.text(name)) in MAKE_OBJECT and type_name == "GlobalVarNode"
-
-    def _is_allowed_context(self, node: tree_sitter.Node) -> bool:
-        """Tell whether `node` sits in the GlobalVar constructor or its FFI registration."""
-        for parent in self.parsed.ancestors(node):
-            if parent.type == "function_definition":
-                declarator = parent.child_by_field_name("declarator")
-                inner = declarator.child_by_field_name("declarator") if declarator else None
-                if inner is not None and _SPACE.sub("", self.text(inner)).endswith(
-                    "GlobalVar::GlobalVar"
-                ):
-                    return True
-            if parent.type == "call_expression" and self._registers_constructor(parent):
-                return True
-        return False
-
-    def _registers_constructor(self, call: tree_sitter.Node) -> bool:
-        """Tell whether a call chain such as `REGISTER("ir.GlobalVar").set_body(...)` names
-        the GlobalVar constructor in its first string argument."""
-        node: tree_sitter.Node | None = call
-        while node is not None:
-            if node.type == "call_expression":
-                arguments = node.child_by_field_name("arguments")
-                named = arguments.named_children if arguments is not None else []
-                if named and named[0].type == "string_literal":
-                    return _CONSTRUCTOR_REGISTRATION.match(self.text(named[0])) is not None
-                node = node.child_by_field_name("function")
-            elif node.type == "field_expression":
-                node = node.child_by_field_name("argument")
-            else:
-                return False
-        return False
-
-    def _is_supplied(self, args: tree_sitter.Node) -> bool:
-        """Tell whether, from 0.25 on, the name comes from a supply: `GlobalVar(names->
-        FreshName(x))`, or a variable assigned from one or reserved in one before."""
-        if not self.config.release.has_unique_name_supply or not args.named_children:
-            return False
-        first = args.named_children[0]
-        if first.type == "call_expression":
-            return self._supply_method(first) is not None
-        name = self.text(first).strip()
-        if not re.fullmatch(r"\w+", name):
-            return False
-        scope = self.parsed.enclosing(first, ("function_definition",))
-        if scope is None:
-            return False
-        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
-        cursor.set_byte_range(scope.start_byte, first.start_byte)
-        for call in cursor.captures(scope).get("call", []):
-            if call.end_byte <= first.start_byte and self._supplies(call, name):
-                return True
-        return False
-
-    def _supply_method(self, call: tree_sitter.Node) -> str | None:
-        func = call.child_by_field_name("function")
-        field = func.child_by_field_name("field") if func is not None else None
-        method = self.text(field) if field is not None else None
-        return method if method in SUPPLY_METHODS else None
-
-    def _supplies(self, call: tree_sitter.Node, name: str) -> bool:
-        """Tell whether `call` reserves `name`, or is stored in it (`name = s->FreshName()`)."""
-        method = self._supply_method(call)
-        if method is None:
-            return False
-        arguments = call.child_by_field_name("arguments")
-        named = arguments.named_children if arguments is not None else []
-        if method in ("ReserveName", "reserve_name") and named and self.text(named[0]) == name:
-            return True
-        parent = call.parent
-        if parent is not None and parent.type == "init_declarator":
-            declarator = parent.child_by_field_name("declarator")
-            return declarator is not None and self.text(declarator) == name
-        if parent is not None and parent.type == "assignment_expression":
-            left = parent.child_by_field_name("left")
-            return left is not None and self.text(left) == name
-        return False

@@ -1,0 +1,141 @@
+"""GV101 in Python: calls that resolve to tvm's GlobalVar, their fixes planned together."""
+
+import re
+
+import libcst as cst
+
+from lintgv.codemods.supply_python import Owner, OwnerFacts, SupplyPlanner
+from lintgv.config import Config
+from lintgv.parsing.python import ParsedPython
+from lintgv.rules._base import PythonRule, RuleContext
+from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
+
+PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
+
+
+class PythonSites(PythonRule):
+    """Finds the constructions of a module and plans their fixes when it is left."""
+
+    @classmethod
+    def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return cls.META.triggers + extra_triggers(config), cls.META.function_triggers
+
+    def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
+        super().__init__(context, parsed)
+        self._class_depth = 0
+        self._supplied_names: list[set[str]] = [set()]
+        self._sites: list[cst.Call] = []
+        # Noted during the walk, so that planning fixes walks nothing again: the functions,
+        # lambdas and classes holding each site (innermost first), and each function's facts.
+        self._owners: list[Owner] = []
+        self._chains: dict[int, tuple[Owner, ...]] = {}
+        self._facts: dict[int, OwnerFacts] = {}
+
+    @property
+    def module(self) -> cst.Module:
+        return self.parsed.module
+
+    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """Return the parent of `node` (None for the module)."""
+        return self.parsed.parent_of(node)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._enter(node)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._enter(node)
+        # The constructor's own definition (class GlobalVar in tvm.ir.expr) is allowed.
+        if node.name.value == "GlobalVar" or self._class_depth:
+            self._class_depth += 1
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self._owners.pop()
+        if self._class_depth:
+            self._class_depth -= 1
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._enter(node)
+        self._supplied_names.append(set())
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._owners.pop()
+        self._supplied_names.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._enter(node)
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self._owners.pop()
+
+    def _enter(self, owner: Owner) -> None:
+        self._owners.append(owner)
+        if isinstance(owner, cst.FunctionDef | cst.Module):
+            self._facts[id(owner)] = OwnerFacts(self.parsed.module.code_for_node)
+
+    def _note_facts(self, node: cst.Assign | cst.Call) -> None:
+        """Feed `node` to the facts of every function holding it (see SupplyPlanner)."""
+        for owner in self._owners:
+            facts = self._facts.get(id(owner))
+            if facts is not None:
+                if isinstance(node, cst.Call):
+                    facts.visit_Call(node)
+                else:
+                    facts.visit_Assign(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._note_facts(node)
+        if _is_supply_call(node.value):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self._supplied_names[-1].add(target.target.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._note_facts(node)
+        if self._class_depth or not node.args:
+            return
+        if _is_supply_call(node) and isinstance(node.args[0].value, cst.Name):
+            # `names.reserve_name(x)`: from 0.25 on, GlobalVar(x) is sanctioned after it.
+            method = cst.ensure_type(node.func, cst.Attribute).attr.value
+            if method in ("reserve_name", "ReserveName"):
+                self._supplied_names[-1].add(node.args[0].value.value)
+        names = self.qualified_names(node.func)
+        extra = set(self.config.extra_constructors)
+        if not any(PYTHON_CONSTRUCTOR.match(n) or n in extra for n in names):
+            return
+        if self.config.release.has_unique_name_supply and self._is_supplied(node):
+            return
+        self._sites.append(node)
+        self._chains[id(node)] = tuple(reversed(self._owners))
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        # Fixes are planned together: sites of one function share one supply.
+        if not self._sites:
+            return
+        unique_names = self.config.release.has_unique_name_supply
+        planner = SupplyPlanner(
+            self, self.parsed.complete, unique_names, facts=self._facts, owners=self._chains
+        )
+        outcomes = planner.plan(self._sites)
+        if any(o.unseen for o in outcomes.values()):
+            # A module-level site: its supply and module are names the partial parse left
+            # out (see SupplyPlanner).
+            self.wants_whole_parse = True
+            return
+        for call in self._sites:
+            outcome = outcomes[call]
+            message = message_for(self.config, self.META.message, outcome.reason)
+            self.report(call, message, fix=outcome.fix, reason=outcome.reason)
+
+    def _is_supplied(self, node: cst.Call) -> bool:
+        first = node.args[0].value
+        if _is_supply_call(first):
+            return True
+        return isinstance(first, cst.Name) and first.value in self._supplied_names[-1]
+
+
+def _is_supply_call(node: cst.BaseExpression) -> bool:
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value in SUPPLY_METHODS
+    )
