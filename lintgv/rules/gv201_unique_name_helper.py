@@ -58,10 +58,22 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     that resolve to them (GV203) in other files are reported too.
 
     ## Fix
-    None yet. Replace the helper and its name → counter map by a `NameSupply` member
-    (`name_supply_->FreshName(name)`; `ReserveName` where a call drops the result). For
-    C++ classes that keep a `std::unordered_map<std::string, int>`, `lintgv fix --unsafe`
-    does this across the header and the .cc files in one change.
+    Unsafe (`lintgv fix --unsafe`), one change across files: the copy and its name →
+    counter table become one supply, `NameSupply name_supply_ = NameSupply("");` (from
+    TVM 0.25 on, `UniqueNameSupply`). In C++, for a method whose table is a
+    `std::unordered_map<std::string, int>` member: the method's declaration and
+    definition go, the map makes way for the supply member, calls become
+    `name_supply_->FreshName(x)` (`ReserveName(x)` where the result is dropped) and
+    `map.count(x)` becomes `ContainsName(x)`, in the header and every .cc involved. In
+    Python, for a method whose table is set to an empty dict or set in `__init__`, or a
+    module-level function whose table is a module-level dict: the same, with
+    `fresh_name`, `reserve_name` and `contains_name`. Unsafe because a copy numbers
+    collisions its own way (`a1` rather than `a_1`), so generated names may change;
+    `lintgv fix --prove-names` runs a C++ copy in a sandbox and calls the change safe
+    when it names exactly as the configured release's `NameSupply`. Any other use of
+    the table or the copy (iterated, passed around, a subclass, a call through an
+    object of unknown type) stops the change, and the summary says why. The JSON and
+    SARIF reports carry the change on every finding whose line it rewrites.
 
     ## Known limits
     These are found by their name only, not by their structure: a loop that appends a

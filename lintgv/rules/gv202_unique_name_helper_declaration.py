@@ -63,9 +63,9 @@ class UniqueNameHelperDeclarationCpp(CppRule):
     NameSupply is not reported.
 
     ## Fix
-    None yet. Remove the declaration with the helper and declare a supply member instead
-    (`NameSupply name_supply_;`). `lintgv fix --unsafe` removes the declaration of a C++
-    class's copy as part of replacing it.
+    Unsafe (`lintgv fix --unsafe`), as part of GV201's change that replaces the copy
+    with a `NameSupply` member: the declaration goes, with its doc comment. A
+    declaration of a copy that change cannot replace is left (the summary says why).
 
     ## Known limits
     A declaration is matched by name alone: an unrelated function with the name of a

@@ -69,10 +69,11 @@ _DOC = """A private unique-name helper is called: each call site is its own piec
     another class is never reported.
 
     ## Fix
-    None yet. Call the supply that replaces the helper: `name_supply_->FreshName(name)`,
-    or `name_supply_->ReserveName(name)` where the result is dropped (Python
-    `supply.fresh_name(name)`, `supply.reserve_name(name)`). For C++ classes,
-    `lintgv fix --unsafe` rewrites the calls as part of replacing the copy.
+    Unsafe (`lintgv fix --unsafe`), as part of GV201's change that replaces the copy
+    with a supply: the call becomes `name_supply_->FreshName(name)`, or
+    `name_supply_->ReserveName(name)` where the result is dropped (Python
+    `self.name_supply.fresh_name(name)`, `reserve_name(name)`). A call of a copy that
+    change cannot replace is left (the summary says why).
 
     ## Known limits
     A call through a member declared in another file (a method defined out of its
