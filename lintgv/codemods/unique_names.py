@@ -13,11 +13,16 @@ member as its name → counter table, one change, across every file involved:
   .cc) go, with their doc comments;
 * `#include <tvm/ir/name_supply.h>` is added to the file that defines `C`.
 
+With a `tvm-version` of 0.25 or later the supply is a `UniqueNameSupply`, from
+`<tvm/ir/unique_name_supply.h>`, as that release renamed it.
+
 Any other use of the map, or a call through an object of unknown type, stops the change:
 the copy is reported with the reason instead. Free functions that take the map from their
 callers, and copies that return something other than a string, are left to a human.
-The copy and `NameSupply::FreshName` are first run side by side on a fixed sequence of
-names (lintgv.rewrite_validation): the change is safe when every name matches, unsafe
+The change is unsafe: nothing of the tree runs to tell whether the copy names as
+`NameSupply::FreshName` does. With `lintgv fix --prove-names`, the copy and the supply are
+run side by side on a fixed sequence of names, the copy in a sandbox
+(lintgv.rewrite_validation): the change is safe when every name matches, unsafe
 otherwise (copies number collisions their own way, `a1` rather than `a_1`) or when the
 copy cannot be run alone, and its title says which names differ or why it did not run.
 """
@@ -29,7 +34,7 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods import cpp_edits, cpp_scope, unique_names_python
-from lintgv.codemods.includes import NAME_SUPPLY_HEADER, include_edit
+from lintgv.codemods.includes import NAME_SUPPLY_HEADER, UNIQUE_NAME_SUPPLY_HEADER, include_edit
 from lintgv.codemods.unique_name_copies import (
     HELPER_NAMES,
     Copy,
@@ -40,6 +45,7 @@ from lintgv.codemods.unique_name_copies import (
     Unit,
     class_of_code,
 )
+from lintgv.config import Config, config_for
 from lintgv.fixes import apply_edits
 from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
@@ -73,21 +79,25 @@ def plan_changes(
     read: Callable[[Path], str | None],
     names: frozenset[str] = HELPER_NAMES,
     within: Collection[Path] | None = None,
+    config_of: Callable[[Path], Config] = config_for,
 ) -> tuple[list[Change], list[Skipped]]:
     """Return a change for every copy among the files `paths` (text from `read`), and
     the copies that cannot be changed, with the reason; Python files go to
     unique_names_python. With `within`, only copies defined in those files are looked
-    for (their callers still anywhere in `paths`): proving one change needs no more."""
+    for (their callers still anywhere in `paths`): proving one change needs no more.
+    The supply is the one of the TVM release `config_of` gives for the file defining
+    the copy's class (`UniqueNameSupply` from 0.25 on)."""
     paths = list(paths)
     python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
     project = Project(
         [p for p in paths if p.suffix not in unique_names_python.PYTHON_SUFFIXES], read
     )
     copies, skipped = CopyFinder(project, names).copies(within)
-    changes = _python_changes(python, read, skipped, within)
+    changes = _python_changes(python, read, skipped, within, config_of)
     for copy in copies:
+        release = config_of(copy.class_unit.path).release
         try:
-            changes.append(_Rewrite(project, copy).change())
+            changes.append(_Rewrite(project, copy, release.has_unique_name_supply).change())
         except NotRewritable as exc:
             line = copy.definition.start_point[0] + 1
             skipped.append(Skipped(copy.helper, copy.unit.path, line, str(exc)))
@@ -99,10 +109,11 @@ def _python_changes(
     read: Callable[[Path], str | None],
     skipped: list[Skipped],
     within: Collection[Path] | None,
+    config_of: Callable[[Path], Config],
 ) -> list[Change]:
     if not paths:
         return []
-    planned, left = unique_names_python.plan_python_changes(paths, read, within=within)
+    planned, left = unique_names_python.plan_python_changes(paths, read, config_of, within)
     skipped.extend(left)
     evidence = unique_names_python.EVIDENCE
     return [
@@ -116,9 +127,12 @@ def _where(unit: Unit, node: tree_sitter.Node) -> str:
 
 
 class _Rewrite:
-    def __init__(self, project: Project, copy: Copy) -> None:
+    def __init__(self, project: Project, copy: Copy, unique: bool) -> None:
         self.project = project
         self.copy = copy
+        # TVM 0.25 renamed NameSupply to UniqueNameSupply, in its own header.
+        self.kind = "UniqueNameSupply" if unique else "NameSupply"
+        self.header = UNIQUE_NAME_SUPPLY_HEADER if unique else NAME_SUPPLY_HEADER
         self.edits: dict[Path, list[Edit]] = {}
         self.outside_callers = False  # calls from classes derived from the copy's class
 
@@ -131,7 +145,7 @@ class _Rewrite:
         sites = self._calls(supply)
         self._map_uses(supply)
         self._member(supply)
-        include = include_edit(copy.class_unit.parsed, NAME_SUPPLY_HEADER)
+        include = include_edit(copy.class_unit.parsed, self.header)
         if include is not None:
             self.add(copy.class_unit, include)
         texts = {}
@@ -142,7 +156,7 @@ class _Rewrite:
                 texts[path] = apply_edits(unit.text, edits)
             except ValueError as exc:
                 raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
-        title = f"Replace {copy.helper} with a NameSupply member `{supply}`"
+        title = f"Replace {copy.helper} with a {self.kind} member `{supply}`"
         evidence = UNPROVEN
         return Change(copy.helper, texts, Applicability.UNSAFE, sites, title, evidence, copy)
 
@@ -267,7 +281,7 @@ class _Rewrite:
                 self.add(unit, parsed.replace(call, new))
                 return
             if parsed.text(method) == "clear" and not inner.strip():
-                self.add(unit, parsed.replace(call, f'{prefix}{supply} = NameSupply("")'))
+                self.add(unit, parsed.replace(call, f'{prefix}{supply} = {self.kind}("")'))
                 return
         statement = split_lines(parsed.text(parent if parent is not None else node))[0]
         raise NotRewritable(
@@ -280,7 +294,7 @@ class _Rewrite:
         copy = self.copy
         unit = copy.class_unit
         assert copy.map_field is not None
-        declaration = f'NameSupply {supply} = NameSupply("");'
+        declaration = f'{self.kind} {supply} = {self.kind}("");'
         in_class = copy.declaration or (
             copy.definition if copy.unit.path == unit.path and _is_member(copy) else None
         )

@@ -73,8 +73,10 @@ def with_changes_across_files(
     helpers = frozenset(name for r in results for name in r.defined_helpers)
     names = copy_names(results, sources, helpers)
     paths = sorted((c.path for c in sources), key=lambda p: p.as_posix())
-    workspace = Workspace(max(c.config.max_file_size for c in sources))
-    changes, _ = plan_changes(paths, workspace.read, names, copy_files(results, sources))
+    configs = {c.path: c.config for c in sources}
+    workspace = Workspace(max(c.config.max_file_size for c in sources), configs=configs)
+    within = copy_files(results, sources)
+    changes, _ = plan_changes(paths, workspace.read, names, within, workspace.config_of)
     fixes: dict[int, Fix] = {}
     for change in changes:
         if prove_change(change, workspace, paths, names) is not None:

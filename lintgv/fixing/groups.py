@@ -6,13 +6,14 @@ planning again on the changed texts finds no copy of that helper left.
 """
 
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
 
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
+from lintgv.config import Config, config_for
 from lintgv.errors import ParseError
 from lintgv.fixing.files import (
     ChangedOnDisk,
@@ -59,10 +60,16 @@ class _Known:
 
 @dataclass
 class Workspace:
-    """The texts of the C++ files: as stage one left them, else as read from disk."""
+    """The texts of the C++ files: as stage one left them, else as read from disk; and
+    the configs a run found them with (a change follows its files' `tvm-version`)."""
 
     max_size: int
     known: dict[Path, _Known] = field(default_factory=dict)
+    configs: Mapping[Path, Config] = field(default_factory=dict)
+
+    def config_of(self, path: Path) -> Config:
+        """Return the config of `path`: the run's, else the one governing its folder."""
+        return self.configs.get(path) or config_for(path.parent)
 
     def remember(
         self, path: Path, stored: StoredText, original: str, text: str, digest: str
@@ -109,7 +116,9 @@ def prove_change(
     def overlay(path: Path) -> str | None:
         return change.texts.get(path, workspace.read(path))
 
-    changes, skipped = plan_changes(paths, overlay, names, within=set(change.texts))
+    changes, skipped = plan_changes(
+        paths, overlay, names, within=set(change.texts), config_of=workspace.config_of
+    )
     if any(c.helper == change.helper for c in changes) or any(
         s.helper == change.helper for s in skipped
     ):
@@ -186,7 +195,9 @@ def fix_groups(
     skipped: list[Skipped] = []
     for _ in range(max_rounds):
         try:
-            changes, skipped = plan_changes(ordered, workspace.read, names, within)
+            changes, skipped = plan_changes(
+                ordered, workspace.read, names, within, workspace.config_of
+            )
         except Exception as exc:  # a planning bug must not lose the fixes already made
             log.debug("planning multi-file changes failed", exc_info=True)
             why = f"multi-file changes could not be planned: {type(exc).__name__}: {exc}"

@@ -254,7 +254,8 @@ def fix_paths(
     ]
     by_path = {r.path: r for r in first.results}
     workspace = Workspace(
-        max(c.config.max_file_size for c in candidates.values()) if candidates else 0
+        max(c.config.max_file_size for c in candidates.values()) if candidates else 0,
+        configs={path: c.config for path, c in candidates.items()},
     )
     fixes: dict[Path, FileFix] = {}
     for settled in _execute(tasks, workers, progress):

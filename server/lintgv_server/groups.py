@@ -5,6 +5,7 @@ GlobalVarSupply parameter threaded into a function whose GlobalVar (GV101) has n
 scope to name it, with every caller updated (stage three, lintgv/fixing/threading*.py).
 Both in C++ and in Python."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,9 +46,11 @@ def plan_groups(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     return list(analysis.group_changes)
 
 
-def _workspace(ls: LintgvServer, max_size: int, paths: list[Path]) -> Workspace:
+def _workspace(
+    ls: LintgvServer, max_size: int, paths: list[Path], configs: Mapping[Path, Config]
+) -> Workspace:
     """Return the texts of `paths`: from the editor when open, else read from disk."""
-    workspace = Workspace(max_size)
+    workspace = Workspace(max_size, configs=configs)
     for path in paths:
         document = ls.current_document(path.as_uri())
         if document is not None:
@@ -62,9 +65,10 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
         return []
     folder = ls.folder_of(target.path) or target.path.parent
     # A copy's declarations and calls are in files of its own language.
-    found = Discovery({}).discover([folder], [])
-    paths = [c.path for c in found if c.language == target.language]
-    workspace = _workspace(ls, target.config.max_file_size, paths)
+    found = [c for c in Discovery({}).discover([folder], []) if c.language == target.language]
+    paths = [c.path for c in found]
+    configs = {c.path: c.config for c in found}
+    workspace = _workspace(ls, target.config.max_file_size, paths, configs)
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
     outcomes, _ = fix_groups(
@@ -122,7 +126,7 @@ def _plan_threads(
         return configs.get(path) or discovery.config_for(path.parent)
 
     paths = [c.path for c in found]
-    workspace = _workspace(ls, target.config.max_file_size, paths)
+    workspace = _workspace(ls, target.config.max_file_size, paths, configs)
     if target.language == Language.CPP:
         changes, _ = plan_threading(sites, paths, workspace.read, config_of)
     else:

@@ -9,6 +9,7 @@ import pty
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import libcst as cst
@@ -201,3 +202,19 @@ def test_a_terminal_gets_a_progress_bar_on_stderr(project: Path) -> None:
     os.close(controller)
     assert b"lintgv fix: " in drawn
     assert stdout.startswith(b"Fixed 1507 findings in 3 files")
+
+
+def test_a_copy_becomes_the_supply_of_the_configured_release(
+    copy_fixture: Callable[[str], Path],
+) -> None:
+    # TVM 0.25 renamed NameSupply: a fix for that release must not write the old API
+    # (which GV401 would then report).
+    project = copy_fixture("fix_unique_names")
+    (project / "lintgv.toml").write_text('tvm-version = "0.26"\n')
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    header = (project / "src" / "codegen_base.h").read_text()
+    assert '  UniqueNameSupply name_supply_ = UniqueNameSupply("");\n' in header
+    assert "#include <tvm/ir/unique_name_supply.h>\n" in header
+    after = run_lintgv("check", "--no-cache", "--select", "GV401", ".", cwd=project)
+    assert after.returncode == 0, after.stdout

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
+from lintgv.config import Config
 from lintgv.model import Applicability
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -60,6 +61,18 @@ def test_an_in_class_copy_called_through_a_pointer_becomes_a_member() -> None:
         "void Lower(Info* info, const Op& op) {\n"
         "  auto name = info->name_supply_->FreshName(op->name);\n"
         "}\n"
+    )
+
+
+def test_from_tvm_0_25_the_member_is_a_unique_name_supply_from_its_own_header() -> None:
+    config = Config(root=Path("."), tvm_version="0.26")
+    [change], _ = plan_changes([Path("info.cc")], lambda p: MEMBER, config_of=lambda path: config)
+    text = change.texts[Path("info.cc")]
+    assert text.startswith("#include <tvm/ir/unique_name_supply.h>\n\n")
+    assert '  UniqueNameSupply name_supply_ = UniqueNameSupply("");\n' in text
+    assert "NameSupply(" not in text.replace("UniqueNameSupply(", "")
+    assert (
+        change.title == "Replace Info::GetUniqueName with a UniqueNameSupply member `name_supply_`"
     )
 
 
