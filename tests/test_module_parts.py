@@ -3,12 +3,14 @@ parse of the whole text, node for node, whatever the text; parts parsed before a
 reused."""
 
 from pathlib import Path
+from unittest.mock import patch
 
 import libcst as cst
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lintgv.parsing import python
 from lintgv.parsing.python import ModuleParts, parse_python
 
 
@@ -75,6 +77,60 @@ def test_parts_kept_from_an_earlier_version_give_the_new_versions_module(
     _same("".join(pieces), parts)
     edited = [*pieces[:at], "gv = tvm.ir.GlobalVar('new')\n", *pieces[at:]]
     _same("".join(edited), parts)
+
+
+CLASSES = [
+    "class A:\n    x = 1\n    y = 2\n",
+    "class B(Base):\n    '''doc'''\n\n    def f(self):\n        return 1\n\n"
+    "    # a comment\n    def g(self):\n        pass\n",
+    "class C:\n    @property\n    def p(self):\n        return 1\n\n"
+    "    @staticmethod\n    def s():\n        pass\n    z = 0\n",
+    "class D:\n    def f(self):\n        x = 1\n        # deeper, trailing\n\n"
+    "    def g(self):\n        pass\n",
+    "class E:\n    if a:\n        x = 1\n    else:\n        x = 2\n    y = [\n1,\n]\n",
+    "@dec\nclass F:\n  a = 1\n  b = 2\n  c = 3\n",
+    "class G:\n\tdef f(self):\n\t\treturn 1\n\tdef g(self):\n\t\treturn 2\n\tz = 3\n",
+    "class H:\n    def f(self):\n        s = '''\nat column 0\n    def g(self):\n'''\n"
+    "        return s\n    def g(self):\n        pass\n    z = 1\n",
+    "class I:\n    x = 1\n# at column 0\n    y = 2\n    z = 3\n",
+    "class J:\n    x = 1\n  # less indented\n    y = 2\n    z = 3\n",
+    "class K: pass\n",
+    "class L:\n    x = 1\n    y = 2\n\n\n",
+    "class M:\n    def f(self): return 1\n    def g(self):\n        return 2\n"
+    "    z = 3  # trailing\n    \n    w = 4\n",
+    "class N:\n    class Inner:\n        a = 1\n\n        b = 2\n    c = 3\n    d = 4\n",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(STATEMENTS + CLASSES), max_size=6), st.booleans())
+def test_classes_parsed_member_by_member_equal_a_whole_parse(pieces: list[str], crlf: bool) -> None:
+    text = "".join(pieces)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    with patch.object(python, "CLASS_SPLIT_SIZE", 0):  # every class, however short
+        _same(text, ModuleParts())
+
+
+def test_a_long_class_is_parsed_one_member_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    methods = "".join(f"    def m{k}(self):\n        return {k}\n\n" for k in range(400))
+    text = f"import tvm\n\n\nclass Big:\n    x = 0\n\n{methods}".rstrip("\n") + "\n"
+    assert len(text) > python.CLASS_SPLIT_SIZE
+    parsed: list[str] = []
+    parse = cst.parse_module
+
+    def spy(source: str) -> cst.Module:
+        parsed.append(source)
+        return parse(source)
+
+    monkeypatch.setattr(cst, "parse_module", spy)
+    parts = ModuleParts()
+    _same(text, parts)
+    assert max(len(source) for source in parsed[1:]) < 100  # no parse holds two members
+    parsed.clear()
+    edited = text.replace("return 7\n", "return 8\n")
+    _same(edited, parts)
+    assert parsed[1:] == ["class _:\n\n    def m7(self):\n        return 8\n"]
 
 
 def test_lintgvs_own_sources_parse_alike_in_parts() -> None:

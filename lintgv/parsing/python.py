@@ -536,19 +536,40 @@ class ModuleParts:
     def parse(self, text: str) -> cst.Module:
         """Return libcst's module of `text`, equal to `cst.parse_module(text)`."""
         pieces = _pieces(text)
-        modules = []
         kept: dict[str, cst.Module] = {}
-        for piece in pieces or ():
-            # A node appears once in a module (rules map nodes by identity): a piece
-            # that repeats is parsed again.
-            module = None if piece in kept else self._parsed.get(piece)
-            if module is None:
-                module = cst.parse_module(piece)
-            kept.setdefault(piece, module)
-            modules.append(module)
+        modules = [self._piece(piece, kept) for piece in pieces or ()]
         self._parsed = kept
         module = _joined(modules)
         return module if module is not None else cst.parse_module(text)
+
+    def _piece(self, piece: str, kept: dict[str, cst.Module]) -> cst.Module:
+        """Return the module of one top-level statement: a long class member by member."""
+        parts = _class_parts(piece) if len(piece) > CLASS_SPLIT_SIZE else None
+        if parts is not None:
+            head, members = parts
+            newline = "\r\n" if "\r\n" in head else "\n"
+            shell = self._part(head + members[0], kept)
+            wrapped = [self._part(f"class _:{newline}{member}", kept) for member in members[1:]]
+            module = _class_joined(shell, wrapped)
+            if module is not None:
+                return module
+        return self._part(piece, kept)
+
+    def _part(self, text: str, kept: dict[str, cst.Module]) -> cst.Module:
+        # A node appears once in a module (rules map nodes by identity): a part that
+        # repeats is parsed again.
+        module = None if text in kept else self._parsed.get(text)
+        if module is None:
+            module = cst.parse_module(text)
+        kept.setdefault(text, module)
+        return module
+
+
+# A top-level class longer than this is parsed one member at a time: libcst's native
+# parser holds several hundred bytes per byte of its input until it is done, so a large
+# class would set a run's peak memory (and an edit of one method would parse them all).
+CLASS_SPLIT_SIZE = 4096
+_CLASS = re.compile(r"class\b")
 
 
 # A comment that does not start its line.
@@ -578,6 +599,74 @@ def _pieces(text: str) -> list[str] | None:
             cuts.append(cut)
     cuts.append(len(text))
     return [text[a:b] for a, b in pairwise(cuts)]
+
+
+def _class_parts(piece: str) -> tuple[str, list[str]] | None:
+    """Split one top-level class statement (its decorators and the comment and blank
+    lines above it included) into its head, up to the end of the `class` line, and its
+    members, each with the comment and blank lines above it; None when the piece is not
+    one such class or a cut could move a line to another owner (see _pieces)."""
+    offsets = _line_offsets(piece)
+    logical = _logical_lines(piece, offsets)
+    if not logical:
+        return None
+    at = 0
+    while at < len(logical) and piece.startswith("@", offsets[logical[at].first]):
+        at += 1  # decorators
+    if at == len(logical) or not _CLASS.match(piece, offsets[logical[at].first]):
+        return None
+    header, body = logical[at], logical[at + 1 :]
+    if not body or offsets[body[-1].last + 1 : body[-1].last + 2] != [len(piece)]:
+        return None  # the class's suite is on its line, or lines follow its last one
+    first = offsets[body[0].first]
+    indent = piece[first : first + body[0].indent]
+    if not indent or any(line.indent < len(indent) for line in body):
+        return None  # something at the top level after the class line: not one class
+    cuts = [offsets[header.last + 1]]
+    for before, item in pairwise(body):
+        start = offsets[item.first]
+        if item.indent != len(indent) or not piece.startswith(indent, start):
+            continue
+        if _CONTINUES.match(piece, start + len(indent)):
+            continue  # elif, else, except, finally, or a decorated definition
+        if piece.startswith(indent + "@", offsets[before.first]):
+            continue  # a decorator and what it decorates are one member
+        cut = offsets[before.last + 1]
+        # Comment and blank lines before a member lead it, as they do in the class,
+        # only when they sit at the members' indentation.
+        between = piece[cut:start].splitlines()
+        if all(not line or line.startswith(indent + "#") for line in between):
+            cuts.append(cut)
+    if len(cuts) < 2:
+        return None  # one member: nothing to split
+    cuts.append(len(piece))
+    return piece[: cuts[0]], [piece[a:b] for a, b in pairwise(cuts)]
+
+
+def _class_joined(shell: cst.Module, wrapped: list[cst.Module]) -> cst.Module | None:
+    """Return `shell` (a module of one class with its first member) with the members of
+    the `wrapped` modules (each `class _:` around members) added, or None when their
+    parses do not fit together as one class's would."""
+    if len(shell.body) != 1 or not isinstance(shell.body[0], cst.ClassDef):
+        return None
+    cls = shell.body[0]
+    if not isinstance(cls.body, cst.IndentedBlock) or cls.body.footer:
+        return None
+    members = list(cls.body.body)
+    for module in wrapped:
+        holder = module.body[0] if len(module.body) == 1 else None
+        if (
+            not isinstance(holder, cst.ClassDef)
+            or not isinstance(holder.body, cst.IndentedBlock)
+            or holder.body.footer
+            or module.header
+            or module.footer
+            or module.default_indent != shell.default_indent
+            or module.default_newline != shell.default_newline
+        ):
+            return None
+        members.extend(holder.body.body)
+    return shell.with_changes(body=(cls.with_changes(body=cls.body.with_changes(body=members)),))
 
 
 def _joined(modules: list[cst.Module]) -> cst.Module | None:
