@@ -112,18 +112,24 @@ def test_classes_parsed_member_by_member_equal_a_whole_parse(pieces: list[str], 
         _same(text, ModuleParts())
 
 
-def test_a_long_class_is_parsed_one_member_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    methods = "".join(f"    def m{k}(self):\n        return {k}\n\n" for k in range(400))
-    text = f"import tvm\n\n\nclass Big:\n    x = 0\n\n{methods}".rstrip("\n") + "\n"
-    assert len(text) > python.CLASS_SPLIT_SIZE
-    parsed: list[str] = []
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Return the texts libcst is asked to parse from now on, in order."""
+    texts: list[str] = []
     parse = cst.parse_module
 
     def spy(source: str) -> cst.Module:
-        parsed.append(source)
+        texts.append(source)
         return parse(source)
 
     monkeypatch.setattr(cst, "parse_module", spy)
+    return texts
+
+
+def test_a_long_class_is_parsed_one_member_at_a_time(parsed: list[str]) -> None:
+    methods = "".join(f"    def m{k}(self):\n        return {k}\n\n" for k in range(400))
+    text = f"import tvm\n\n\nclass Big:\n    x = 0\n\n{methods}".rstrip("\n") + "\n"
+    assert len(text) > python.CLASS_SPLIT_SIZE
     parts = ModuleParts()
     _same(text, parts)
     assert max(len(source) for source in parsed[1:]) < 100  # no parse holds two members
@@ -139,18 +145,11 @@ def test_lintgvs_own_sources_parse_alike_in_parts() -> None:
         _same(path.read_text(encoding="utf-8"), ModuleParts())
 
 
-def test_an_edit_parses_only_the_statement_it_touched(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_edit_parses_only_the_statement_it_touched(parsed: list[str]) -> None:
     parts = ModuleParts()
     text = "import tvm\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n"
     parts.parse(text)
-    parsed: list[str] = []
-    parse = cst.parse_module
-
-    def spy(source: str) -> cst.Module:
-        parsed.append(source)
-        return parse(source)
-
-    monkeypatch.setattr(cst, "parse_module", spy)
+    parsed.clear()
     edited = text.replace("return 2", "return 3")
     assert parts.parse(edited).code == edited
     assert parsed == ["\n\ndef g():\n    return 3\n"]
