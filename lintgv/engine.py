@@ -16,7 +16,9 @@ from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
-from lintgv.parsing.python import ModuleParts, ParsedPython, parse_python, select_lines
+from lintgv.parsing.python import ParsedPython, parse_python
+from lintgv.parsing.python_lines import select_lines
+from lintgv.parsing.python_parts import ModuleParts
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
 from lintgv.rules._base import CommentRule, CppRule, PythonRule, Rule, RuleContext

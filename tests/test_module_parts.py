@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lintgv.parsing import python
-from lintgv.parsing.python import ModuleParts, parse_python
+from lintgv.parsing import python_parts
+from lintgv.parsing.python import parse_python
+from lintgv.parsing.python_parts import ModuleParts
 
 
 def walk_statements(module: cst.Module) -> list[cst.CSTNode]:
@@ -108,7 +109,7 @@ def test_classes_parsed_member_by_member_equal_a_whole_parse(pieces: list[str], 
     text = "".join(pieces)
     if crlf:
         text = text.replace("\n", "\r\n")
-    with patch.object(python, "CLASS_SPLIT_SIZE", 0):  # every class, however short
+    with patch.object(python_parts, "CLASS_SPLIT_SIZE", 0):  # every class, however short
         _same(text, ModuleParts())
 
 
@@ -129,7 +130,7 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_long_class_is_parsed_one_member_at_a_time(parsed: list[str]) -> None:
     methods = "".join(f"    def m{k}(self):\n        return {k}\n\n" for k in range(400))
     text = f"import tvm\n\n\nclass Big:\n    x = 0\n\n{methods}".rstrip("\n") + "\n"
-    assert len(text) > python.CLASS_SPLIT_SIZE
+    assert len(text) > python_parts.CLASS_SPLIT_SIZE
     parts = ModuleParts()
     _same(text, parts)
     assert max(len(source) for source in parsed[1:]) < 100  # no parse holds two members

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.model import FileResult, Finding, Language, SourceFile
-from lintgv.parsing.python import _line_offsets, _logical_lines
+from lintgv.parsing.python_lines import line_offsets, logical_lines
 from lintgv.registry import all_rules
 
 ROOT = Path(__file__).parent.parent
@@ -135,7 +135,7 @@ def _tokenized_lines(text: str) -> list[tuple[int, int]]:
 def test_logical_line_scanner_matches_pythons_tokenizer(chosen: list[str]) -> None:
     text = "\n".join(chosen) + "\n"
     ast.parse(text)  # the statements make a Python file, whatever their order
-    scanned = _logical_lines(text, _line_offsets(text))
+    scanned = logical_lines(text, line_offsets(text))
     assert scanned is not None, "the scanner gave up on plain Python"
     assert [(line.first, line.last) for line in scanned] == _tokenized_lines(text)
 

@@ -1,6 +1,7 @@
 """Partial parsing keeps working where a file's strings continue over a backslash."""
 
-from lintgv.parsing.python import parse_python, select_lines
+from lintgv.parsing.python import parse_python
+from lintgv.parsing.python_lines import select_lines
 from lintgv.prefilter import combined
 
 CONTINUED = (

@@ -9,7 +9,7 @@ document fills on the event loop and hands over as a copy."""
 from dataclasses import dataclass, field
 
 from lintgv.parsing.cpp import ParsedCpp, RegionMemo, TextChange, parse_cpp
-from lintgv.parsing.python import ModuleParts
+from lintgv.parsing.python_parts import ModuleParts
 from lintgv.prefilter import Hints
 
 # Changes kept per document: more between two checks and the texts are compared instead.

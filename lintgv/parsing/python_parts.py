@@ -1,0 +1,194 @@
+"""A module parsed piece by piece: each top-level statement, and each member of a long
+class, parsed alone and put together into the module libcst's parse of the whole text
+gives, node for node. An editor's next version reuses the pieces an edit left alone;
+every parse is bounded by its largest piece's memory."""
+
+import re
+from itertools import pairwise
+
+import libcst as cst
+
+from lintgv.parsing.python_lines import line_offsets, logical_lines
+
+
+class ModuleParts:
+    """libcst's parse of one document's top-level statements, by their text: the
+    document's next version is parsed by parsing only the statements an edit changed, and
+    putting the module together from those and the kept ones. Only the last version's
+    statements are kept, so memory follows the document. Used by one thread at a time."""
+
+    def __init__(self) -> None:
+        self._parsed: dict[str, cst.Module] = {}
+
+    def __len__(self) -> int:
+        """Return how many statements' parses are kept."""
+        return len(self._parsed)
+
+    def parse(self, text: str) -> cst.Module:
+        """Return libcst's module of `text`, equal to `cst.parse_module(text)`."""
+        pieces = _pieces(text)
+        kept: dict[str, cst.Module] = {}
+        modules = [self._piece(piece, kept) for piece in pieces or ()]
+        self._parsed = kept
+        module = _joined(modules)
+        return module if module is not None else cst.parse_module(text)
+
+    def _piece(self, piece: str, kept: dict[str, cst.Module]) -> cst.Module:
+        """Return the module of one top-level statement: a long class member by member."""
+        parts = _class_parts(piece) if len(piece) > CLASS_SPLIT_SIZE else None
+        if parts is not None:
+            head, members = parts
+            newline = "\r\n" if "\r\n" in head else "\n"
+            shell = self._part(head + members[0], kept)
+            wrapped = [self._part(f"class _:{newline}{member}", kept) for member in members[1:]]
+            module = _class_joined(shell, wrapped)
+            if module is not None:
+                return module
+        return self._part(piece, kept)
+
+    def _part(self, text: str, kept: dict[str, cst.Module]) -> cst.Module:
+        # A node appears once in a module (rules map nodes by identity): a part that
+        # repeats is parsed again.
+        module = None if text in kept else self._parsed.get(text)
+        if module is None:
+            module = cst.parse_module(text)
+        kept.setdefault(text, module)
+        return module
+
+
+# A top-level class longer than this is parsed one member at a time: libcst's native
+# parser holds several hundred bytes per byte of its input until it is done, so a large
+# class would set a run's peak memory (and an edit of one method would parse them all).
+CLASS_SPLIT_SIZE = 4096
+_CLASS = re.compile(r"class\b")
+
+
+# A comment that does not start its line.
+_INDENTED_COMMENT = re.compile(r"^[ \t\f]+#", re.M)
+# A logical line at the top level that continues the statement before it.
+_CONTINUES = re.compile(r"(?:elif|else|except|finally)\b|@")
+
+
+def _pieces(text: str) -> list[str] | None:
+    """Split `text` before each top-level statement and the comment and blank lines
+    above it, unless one of those comments is indented (libcst may give it to the block
+    above); None when `text` cannot be scanned or does not end with a newline."""
+    if not text.endswith("\n"):
+        return None
+    offsets = line_offsets(text)
+    logical = logical_lines(text, offsets)
+    if logical is None:
+        return None
+    cuts = [0]
+    for before, item in pairwise(logical):
+        if item.indent or _CONTINUES.match(text, offsets[item.first]):
+            continue
+        if text.startswith("@", offsets[before.first]):
+            continue  # a decorator and what it decorates are one statement
+        cut = offsets[before.last + 1]
+        if _INDENTED_COMMENT.search(text, cut, offsets[item.first]) is None:
+            cuts.append(cut)
+    cuts.append(len(text))
+    return [text[a:b] for a, b in pairwise(cuts)]
+
+
+def _class_parts(piece: str) -> tuple[str, list[str]] | None:
+    """Split one top-level class statement (its decorators and the comment and blank
+    lines above it included) into its head, up to the end of the `class` line, and its
+    members, each with the comment and blank lines above it; None when the piece is not
+    one such class or a cut could move a line to another owner (see _pieces)."""
+    offsets = line_offsets(piece)
+    logical = logical_lines(piece, offsets)
+    if not logical:
+        return None
+    at = 0
+    while at < len(logical) and piece.startswith("@", offsets[logical[at].first]):
+        at += 1  # decorators
+    if at == len(logical) or not _CLASS.match(piece, offsets[logical[at].first]):
+        return None
+    header, body = logical[at], logical[at + 1 :]
+    if not body or offsets[body[-1].last + 1 : body[-1].last + 2] != [len(piece)]:
+        return None  # the class's suite is on its line, or lines follow its last one
+    first = offsets[body[0].first]
+    indent = piece[first : first + body[0].indent]
+    if not indent or any(line.indent < len(indent) for line in body):
+        return None  # something at the top level after the class line: not one class
+    cuts = [offsets[header.last + 1]]
+    for before, item in pairwise(body):
+        start = offsets[item.first]
+        if item.indent != len(indent) or not piece.startswith(indent, start):
+            continue
+        if _CONTINUES.match(piece, start + len(indent)):
+            continue  # elif, else, except, finally, or a decorated definition
+        if piece.startswith(indent + "@", offsets[before.first]):
+            continue  # a decorator and what it decorates are one member
+        cut = offsets[before.last + 1]
+        # Comment and blank lines before a member lead it, as they do in the class,
+        # only when they sit at the members' indentation.
+        between = piece[cut:start].splitlines()
+        if all(not line or line.startswith(indent + "#") for line in between):
+            cuts.append(cut)
+    if len(cuts) < 2:
+        return None  # one member: nothing to split
+    cuts.append(len(piece))
+    return piece[: cuts[0]], [piece[a:b] for a, b in pairwise(cuts)]
+
+
+def _class_joined(shell: cst.Module, wrapped: list[cst.Module]) -> cst.Module | None:
+    """Return `shell` (a module of one class with its first member) with the members of
+    the `wrapped` modules (each `class _:` around members) added, or None when their
+    parses do not fit together as one class's would."""
+    if len(shell.body) != 1 or not isinstance(shell.body[0], cst.ClassDef):
+        return None
+    cls = shell.body[0]
+    if not isinstance(cls.body, cst.IndentedBlock) or cls.body.footer:
+        return None
+    members = list(cls.body.body)
+    for module in wrapped:
+        holder = module.body[0] if len(module.body) == 1 else None
+        if (
+            not isinstance(holder, cst.ClassDef)
+            or not isinstance(holder.body, cst.IndentedBlock)
+            or holder.body.footer
+            or module.header
+            or module.footer
+            or module.default_indent != shell.default_indent
+            or module.default_newline != shell.default_newline
+        ):
+            return None
+        members.extend(holder.body.body)
+    return shell.with_changes(body=(cls.with_changes(body=cls.body.with_changes(body=members)),))
+
+
+def _joined(modules: list[cst.Module]) -> cst.Module | None:
+    """Return one module of the pieces' modules, or None when libcst would have read the
+    whole text otherwise: another indentation or line end detected, or a piece that does
+    not start with a statement."""
+    if not modules:
+        return None
+    indents = {m.default_indent for m in modules if _has_block(m)}
+    newlines = {m.default_newline for m in modules}
+    if len(indents) > 1 or len(newlines) > 1 or any(not m.body for m in modules[1:]):
+        return None
+    body = list(modules[0].body)
+    for before, module in pairwise(modules):
+        # The comment and blank lines that end a piece lead the next statement, as
+        # they do in the whole text.
+        lines = (*before.footer, *module.header)
+        leading = module.body[0]
+        body.append(leading.with_changes(leading_lines=(*lines, *leading.leading_lines)))
+        body.extend(module.body[1:])
+    first, last = modules[0], modules[-1]
+    return cst.Module(
+        body=tuple(body),
+        header=first.header,
+        footer=last.footer,
+        encoding=first.encoding,
+        default_indent=indents.pop() if indents else first.default_indent,
+        default_newline=first.default_newline,
+        has_trailing_newline=last.has_trailing_newline,
+    )
+
+
+def _has_block(module: cst.Module) -> bool:
+    return any(isinstance(s, cst.BaseCompoundStatement) for s in module.body)
