@@ -9,9 +9,10 @@ import hashlib
 import os
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lintgv.cache import ResultCache, WalkMemo, digest_of, stat_key
 from lintgv.collector import spare_the_collector
@@ -22,6 +23,9 @@ from lintgv.helper_index import HelperIndex
 from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 40
@@ -92,20 +96,45 @@ def _mentions(task: _Task) -> _Done:
     return _work(replace(task, known_digest=None))
 
 
-def _execute(function: object, tasks: Sequence[_Task], jobs: int) -> Iterator[_Done]:
-    """Yield the result of each task, in order, as it is done."""
-    assert callable(function)
-    if jobs <= 1 or len(tasks) < _PARALLEL_THRESHOLD:
-        yield from (function(t) for t in tasks)
-        return
-    # Files that need a parse cluster in a few folders of a compiler tree, so large
-    # chunks leave one worker busy while the other idles: hand them out in small ones.
-    chunk = max(1, min(_MAX_CHUNK, len(tasks) // (jobs * 8)))
-    # Imported here: a warm run never starts workers and need not load multiprocessing.
-    from concurrent.futures import ProcessPoolExecutor
+class _Pool:
+    """The worker processes of one run, shared by its two passes. They are forked as soon
+    as the run has enough files to share out (during the walk, not after it): each worker
+    then loads the engine while the walk goes on, and inherits only what the parent held
+    at that moment, not the walk's and the first pass's results."""
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(function, tasks, chunksize=chunk)
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._executor: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Fork the workers now, unless the run is to stay in this process."""
+        if self._executor is not None or self.jobs <= 1:
+            return
+        # Imported here: a warm run never starts workers and need not load multiprocessing.
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_load_engine)
+        self._executor.submit(int)  # with fork, the first task forks every worker
+
+    def map(self, function: Callable[[_Task], _Done], tasks: Sequence[_Task]) -> Iterator[_Done]:
+        """Yield the result of each task, in order, as it is done."""
+        if self.jobs <= 1 or len(tasks) < _PARALLEL_THRESHOLD:
+            yield from (function(t) for t in tasks)
+            return
+        self.start()
+        assert self._executor is not None
+        # Files that need a parse cluster in a few folders of a compiler tree, so large
+        # chunks leave one worker busy while the other idles: hand them out in small ones.
+        chunk = max(1, min(_MAX_CHUNK, len(tasks) // (self.jobs * 8)))
+        yield from self._executor.map(function, tasks, chunksize=chunk)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _load_engine() -> None:
+    import lintgv.engine  # noqa: F401  # loaded by each worker once, before its first file
 
 
 class Workers:
@@ -170,15 +199,17 @@ def _remembered_walk(
     errors: list[tuple[Path, str]],
     cache_dir: Path | None,
     config_file: Path | None,
-) -> list[Candidate]:
+) -> Iterator[Candidate]:
     """Walk `paths`, or reuse the files the last identical walk found when nothing it
-    read has changed since (see WalkMemo)."""
+    read has changed since (see WalkMemo); yield each file as it is found."""
     if not paths or not all(p.is_dir() for p in paths):
-        return list(discovery.discover(paths, errors))  # only walks of folders are kept
+        yield from discovery.discover(paths, errors)  # only walks of folders are kept
+        return
     try:
         folder = cache_dir or discovery.config_for(paths[0]).root / CACHE_FOLDER
     except ConfigError:  # a broken config is reported by the walk itself
-        return list(discovery.discover(paths, errors))
+        yield from discovery.discover(paths, errors)
+        return
     settings = sorted(discovery.overrides.items(), key=lambda item: item[0])
     given = os.path.abspath(config_file) if config_file is not None else None
     fingerprint = repr(
@@ -190,7 +221,7 @@ def _remembered_walk(
         read, found = loaded
         if all(signature(path) == state for path, state in read.items()):
             try:
-                return [
+                remembered = [
                     Candidate(
                         Path(str(path)),
                         Language(str(language)),
@@ -201,14 +232,19 @@ def _remembered_walk(
                 ]
             except (TypeError, ValueError, ConfigError):
                 pass  # a malformed memo, or a config that now fails: walk afresh
-    candidates = list(discovery.discover(paths, errors))
+            else:
+                yield from remembered
+                return
+    candidates = []
+    for candidate in discovery.discover(paths, errors):
+        candidates.append(candidate)
+        yield candidate
     if not errors:
         found = [
             (str(c.path), str(c.language), discovery.config_key(c.config), c.module_name)
             for c in candidates
         ]
         memo.save(dict(discovery.read), found)
-    return candidates
 
 
 # (stage, done, in all): what a progress bar is told.
@@ -239,10 +275,26 @@ def run(
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
     discovery_errors: list[tuple[Path, str]] = []
     if use_cache:
-        candidates = _remembered_walk(discovery, paths, discovery_errors, cache_dir, config_file)
+        walk = _remembered_walk(discovery, paths, discovery_errors, cache_dir, config_file)
     else:
-        candidates = list(discovery.discover(paths, discovery_errors))
-    workers = jobs or os.cpu_count() or 1
+        walk = discovery.discover(paths, discovery_errors)
+    pool = _Pool(jobs or os.cpu_count() or 1)
+    try:
+        return _checked(walk, discovery_errors, pool, use_cache, cache_dir, whole, progress)
+    finally:
+        pool.close()
+
+
+def _checked(
+    walk: Iterable[Candidate],
+    discovery_errors: list[tuple[Path, str]],
+    pool: _Pool,
+    use_cache: bool,
+    cache_dir: Path | None,
+    whole: bool,
+    progress: Progress | None,
+) -> RunResult:
+    """Check the files `walk` finds, with `pool`; see `run`."""
     caches: dict[str, ResultCache] = {}
 
     def cache_for(config: Config) -> ResultCache | None:
@@ -256,7 +308,9 @@ def run(
 
     results: dict[Path, FileResult] = {}
     tasks: list[_Task] = []
-    for candidate in candidates:
+    candidates: list[Candidate] = []
+    for candidate in walk:
+        candidates.append(candidate)
         cache = cache_for(candidate.config)
         stat = stat_key(candidate.path)
         module = candidate.module_name
@@ -267,7 +321,9 @@ def run(
         else:
             known = entry.digest if entry is not None else None
             tasks.append(_Task(candidate, frozenset(), known, whole))
-    for count, done in enumerate(_execute(_work, tasks, workers), 1):
+            if len(tasks) == _PARALLEL_THRESHOLD:
+                pool.start()
+    for count, done in enumerate(pool.map(_work, tasks), 1):
         if progress is not None:
             progress("checking", count, len(tasks))
         path = done.candidate.path
@@ -286,7 +342,7 @@ def run(
     helpers = index.names
     if helpers:
         second = [_Task(c, helpers, None, whole) for c in candidates]
-        for count, done in enumerate(_execute(_mentions, second, workers), 1):
+        for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))
             if done.result is not None:

@@ -1,10 +1,13 @@
-"""The worker processes the language server checks many closed files in: the same
-results as a check in the caller's own process, and a stop that does not wait."""
+"""Worker processes. The language server's check many closed files: the same results as
+a check in the caller's own process, and a stop that does not wait. A run's check both
+of its passes, forked once."""
 
+import os
 from pathlib import Path
 
 import pytest
 
+from lintgv import runner
 from lintgv.cache import stat_key
 from lintgv.discovery import Discovery
 from lintgv.engine import check
@@ -72,3 +75,36 @@ def test_closing_the_workers_mid_way_stops_them(tmp_path: Path) -> None:
     workers.close()  # returns at once: the files not started are dropped
     with pytest.raises(RuntimeError, match="shutdown"):
         next(workers.check(candidates[:1]))
+
+
+_REAL_WORK = runner._work
+
+
+def _recording_work(task: runner._Task) -> runner._Done:
+    """runner._work, noting the process each file is checked in."""
+    (Path(os.environ["LINTGV_TEST_PIDS"]) / str(os.getpid())).touch()
+    return _REAL_WORK(task)
+
+
+def test_a_run_checks_both_passes_in_the_same_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The helper the first pass finds makes a second pass over the files that call it;
+    # a worker forked for it again would load the engine again and inherit every result.
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    _tree(tree, 60)
+    for index in range(60):
+        (tree / "src" / f"c{index}.cc").write_text(
+            f'std::string C{index}() {{ return NameFor("c{index}"); }}\n'
+        )
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    monkeypatch.setenv("LINTGV_TEST_PIDS", str(pids))
+    monkeypatch.setattr(runner, "_work", _recording_work)
+    result = runner.run([tree], {}, use_cache=False, jobs=2)
+    codes = [f.code for r in result.results for f in r.findings]
+    assert codes.count("GV203") == 60  # the second pass ran
+    checked_in = {p.name for p in pids.iterdir()}
+    assert str(os.getpid()) not in checked_in
+    assert len(checked_in) == 2
