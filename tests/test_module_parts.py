@@ -103,8 +103,25 @@ CLASSES = [
 ]
 
 
+# Lines the scan reads as blank or plain where Python or libcst see a break, an
+# indentation reset or a line indented further.
+ODD = [
+    "    \n",
+    "\f\n",
+    "\t\n",
+    "x = 1\r",
+    "class O:\n    x = 1\n    \fy = 2\n    z = 3\n",
+    "class P:\n    def f(self):\n        pass\n    \n    def g(self):\n        pass\n",
+    "class Q:\n    x = 1\n\f\n    y = 2\n    z = 3\n",
+    "class R:\n    x = 1\n    # a\x0bb\n    y = 2\n    z = 3\n",
+    "class S:\n    def f(self):\n        pass\n        \n    def g(self):\n        pass\n",
+    "def t():\n    pass\n  # less\n\n",
+    'u = f"{"#"}" + (\n1)\n',  # a Python 3.12 f-string: the scan misreads its quotes
+]
+
+
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(STATEMENTS + CLASSES), max_size=6), st.booleans())
+@given(st.lists(st.sampled_from(STATEMENTS + CLASSES + ODD), max_size=6), st.booleans())
 def test_classes_parsed_member_by_member_equal_a_whole_parse(pieces: list[str], crlf: bool) -> None:
     text = "".join(pieces)
     if crlf:
@@ -138,6 +155,12 @@ def test_a_long_class_is_parsed_one_member_at_a_time(parsed: list[str]) -> None:
     edited = text.replace("return 7\n", "return 8\n")
     _same(edited, parts)
     assert parsed[1:] == ["class _:\n\n    def m7(self):\n        return 8\n"]
+
+
+def test_a_byte_order_mark_past_the_start_fails_as_a_whole_parse_does() -> None:
+    # A piece starting with it would be read as a file's mark and let it through.
+    with pytest.raises(cst.ParserSyntaxError):
+        ModuleParts().parse("x = 1\n\ufeffy = 2\n")
 
 
 def test_lintgvs_own_sources_parse_alike_in_parts() -> None:

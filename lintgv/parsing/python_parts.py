@@ -28,7 +28,12 @@ class ModuleParts:
         """Return libcst's module of `text`, equal to `cst.parse_module(text)`."""
         pieces = _pieces(text)
         kept: dict[str, cst.Module] = {}
-        modules = [self._piece(piece, kept) for piece in pieces or ()]
+        try:
+            modules = [self._piece(piece, kept) for piece in pieces or ()]
+        except cst.ParserSyntaxError:
+            # The scan cut where Python does not (a string it misreads, such as a
+            # Python 3.12 f-string holding its own quote): the whole text settles it.
+            modules = []
         self._parsed = kept
         module = _joined(modules)
         return module if module is not None else cst.parse_module(text)
@@ -39,11 +44,15 @@ class ModuleParts:
         if parts is not None:
             head, members = parts
             newline = "\r\n" if "\r\n" in head else "\n"
-            shell = self._part(head + members[0], kept)
-            wrapped = [self._part(f"class _:{newline}{member}", kept) for member in members[1:]]
-            module = _class_joined(shell, wrapped)
-            if module is not None:
-                return module
+            try:
+                shell = self._part(head + members[0], kept)
+                wrapped = [self._part(f"class _:{newline}{m}", kept) for m in members[1:]]
+            except cst.ParserSyntaxError:
+                pass  # a member libcst reads otherwise alone than in its class: parse it whole
+            else:
+                module = _class_joined(shell, wrapped)
+                if module is not None:
+                    return module
         return self._part(piece, kept)
 
     def _part(self, text: str, kept: dict[str, cst.Module]) -> cst.Module:
@@ -63,9 +72,10 @@ CLASS_SPLIT_SIZE = 4096
 _CLASS = re.compile(r"class\b")
 
 
-# A comment that does not start its line.
-_INDENTED_COMMENT = re.compile(r"^[ \t\f]+#", re.M)
-# A logical line at the top level that continues the statement before it.
+# Characters Python or libcst read as a line break or an indentation reset where the
+# line scan sees plain text: a text holding one is parsed whole.
+_ODD = re.compile("[\f\v\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)")
+# A logical line that continues the statement before it.
 _CONTINUES = re.compile(r"(?:elif|else|except|finally)\b|@")
 
 
@@ -73,8 +83,8 @@ def _pieces(text: str) -> list[str] | None:
     """Split `text` before each top-level statement and the comment and blank lines
     above it, unless one of those comments is indented (libcst may give it to the block
     above); None when `text` cannot be scanned or does not end with a newline."""
-    if not text.endswith("\n"):
-        return None
+    if not text.endswith("\n") or _ODD.search(text) or "\ufeff" in text[1:]:
+        return None  # a byte-order mark past the start: a piece would begin with one
     offsets = line_offsets(text)
     logical = logical_lines(text, offsets)
     if logical is None:
@@ -86,10 +96,18 @@ def _pieces(text: str) -> list[str] | None:
         if text.startswith("@", offsets[before.first]):
             continue  # a decorator and what it decorates are one statement
         cut = offsets[before.last + 1]
-        if _INDENTED_COMMENT.search(text, cut, offsets[item.first]) is None:
+        if _leads(text[cut : offsets[item.first]], ""):
             cuts.append(cut)
     cuts.append(len(text))
     return [text[a:b] for a, b in pairwise(cuts)]
+
+
+def _leads(between: str, indent: str) -> bool:
+    """Tell whether the whole lines `between` two statements lead the second one in a
+    parse of the whole text: each is empty, or a comment at the statement's `indent`.
+    libcst gives a line indented further (even one of blanks) to the block before."""
+    lines = between.split("\n")[:-1]  # `between` ends with its last line's break
+    return all(not line.rstrip("\r") or line.startswith(indent + "#") for line in lines)
 
 
 def _class_parts(piece: str) -> tuple[str, list[str]] | None:
@@ -123,10 +141,7 @@ def _class_parts(piece: str) -> tuple[str, list[str]] | None:
         if piece.startswith(indent + "@", offsets[before.first]):
             continue  # a decorator and what it decorates are one member
         cut = offsets[before.last + 1]
-        # Comment and blank lines before a member lead it, as they do in the class,
-        # only when they sit at the members' indentation.
-        between = piece[cut:start].splitlines()
-        if all(not line or line.startswith(indent + "#") for line in between):
+        if _leads(piece[cut:start], indent):
             cuts.append(cut)
     if len(cuts) < 2:
         return None  # one member: nothing to split
