@@ -153,7 +153,7 @@ def _class_joined(shell: cst.Module, wrapped: list[cst.Module]) -> cst.Module | 
     """Return `shell` (a module of one class with its first member) with the members of
     the `wrapped` modules (each `class _:` around members) added, or None when their
     parses do not fit together as one class's would."""
-    if len(shell.body) != 1 or not isinstance(shell.body[0], cst.ClassDef):
+    if len(shell.body) != 1 or not isinstance(shell.body[0], cst.ClassDef) or shell.footer:
         return None
     cls = shell.body[0]
     if not isinstance(cls.body, cst.IndentedBlock) or cls.body.footer:
