@@ -64,6 +64,8 @@ class LineIndex:
 
 def split_lines(text: str) -> tuple[str, ...]:
     """Return the lines of `text` without their breaks, LSP breaks only."""
+    if "\r" not in text:  # the same lines; str.split is several times faster than re's
+        return tuple(text.split("\n"))
     return tuple(LINE_BREAK.split(text))
 
 
