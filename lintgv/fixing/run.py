@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lintgv.codemods.unique_names import HELPER_NAMES, Skipped
-from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.across import copy_files, copy_names, fixes_unique_names
@@ -336,19 +335,18 @@ def _thread_supplies(
             if finding.code == "GV101" and finding.reason == NOTHING_IN_SCOPE
         )
         python = [s for s in sites if candidates[s.path].language == Language.PYTHON]
-
-        def config_of(path: Path) -> Config:
-            return candidates[path].config
-
         try:
             changes, refused = plan_threading(
-                [s for s in sites if s not in python], project.cpp, workspace.read, config_of
+                [s for s in sites if s not in python],
+                project.cpp,
+                workspace.read,
+                workspace.config_of,
             )
             more, refused_more = plan_python_threading(
                 python,
                 project.python,
                 workspace.read,
-                config_of,
+                workspace.config_of,
                 files=parses,
                 skip=handled | refusals.keys(),
             )

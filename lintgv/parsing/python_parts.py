@@ -12,16 +12,17 @@ from lintgv.parsing.python_lines import line_offsets, logical_lines
 
 
 class ModuleParts:
-    """libcst's parse of one document's top-level statements, by their text: the
-    document's next version is parsed by parsing only the statements an edit changed, and
-    putting the module together from those and the kept ones. Only the last version's
-    statements are kept, so memory follows the document. Used by one thread at a time."""
+    """libcst's parses of one document's pieces (top-level statements, and members of a
+    long class), by their text: the document's next version is parsed by parsing only the
+    pieces an edit changed, and putting the module together from those and the kept ones.
+    Only the last version's pieces are kept, so memory follows the document. A check
+    without an editor uses a new one per file. Used by one thread at a time."""
 
     def __init__(self) -> None:
         self._parsed: dict[str, cst.Module] = {}
 
     def __len__(self) -> int:
-        """Return how many statements' parses are kept."""
+        """Return how many pieces' parses are kept."""
         return len(self._parsed)
 
     def parse(self, text: str) -> cst.Module:
@@ -81,8 +82,8 @@ _CONTINUES = re.compile(r"(?:elif|else|except|finally)\b|@")
 
 def _pieces(text: str) -> list[str] | None:
     """Split `text` before each top-level statement and the comment and blank lines
-    above it, unless one of those comments is indented (libcst may give it to the block
-    above); None when `text` cannot be scanned or does not end with a newline."""
+    above it, where those lines lead it (see _leads); None when `text` cannot be scanned,
+    holds a character the scan misreads, or does not end with a newline."""
     if not text.endswith("\n") or _ODD.search(text) or "\ufeff" in text[1:]:
         return None  # a byte-order mark past the start: a piece would begin with one
     offsets = line_offsets(text)

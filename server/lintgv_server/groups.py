@@ -118,20 +118,15 @@ def _plan_threads(
     if target is None or not sites:
         return []
     folder = ls.folder_of(target.path) or target.path.parent
-    discovery = Discovery({})
-    found = [c for c in discovery.discover([folder], []) if c.language == target.language]
-    configs = {c.path: c.config for c in found}
-
-    def config_of(path: Path) -> Config:
-        return configs.get(path) or discovery.config_for(path.parent)
-
+    found = [c for c in Discovery({}).discover([folder], []) if c.language == target.language]
     paths = [c.path for c in found]
+    configs = {c.path: c.config for c in found}
     workspace = _workspace(ls, target.config.max_file_size, paths, configs)
     if target.language == Language.CPP:
-        changes, _ = plan_threading(sites, paths, workspace.read, config_of)
+        changes, _ = plan_threading(sites, paths, workspace.read, workspace.config_of)
     else:
         modules = {c.path: c.module_name for c in found}
-        changes, _ = plan_python_threading(sites, modules, workspace.read, config_of)
+        changes, _ = plan_python_threading(sites, modules, workspace.read, workspace.config_of)
     planned = []
     for change in changes:
         if prove_change(change, workspace, paths, HELPER_NAMES) is not None:
