@@ -34,8 +34,32 @@ MAKE_OBJECT = frozenset(
         "tvm::ffi::make_object",
     }
 )
+# GV101's trigger in C++: `GlobalVar` where a construction can follow it, or
+# `make_object<GlobalVarNode>`. Most C++ files of a compiler tree mention GlobalVar only
+# where none can: as a template argument, in a list, before `::` or `.`, as the type of a
+# parameter (`const GlobalVar& gv,`), or of a variable without an initialiser or copied
+# from one expression (`GlobalVar gv;`, `GlobalVar gv = GetRef<GlobalVar>(op);`). Such
+# files are not parsed. A declaration with several declarators (`GlobalVar a, b(x);`,
+# `GlobalVar a = f(), b(x);`) still matches at its type.
+_NO_CONSTRUCTION = (
+    r"[>,);.]|::"
+    r"|[&*]*\s*\w+\s*(?:[);]|=[^;,{]*;|,(?!(?:\s*[&*]*\s*\w+\s*,)*\s*[&*]*\s*\w+\s*[({]))"
+)
+CONSTRUCTION_TRIGGER = (
+    rf"\bGlobalVar\b(?!\s*(?:{_NO_CONSTRUCTION}))"
+    r"|\bmake_object\s*<\s*(?:\w*\s*::\s*)*GlobalVarNode\s*>"
+)
 _SPACE = re.compile(r"\s+")
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
+_TEMPLATE_CALL = re.compile(r"(.*?)<(.*)>")
+
+
+def _is_make_global_var_node(name: str) -> bool:
+    """Tell whether a template call's name (blanks taken out) makes a GlobalVarNode."""
+    call = _TEMPLATE_CALL.fullmatch(name)
+    return (
+        call is not None and call[1] in MAKE_OBJECT and call[2].split("::")[-1] == "GlobalVarNode"
+    )
 
 
 def _is_bare_name(node: tree_sitter.Node) -> bool:
@@ -70,7 +94,7 @@ class CppSites(CppRule):
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return cls.META.triggers + extra_triggers(config), cls.META.function_triggers
+        return (CONSTRUCTION_TRIGGER, *extra_triggers(config)), ()
 
     def __init__(self, context: RuleContext, parsed: ParsedCpp) -> None:
         super().__init__(context, parsed)
@@ -121,8 +145,9 @@ class CppSites(CppRule):
         if "call" in captures:
             func = captures["func"][0]
             name = _SPACE.sub("", self.text(func))
-            if func.type == "template_function":
-                if not self._is_make_global_var_node(func):
+            # A template call, qualified or not: `tvm::make_object<GlobalVarNode>()`.
+            if "<" in name:
+                if not _is_make_global_var_node(name):
                     return
                 kind = supply_cpp.SiteKind.MAKE_OBJECT
             elif not self._is_constructor(name) or args.named_child_count == 0:
@@ -141,14 +166,6 @@ class CppSites(CppRule):
 
     def _is_constructor(self, name: str) -> bool:
         return name in CPP_CONSTRUCTORS or name in self.config.extra_constructors
-
-    def _is_make_global_var_node(self, func: tree_sitter.Node) -> bool:
-        name = func.child_by_field_name("name")
-        arguments = func.child_by_field_name("arguments")
-        if name is None or arguments is None:
-            return False
-        type_name = _SPACE.sub("", self.text(arguments)).strip("<>").split("::")[-1]
-        return _SPACE.sub("", self.text(name)) in MAKE_OBJECT and type_name == "GlobalVarNode"
 
     def _is_allowed_context(self, node: tree_sitter.Node) -> bool:
         """Tell whether `node` sits in the GlobalVar constructor or its FFI registration."""
