@@ -113,7 +113,11 @@ class _Pool:
         # Imported here: a warm run never starts workers and need not load multiprocessing.
         from concurrent.futures import ProcessPoolExecutor
 
-        self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_load_engine)
+        # Loaded once, here, for every worker to inherit: a third of a second of CPU
+        # (libcst, tree-sitter, the rules) that each worker would otherwise spend again.
+        import lintgv.engine  # noqa: F401
+
+        self._executor = ProcessPoolExecutor(max_workers=self.jobs)
         self._executor.submit(int)  # with fork, the first task forks every worker
 
     def map(self, function: Callable[[_Task], _Done], tasks: Sequence[_Task]) -> Iterator[_Done]:
@@ -131,10 +135,6 @@ class _Pool:
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _load_engine() -> None:
-    import lintgv.engine  # noqa: F401  # loaded by each worker once, before its first file
 
 
 class Workers:
