@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from lintgv.parsing.positions import LazyPositions
+from lintgv.parsing.positions import LazyPositions, Located
 from lintgv.parsing.python import parse_python
 
 SOURCES = {
@@ -37,6 +37,50 @@ SOURCES = {
         "    @property\n"
         "    def g(self): return 1\n"
     ),
+    "clauses": (
+        "async def f():\n"
+        "    async with a as b:\n"
+        "        async for i in b:\n"
+        "            if i: x = 1\n"
+        "            elif i > 1:\n"
+        "                y = (2,\n"
+        "                     3)\n"
+        "            elif i > 2: pass\n"
+        "            else:\n"
+        "                # before\n"
+        "                z = 3\n"
+        "        else:\n"
+        "            w = 4\n"
+        "    try:\n"
+        "        pass\n"
+        "    except* E:\n"
+        "        v = 5\n"
+        "    while x:\n"
+        "        u = 6\n"
+        "    else:\n"
+        "        t = 7\n"
+        "    try: s = 8\n"
+        "    except (A,\n"
+        "            B): r = 9\n"
+        "    else: q = 10\n"
+        "    finally:\n"
+        "        p = 11\n"
+    ),
+    "match": (
+        "match command.split():\n"
+        "    case [action]:\n"
+        "        a = GlobalVar(action)\n"
+        "    case [action, obj] if obj:\n"
+        "\n"
+        "        # a comment\n"
+        "        b = 2\n"
+        "    case _: c = 3\n"
+    ),
+    "decorators with lines between": (
+        "import x\n\n\n# about C\n@a\n\n# between\n@b(\n    1)\n\n"
+        "class C:\n    @c\n\n    # inside\n    def f(self): return 1\n"
+    ),
+    "one-line blocks": "if a: b = 1; c = 2\nfor i in x: pass\nclass D: e = 1\n",
 }
 
 
@@ -65,6 +109,43 @@ def test_indexing_only_the_top_level_statement_asked_about_places_nodes_alike(
         # Only a node outside every statement (the module, its header) needs the index
         # of the whole module.
         assert positions._owners is None or positions._top_of(node) is None
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=list(SOURCES))
+def test_statements_placed_from_cpythons_lines_place_nodes_alike(source: str) -> None:
+    parsed = parse_python(source)
+    expected = _full(parsed.module)
+    for node in reversed(list(expected)):
+        positions = LazyPositions(parsed.module, parsed.starts, parsed.parent_of, parsed.located)
+        assert positions[node] == expected[node]
+        if source.endswith("\n") and positions._top_of(node) is not None:
+            # Placed without the plain generation of its top-level statement.
+            assert positions._located_done and not positions._indexed_tops
+
+
+@pytest.mark.parametrize("shift", [-1, 1])
+def test_a_statement_placed_on_the_wrong_line_is_not_used(
+    shift: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed = parse_python(SOURCES["nested"])
+    expected = _full(parsed.module)
+    start_of = Located.start_of
+
+    def misplaced(self: Located, module: cst.Module, path: list[cst.CSTNode]) -> int | None:
+        line = start_of(self, module, path)
+        return None if line is None else line + shift
+
+    monkeypatch.setattr(Located, "start_of", misplaced)
+    positions = LazyPositions(parsed.module, parsed.starts, parsed.parent_of, parsed.located)
+    assert {n: positions[n] for n in reversed(list(expected))} == expected
+    assert not positions._located_done, "the plain generation placed them"
+
+
+def test_a_lone_carriage_return_leaves_cpythons_lines_unused() -> None:
+    parsed = parse_python("x = 1\ry = GlobalVar('a')\n")
+    assert parsed.located is None
+    expected = _full(parsed.module)
+    assert {n: parsed.positions[n] for n in expected} == expected
 
 
 def test_asking_for_one_node_generates_only_its_statement() -> None:
@@ -96,6 +177,9 @@ def test_every_node_of_lintgvs_own_sources_is_placed_as_position_provider_places
         nodes = [n for n in reversed(list(expected)) if not isinstance(n, cst.Module)]
         assert {n: positions[n] for n in nodes} == {n: expected[n] for n in nodes}, path
         assert positions._owners is None, path
+        located = LazyPositions(parsed.module, parsed.starts, parsed.parent_of, parsed.located)
+        assert {n: located[n] for n in nodes} == {n: expected[n] for n in nodes}, path
+        assert not located._indexed_tops, path
 
 
 def test_iterating_gives_every_node() -> None:

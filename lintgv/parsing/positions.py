@@ -1,23 +1,31 @@
 """Node positions of a libcst module, worked out one statement at a time.
 
 libcst's PositionProvider generates the code of the whole module, recording a range for
-every node; in a file with one finding that is most of the cost of checking it. Plain
-code generation is several times cheaper: one pass of it notes, for every statement
-(nested ones too), the line it starts on and the indentation around it, and which
-innermost statement holds each node. Only the statements that hold a node asked about are
-generated again with positions. Ranges are the same as PositionProvider's: they come
-from the same code generation, started on the same line with the same indentation.
+every node; in a file with one finding that is most of the cost of checking it. Only the
+innermost statement holding a node asked about is generated, with positions, started on
+the line it starts on with the indentation around it. Ranges are the same as
+PositionProvider's: they come from the same code generation.
+
+Where a statement starts is read from CPython's parse of the same text, which numbers
+the line of every statement: the way down from the top-level statement is followed in
+both trees at once. The code generated must then be the text found on that line, or the
+ranges are not used. Without CPython's parse, or when the two do not line up, plain code
+generation (several times cheaper than with positions) of the top-level statement
+notes where each statement in it starts and which one holds each node.
 """
 
+import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from typing import TypeGuard
+from typing import TypeGuard, cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+from lintgv.parsing.python_lines import line_offsets
 
 _HEADER = -1  # nodes of the module's header and footer: not in any statement
 
@@ -38,9 +46,12 @@ class _IndexingState(CodegenState):
     line: int = 1
     counted: int = 0  # tokens already counted into `line`
     open: list[int] = field(default_factory=list)  # statements being generated, innermost last
+    elifs: set[int] = field(default_factory=set)  # the ids of `elif` clauses met
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        if _is_statement(node):
+        if isinstance(node, cst.If) and isinstance(node.orelse, cst.If):
+            self.elifs.add(id(node.orelse))
+        if _is_statement(node) and id(node) not in self.elifs:
             for token in self.tokens[self.counted :]:
                 self.line += _newlines(token)
             self.counted = len(self.tokens)
@@ -49,7 +60,7 @@ class _IndexingState(CodegenState):
         self.owners[id(node)] = self.open[-1] if self.open else _HEADER
 
     def after_codegen(self, node: cst.CSTNode) -> None:
-        if _is_statement(node):
+        if _is_statement(node) and id(node) not in self.elifs:
             self.open.pop()
 
     def record_syntactic_position(  # type: ignore[override]  # any context manager does
@@ -75,6 +86,13 @@ def _is_statement(node: cst.CSTNode) -> TypeGuard[cst.BaseStatement]:
     return found
 
 
+def _is_elif(path: Sequence[cst.CSTNode], at: int) -> bool:
+    """Tell whether `path[at]` is an `elif` clause: an If statement's code generation
+    alone gives `if`, so it is placed with the statement it continues."""
+    above = path[at - 1] if at > 0 else None
+    return isinstance(above, cst.If) and above.orelse is path[at]
+
+
 def _newlines(token: str) -> int:
     # As PositionProvider counts: "\r\n", "\r" and "\n" each end a line.
     return token.count("\n") + token.count("\r") - token.count("\r\n")
@@ -93,8 +111,11 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         module: cst.Module,
         starts: Sequence[int] | None = None,
         parent_of: Callable[[cst.CSTNode], cst.CSTNode | None] | None = None,
+        located: "Located | None" = None,
     ) -> None:
         self._module = module
+        self._located = located if parent_of is not None else None
+        self._located_done: set[int] = set()  # statements generated through `located`
         # One provider holds every range computed so far, statement by statement.
         self._provider = PositionProvider()
         self._owners: dict[int, int] | None = None
@@ -109,7 +130,7 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         computed = self._provider._computed
-        if node not in computed and not self._complete:
+        if node not in computed and not self._complete and not self._generate_located(node):
             statement = self._owner(node)
             if statement != _HEADER and statement not in self._done:
                 self._generate(statement)
@@ -118,6 +139,50 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         found = computed[node]
         assert isinstance(found, CodeRange)
         return found
+
+    def _generate_located(self, node: cst.CSTNode) -> bool:
+        """Generate the innermost statement holding `node` where `located` says it
+        starts; tell whether that gave `node` its range."""
+        if self._located is None:
+            return False
+        assert self._parent_of is not None
+        path: list[cst.CSTNode] = []
+        current: cst.CSTNode | None = node
+        while current is not None and current is not self._module:
+            path.append(current)
+            current = self._parent_of(current)
+        if current is None:
+            return False
+        path.reverse()  # from the top-level statement down to `node`
+        inner = max(
+            (i for i, n in enumerate(path) if _is_statement(n) and not _is_elif(path, i)),
+            default=-1,
+        )
+        if inner < 0 or id(path[inner]) in self._located_done:
+            return False
+        statement = cast(cst.BaseStatement, path[inner])
+        start = self._located.start_of(self._module, path[: inner + 1])
+        if start is None:
+            return False
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=self._module.default_indent,
+            default_newline=self._module.default_newline,
+            provider=provider,
+        )
+        state.line = start
+        # What the blocks around it (and a `match` around its cases) indent by.
+        state.indent_tokens = [
+            self._module.default_indent if n.indent is None else n.indent
+            for n in path[:inner]
+            if isinstance(n, cst.IndentedBlock | cst.Match)
+        ]
+        statement._codegen(state)
+        if not self._located.holds(start, "".join(state.tokens)):
+            return False
+        self._provider._computed.update(provider._computed)
+        self._located_done.add(id(statement))
+        return node in self._provider._computed
 
     def _owner(self, node: cst.CSTNode) -> int:
         """Return the index of the innermost statement holding `node` (or _HEADER)."""
@@ -185,3 +250,105 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         if not self._complete:
             self._provider._gen_impl(self._module)
             self._complete = True
+
+
+class Located:
+    """Where statements start in a text, from CPython's parse of it (`tree`): the line of
+    a statement's first token, decorators included, as CPython numbers lines. Lines are
+    split at `\n` only: a text holding a lone `\r` (a line break to libcst and CPython)
+    has no Located."""
+
+    def __init__(self, text: str, tree: ast.Module) -> None:
+        self._text = text
+        self._tree = tree
+        self._offsets: list[int] | None = None
+        self._tops: dict[int, ast.stmt] | None = None  # CPython's, by our statement's id
+
+    def start_of(self, module: cst.Module, path: Sequence[cst.CSTNode]) -> int | None:
+        """Return the line where the code generation of `path`'s last node, a statement,
+        starts (its leading lines included); `path` runs from a top-level statement of
+        `module` down to it. None when the two parses do not line up."""
+        found = self._statement(module, path)
+        if found is None:
+            return None
+        statement = path[-1]
+        line = found.lineno
+        before = len(statement.leading_lines)  # type: ignore[attr-defined]
+        decorators = getattr(statement, "decorators", ())
+        if decorators and isinstance(found, _DECORATED) and found.decorator_list:
+            line = min(d.lineno for d in found.decorator_list)
+            before += len(decorators[0].leading_lines)
+        return line - before if line - before >= 1 else None
+
+    def holds(self, line: int, code: str) -> bool:
+        """Tell whether `code` is the text from the start of `line` on."""
+        if self._offsets is None:
+            self._offsets = line_offsets(self._text)
+        if line > len(self._offsets):
+            return False
+        start = self._offsets[line - 1]
+        return self._text.startswith(code, start)
+
+    def _statement(self, module: cst.Module, path: Sequence[cst.CSTNode]) -> ast.stmt | None:
+        """Return CPython's statement for `path`'s last node, following both trees down."""
+        if self._tops is None:
+            self._tops = _lined_up(module.body, self._tree.body) or {}
+        found: ast.AST | None = self._tops.get(id(path[0]))
+        at = 0
+        while found is not None and at < len(path) - 1:
+            found, at = _child(path, at, found)
+        return found if isinstance(found, ast.stmt) else None
+
+
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _lined_up(
+    ours: Sequence[cst.BaseStatement], theirs: Sequence[ast.stmt]
+) -> dict[int, ast.stmt] | None:
+    """Return CPython's statement for each of ours, by our statement's id (a line of
+    several statements: its first one); None when the two do not line up."""
+    found = {}
+    taken = 0
+    for statement in ours:
+        if taken >= len(theirs):
+            return None
+        found[id(statement)] = theirs[taken]
+        taken += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return found if taken == len(theirs) else None
+
+
+def _child(path: Sequence[cst.CSTNode], at: int, theirs: ast.AST) -> tuple[ast.AST | None, int]:
+    """Follow `path` from the compound statement at `at` (CPython's `theirs`) to the next
+    statement on it; return CPython's statement for that one and its place in `path`."""
+    ours = path[at]
+    step = path[at + 1]
+    if isinstance(ours, cst.If) and step is ours.orelse and isinstance(step, cst.If):
+        orelse = getattr(theirs, "orelse", [])
+        return (orelse[0] if len(orelse) == 1 and isinstance(orelse[0], ast.If) else None), at + 1
+    body: list[ast.stmt] | None
+    if isinstance(step, cst.IndentedBlock):
+        body, block_at = getattr(theirs, "body", None), at + 1
+    elif isinstance(step, cst.Else):
+        body, block_at = getattr(theirs, "orelse", None), at + 2
+    elif isinstance(step, cst.Finally):
+        body, block_at = getattr(theirs, "finalbody", None), at + 2
+    elif isinstance(step, cst.ExceptHandler | cst.ExceptStarHandler | cst.MatchCase):
+        clauses = (
+            ours.handlers if isinstance(ours, cst.Try | cst.TryStar) else getattr(ours, "cases", ())
+        )
+        theirs_clauses = getattr(theirs, "handlers", None) or getattr(theirs, "cases", None) or []
+        index = next((i for i, c in enumerate(clauses) if c is step), -1)
+        if index < 0 or index >= len(theirs_clauses):
+            return None, at
+        body, block_at = theirs_clauses[index].body, at + 2
+    else:
+        return None, at
+    if body is None or block_at + 1 >= len(path):
+        return None, at
+    block = path[block_at]
+    if not isinstance(block, cst.IndentedBlock):
+        return None, at
+    lined_up = _lined_up(block.body, body)
+    found = lined_up.get(id(path[block_at + 1])) if lined_up is not None else None
+    return found, block_at + 1

@@ -12,7 +12,7 @@ from libcst.metadata import CodeRange, MetadataWrapper
 
 from lintgv.errors import ParseError
 from lintgv.parsing.names import NameTable
-from lintgv.parsing.positions import LazyPositions
+from lintgv.parsing.positions import LazyPositions, Located
 from lintgv.parsing.python_lines import Selection, compact
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.parsing.walk import parents, walk
@@ -50,6 +50,8 @@ class ParsedPython:
     line_map: tuple[int, ...] = ()
     # The line each top-level statement's code starts on, when known (see LazyPositions).
     starts: tuple[int, ...] | None = None
+    # Where every statement starts, from CPython's parse of the same text, when known.
+    located: Located | None = None
 
     @property
     def module(self) -> cst.Module:
@@ -62,7 +64,7 @@ class ParsedPython:
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Return every node's range in the parsed text (computed as nodes are asked for)."""
-        return LazyPositions(self.module, self.starts, self._parents.parent_of)
+        return LazyPositions(self.module, self.starts, self._parents.parent_of, self.located)
 
     @cached_property
     def _parents(self) -> _Parents:
@@ -175,6 +177,7 @@ def parse_python(
                 module_name,
                 line_map,
                 _starts(module, tree),
+                _located(partial, tree),
             )
         except (cst.ParserSyntaxError, ParseError):
             pass  # the line scan misjudged a block: the whole file settles it
@@ -190,4 +193,13 @@ def parse_python(
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to parse") from exc
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    return ParsedPython(wrapper, module_name, starts=_starts(module, tree))
+    return ParsedPython(
+        wrapper, module_name, starts=_starts(module, tree), located=_located(text, tree)
+    )
+
+
+def _located(text: str, tree: ast.Module | None) -> Located | None:
+    # CPython and libcst end a line at a lone `\r` too; Located splits at `\n` only.
+    if tree is None or ("\r" in text and text.count("\r") != text.count("\r\n")):
+        return None
+    return Located(text, tree)
