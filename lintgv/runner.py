@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 40
-_MAX_CHUNK = 24
+_CHUNK = 16
 CACHE_FOLDER = ".lintgv_cache"
 
 
@@ -120,17 +121,21 @@ class _Pool:
         self._executor = ProcessPoolExecutor(max_workers=self.jobs)
         self._executor.submit(int)  # with fork, the first task forks every worker
 
-    def map(self, function: Callable[[_Task], _Done], tasks: Sequence[_Task]) -> Iterator[_Done]:
-        """Yield the result of each task, in order, as it is done."""
-        if self.jobs <= 1 or len(tasks) < _PARALLEL_THRESHOLD:
-            yield from (function(t) for t in tasks)
+    def map(self, function: Callable[[_Task], _Done], tasks: Iterable[_Task]) -> Iterator[_Done]:
+        """Yield the result of each task, in order, as it is done. Tasks are handed out
+        as `tasks` yields them (while the walk goes on), but the first result comes only
+        once `tasks` is exhausted, so a progress bar knows the total."""
+        pending = iter(tasks)
+        first = list(islice(pending, _PARALLEL_THRESHOLD))
+        if self.jobs <= 1 or len(first) < _PARALLEL_THRESHOLD:
+            every = [*first, *pending]
+            yield from (function(t) for t in every)
             return
         self.start()
         assert self._executor is not None
         # Files that need a parse cluster in a few folders of a compiler tree, so large
         # chunks leave one worker busy while the other idles: hand them out in small ones.
-        chunk = max(1, min(_MAX_CHUNK, len(tasks) // (self.jobs * 8)))
-        yield from self._executor.map(function, tasks, chunksize=chunk)
+        yield from self._executor.map(function, chain(first, pending), chunksize=_CHUNK)
 
     def close(self) -> None:
         if self._executor is not None:
@@ -160,7 +165,7 @@ class Workers:
         """Check `candidates` (a first pass: no helper names) and yield each one's file
         state and result, in order, as it is done."""
         tasks = [_Task(c, frozenset(), None, False) for c in candidates]
-        chunk = max(1, min(_MAX_CHUNK, len(tasks) // (self.jobs * 8)))
+        chunk = max(1, min(_CHUNK, len(tasks) // (self.jobs * 8)))
         for done in self._pool.map(_work, tasks, chunksize=chunk):
             assert done.result is not None  # no digest was known, so it was checked
             yield done.candidate, done.stat, done.result
@@ -309,21 +314,24 @@ def _checked(
     results: dict[Path, FileResult] = {}
     tasks: list[_Task] = []
     candidates: list[Candidate] = []
-    for candidate in walk:
-        candidates.append(candidate)
-        cache = cache_for(candidate.config)
-        stat = stat_key(candidate.path)
-        module = candidate.module_name
-        entry = cache.entry(candidate.path, module) if cache else None
-        hit = cache.get(candidate.path, stat, module) if cache and stat else None
-        if hit is not None:
-            results[candidate.path] = hit
-        else:
-            known = entry.digest if entry is not None else None
-            tasks.append(_Task(candidate, frozenset(), known, whole))
-            if len(tasks) == _PARALLEL_THRESHOLD:
-                pool.start()
-    for count, done in enumerate(pool.map(_work, tasks), 1):
+
+    def walked() -> Iterator[_Task]:
+        """Yield each file the cache cannot answer for, as the walk finds it."""
+        for candidate in walk:
+            candidates.append(candidate)
+            cache = cache_for(candidate.config)
+            stat = stat_key(candidate.path)
+            module = candidate.module_name
+            entry = cache.entry(candidate.path, module) if cache else None
+            hit = cache.get(candidate.path, stat, module) if cache and stat else None
+            if hit is not None:
+                results[candidate.path] = hit
+            else:
+                known = entry.digest if entry is not None else None
+                tasks.append(_Task(candidate, frozenset(), known, whole))
+                yield tasks[-1]
+
+    for count, done in enumerate(pool.map(_work, walked()), 1):
         if progress is not None:
             progress("checking", count, len(tasks))
         path = done.candidate.path

@@ -3,13 +3,15 @@ a check in the caller's own process, and a stop that does not wait. A run's chec
 of its passes, forked once."""
 
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lintgv import runner
 from lintgv.cache import stat_key
-from lintgv.discovery import Discovery
+from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.helper_index import HelperIndex
 from lintgv.model import SourceFile
@@ -108,3 +110,42 @@ def test_a_run_checks_both_passes_in_the_same_workers(
     checked_in = {p.name for p in pids.iterdir()}
     assert str(os.getpid()) not in checked_in
     assert len(checked_in) == 2
+
+
+def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_total(
+    tmp_path: Path,
+) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    _tree(tree, 80)
+    walked: list[Path] = []
+    handed_out: list[int] = []  # how many files the walk had found when each was handed out
+    real_discover = Discovery.discover
+    real_map = runner._Pool.map
+
+    def walk_noted(discovery: Discovery, *args: Any) -> Iterator[Candidate]:
+        for candidate in real_discover(discovery, *args):
+            walked.append(candidate.path)
+            yield candidate
+
+    def map_noted(pool: runner._Pool, function: Any, tasks: Iterable[Any]) -> Iterator[Any]:
+        def noted() -> Iterator[Any]:
+            for task in tasks:
+                handed_out.append(len(walked))
+                yield task
+
+        return real_map(pool, function, noted())
+
+    reports: list[tuple[str, int, int]] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Discovery, "discover", walk_noted)
+        patch.setattr(runner._Pool, "map", map_noted)
+        result = runner.run(
+            [tree], {}, use_cache=False, jobs=2, progress=lambda *r: reports.append(r)
+        )
+    files = len(walked)
+    assert files == 82 and len(result.results) == files
+    # Each file went out as soon as the walk had found it, not after the walk.
+    assert handed_out[:files] == list(range(1, files + 1))
+    checking = [r for r in reports if r[0] == "checking"]
+    assert checking == [("checking", done, files) for done in range(1, files + 1)]
