@@ -34,12 +34,11 @@ from lintgv.config import Config, apply_settings
 from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
-from lintgv.helpers.cpp_calls import call_candidates, temporary_class
-from lintgv.helpers.cpp_facts import call_name
-from lintgv.helpers.cpp_shape import class_name, unit_of
+from lintgv.fixing import cpp_callers
+from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query, parse_cpp
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp
 
 Node = tree_sitter.Node
 PARAMETER = "global_var_supply"
@@ -48,7 +47,6 @@ PARAMETER = "global_var_supply"
 NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
 _NEW_SUPPLY = 'GlobalVarSupply(NameSupply(""))'
-_NAMESPACE = re.compile(r"\b\w+::")
 _DEFAULTED = frozenset({"optional_parameter_declaration", "variadic_parameter_declaration"})
 
 
@@ -142,13 +140,9 @@ def _parameters(function: Node) -> Node | None:
     return declarator.child_by_field_name("parameters") if declarator is not None else None
 
 
-def _items(node: Node) -> list[Node]:
-    return [c for c in node.named_children if c.type != "comment"]
-
-
 def _insertion(parsed: ParsedCpp, container: Node, index: int, text: str) -> Edit:
     """Return the edit that puts `text` as item `index` of a parameter or argument list."""
-    items = _items(container)
+    items = cpp_callers.items(container)
     if not items:
         at = container.start_byte + 1  # after "("
         inserted = text
@@ -163,7 +157,7 @@ def _insertion(parsed: ParsedCpp, container: Node, index: int, text: str) -> Edi
 
 
 def _index(parameters: Node) -> int:
-    items = _items(parameters)
+    items = cpp_callers.items(parameters)
     for index, item in enumerate(items):
         if item.type in _DEFAULTED:
             return index
@@ -325,17 +319,19 @@ class _Threader(ThreadEdits):
             return f"{unit.name} has a parameter named {PARAMETER} already"
         identity = cpp_identity(unit.qualified)
         # A free function is also called through its namespace (`tvm::LowerPrimFunc(...)`).
-        namespace = _namespace_of(parsed, function) if "::" not in identity else ""
+        namespace = cpp_callers.namespace_of(parsed, function) if "::" not in identity else ""
         identities = {identity, f"{namespace}::{unit.name}"} if namespace else {identity}
         files = self._files_naming(unit.name)
         if isinstance(files, str):
             return files
-        count = len(_items(parameters))
-        types = parameter_types(parsed, parameters)
+        count = len(cpp_callers.items(parameters))
+        types = cpp_callers.parameter_types(parsed, parameters)
         declarations: dict[Path, list[Node]] = {}
         for other, target in files.items():
             at = function.start_byte if other == path else -1
-            declarations[other], overloads = _declarations(target, unit.name, identity, types, at)
+            declarations[other], overloads = cpp_callers.declarations(
+                target, unit.name, identity, types, at
+            )
             if overloads:
                 return f"{unit.name} is overloaded ({other.name}): its calls cannot be told apart"
         # Default values sit on the declarations: the new parameter goes before the first.
@@ -352,7 +348,9 @@ class _Threader(ThreadEdits):
         for other, target in files.items():
             for declaration in declarations[other]:
                 self.add(other, _insertion(target, declaration, index, _DECLARATION))
-            resolved, unknown = _calls(target, unit.name, identities, self._defines_class)
+            resolved, unknown = cpp_callers.calls(
+                target, unit.name, identities, self._defines_class
+            )
             if unknown:
                 # A call left without the new argument would not compile: no change.
                 where = ", ".join(
@@ -362,10 +360,10 @@ class _Threader(ThreadEdits):
                 break
             for call, arguments in resolved:
                 where = _where(other, target, call)
-                if len(_items(arguments)) > count:
+                if len(cpp_callers.items(arguments)) > count:
                     refusal = f"a call passes more arguments than {unit.name} takes: {where}"
                     break
-                if len(_items(arguments)) < index:
+                if len(cpp_callers.items(arguments)) < index:
                     refusal = (
                         f"a call relies on default arguments before the new parameter: {where}"
                     )
@@ -448,7 +446,7 @@ class _Threader(ThreadEdits):
     ) -> str:
         """Return what a call passes; thread the parameter into its caller when the
         caller has nothing to pass and `depth` allows, else a new, empty supply."""
-        supply = _supply_for(parsed, call, threaded)
+        supply = cpp_callers.supply_for(parsed, call, threaded, PARAMETER)
         if supply is not None:
             return supply
         caller = parsed.enclosing(call, FUNCTION_NODES)
@@ -476,126 +474,6 @@ def _ancestors_within(parsed: ParsedCpp, node: Node, stop: Node | None) -> list[
             break
         found.append(ancestor)
     return found
-
-
-def _declarations(
-    parsed: ParsedCpp, name: str, identity: str, types: tuple[str, ...], at: int
-) -> tuple[list[Node], int]:
-    """Return the parameter lists of the declarations (not definitions) of the function
-    whose parameter types are `types`, and how many declarations or definitions of the
-    same name are of another function: other parameter types (overloads, whose calls
-    cannot be told apart from the function's) or another definition than the one at
-    byte `at` (of this file's text; -1 when the function is in another file)."""
-    found = []
-    others = 0
-    stack = [parsed.root]
-    while stack:
-        node = stack.pop()
-        is_definition = node.type == "function_definition"
-        if node.type == "compound_statement":
-            continue
-        stack.extend(node.named_children)
-        if node.type not in ("declaration", "field_declaration") and not is_definition:
-            continue
-        declarator = node.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
-        if declarator is None:
-            continue
-        inner = declarator.child_by_field_name("declarator")
-        parameters = declarator.child_by_field_name("parameters")
-        if inner is None or parameters is None:
-            continue
-        written = "".join(parsed.text(inner).split())
-        if written.rsplit("::", 1)[-1] != name:
-            continue
-        owner = class_name(parsed, node)
-        qualified = f"{owner}::{written}" if owner and "::" not in written else written
-        if cpp_identity(qualified) != identity:
-            continue
-        if parameter_types(parsed, parameters) != types or (
-            is_definition and node.start_byte != at
-        ):
-            others += 1
-        elif not is_definition:
-            found.append(parameters)
-    return found, others
-
-
-def parameter_types(parsed: ParsedCpp, parameters: Node) -> tuple[str, ...]:
-    """Return the types of a parameter list, as written, blanks and names left out."""
-    types = []
-    for item in _items(parameters):
-        kind = item.child_by_field_name("type")
-        text = parsed.text(kind) if kind is not None else parsed.text(item)
-        declarator = item.child_by_field_name("declarator")
-        # `const T& x`: the `&` and `*` belong to the type; the name does not.
-        marks = ""
-        while declarator is not None and declarator.type in (
-            "pointer_declarator",
-            "reference_declarator",
-        ):
-            marks += "*" if declarator.type == "pointer_declarator" else "&"
-            declarator = next(
-                (c for c in declarator.named_children if c.type != "type_qualifier"), None
-            )
-        qualifiers = " ".join(
-            parsed.text(c) for c in item.named_children if c.type == "type_qualifier"
-        )
-        # `tvm::tir::PrimFunc` in a header, `tir::PrimFunc` in the .cc: the same type.
-        written = _NAMESPACE.sub("", f"{qualifiers} {text}{marks}")
-        types.append("".join(written.split()))
-    return tuple(types)
-
-
-def _namespace_of(parsed: ParsedCpp, function: Node) -> str:
-    """Return the innermost namespace a definition sits in (`tvm::relay` → relay), or ""."""
-    node = parsed.enclosing(function, ("namespace_definition",))
-    name = node.child_by_field_name("name") if node is not None else None
-    return parsed.text(name).rsplit("::", 1)[-1].strip() if name is not None else ""
-
-
-def _calls(
-    parsed: ParsedCpp, name: str, identities: set[str], is_class: Callable[[str], bool]
-) -> tuple[list[tuple[Node, Node]], list[Node]]:
-    """Return the calls that resolve to the function (one of its `identities`), with their
-    argument lists, and the calls of that name that resolve to nothing known
-    (`obj.Create(x)` with `obj` declared nowhere lintgv looks). A call on a temporary,
-    `Builder(t).Create(x)`, is `Builder`'s when `is_class` says the project defines it."""
-    found = []
-    unknown = []
-    cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
-    for call in cursor.captures(parsed.root).get("call", []):
-        if call_name(parsed, call) != name:
-            continue
-        arguments = call.child_by_field_name("arguments")
-        candidates = {cpp_identity(c) for c in call_candidates(parsed, call, Config())}
-        temporary = temporary_class(parsed, call) if not candidates else ""
-        if temporary and is_class(temporary):
-            candidates = {cpp_identity(f"{temporary}::{name}")}
-        if arguments is not None and identities & candidates:
-            found.append((call, arguments))
-        elif not candidates:
-            unknown.append(call)
-    return found, unknown
-
-
-def _supply_for(parsed: ParsedCpp, call: Node, threaded: Node | None) -> str | None:
-    """Return what a call passes: the new parameter inside the function itself, else the
-    caller's supply, else a supply made from the caller's IRModule, else None."""
-    if threaded is not None and (
-        threaded.start_byte <= call.start_byte and call.end_byte <= threaded.end_byte
-    ):
-        return PARAMETER
-    scope = scope_at(parsed, call)
-    supplies = scope.of_type("GlobalVarSupply")
-    if supplies:
-        return supplies[0].name
-    modules = scope.of_type("IRModule")
-    if modules:
-        module = modules[0]
-        return f"GlobalVarSupply({'*' if module.pointer else ''}{module.name})"
-    return None
 
 
 def named_with_parameter(source: SourceFile, config: Config, module_name: str = "") -> str | None:
