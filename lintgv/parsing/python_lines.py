@@ -324,8 +324,11 @@ def _alias_after(text: str, hit: re.Match[str]) -> re.Match[str] | None:
         return after
     start = text.rfind("\n", 0, hit.start()) + 1
     end = text.find("\n", hit.end())
-    line = text[start : end if end != -1 else len(text)]
-    return _ASSIGNED.match(line) if line[hit.end() - start :].strip() == "" else None
+    # The line without its comment: `X = tvm.ir.GlobalVar  # the class` binds X too.
+    code = text[start : end if end != -1 else len(text)].split("#", 1)[0]
+    if hit.end() - start > len(code) or code[hit.end() - start :].strip():
+        return None
+    return _ASSIGNED.match(code.rstrip())
 
 
 def select_lines(

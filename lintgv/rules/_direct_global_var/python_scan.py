@@ -11,6 +11,11 @@ from lintgv.rules._base import PythonRule, RuleContext
 from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
 
 PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
+# GV101's trigger in Python: `GlobalVar` called, or bound to another name (`import ... as`,
+# `X = tvm.ir.GlobalVar`, an import ending its line, which the partial parse follows as an
+# alias), or at a line's end before a call on the next one. Files that mention it only as
+# a type (`isinstance(x, GlobalVar)`, `-> GlobalVar`) construct none and are not parsed.
+PYTHON_TRIGGER = r"GlobalVar(?=\s*[(\\]|[ \t]+as\b|[ \t]*\)?[ \t]*(?:#|\r?\n|$))"
 
 
 class PythonSites(PythonRule):
@@ -18,7 +23,7 @@ class PythonSites(PythonRule):
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return cls.META.triggers + extra_triggers(config), cls.META.function_triggers
+        return (PYTHON_TRIGGER, *extra_triggers(config)), cls.META.function_triggers
 
     def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
         super().__init__(context, parsed)

@@ -1,4 +1,4 @@
-"""GV101's C++ trigger decides which files are parsed at all: it must match wherever a
+"""GV101's triggers decide which files are parsed at all: they must match wherever a
 construction can be, and skip the files that only mention GlobalVar as a type."""
 
 import re
@@ -9,7 +9,7 @@ import pytest
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.model import Language, SourceFile
-from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp
+from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp, DirectGlobalVarPython
 
 CONSTRUCTIONS = [
     'GlobalVar gv = GlobalVar("main");',
@@ -55,3 +55,37 @@ def test_a_mention_that_cannot_construct_does_not_trigger(line: str, tmp_path: P
 def test_a_declaration_with_an_initialiser_list_triggers(tmp_path: Path) -> None:
     statement, _ = DirectGlobalVarCpp.triggers(Config(root=tmp_path))
     assert re.search("|".join(statement), 'GlobalVar gv = {"main"};')
+
+
+PYTHON_CONSTRUCTIONS = [
+    "import tvm\n\ngv = tvm.ir.GlobalVar('main')\n",
+    "from tvm.ir import GlobalVar as GV\n\ngv = GV('main')\n",
+    "from tvm.ir import (\n    GlobalVar as GV,\n)\n\ngv = GV('main')\n",
+    "import tvm\n\nGV = tvm.ir.GlobalVar\ngv = GV('main')\n",
+    "import tvm\n\nGV = tvm.ir.GlobalVar  # the class\ngv = GV('main')\n",
+    "import tvm\n\ngv = tvm.ir.GlobalVar \\\n    ('main')\n",
+    "import tvm\n\ngv = (tvm.ir.GlobalVar  # the class\n      ('main'))\n",
+    "from tvm.ir import GlobalVar\n\ngv = GlobalVar\\\n('main')\n",
+]
+
+PYTHON_MENTIONS = [
+    "if isinstance(x, GlobalVar):",
+    "def f(gv: GlobalVar) -> GlobalVar:",
+    "from tvm.ir import GlobalVar, Function",
+    "functions: dict[GlobalVar, Function] = {}",
+]
+
+
+@pytest.mark.parametrize("text", PYTHON_CONSTRUCTIONS)
+def test_every_python_construction_is_found(text: str, tmp_path: Path) -> None:
+    source = SourceFile(tmp_path / "a.py", Language.PYTHON, text)
+    config = Config(root=tmp_path)
+    partial = [f for f in check(source, config).findings if f.code == "GV101"]
+    whole = [f for f in check(source, config, whole=True).findings if f.code == "GV101"]
+    assert len(partial) == 1 and partial == whole
+
+
+@pytest.mark.parametrize("line", PYTHON_MENTIONS)
+def test_a_python_mention_that_cannot_construct_does_not_trigger(line: str, tmp_path: Path) -> None:
+    statement, function = DirectGlobalVarPython.triggers(Config(root=tmp_path))
+    assert not re.search("|".join(statement + function), line + "\n")
