@@ -8,7 +8,8 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper
 
-from lintgv.parsing.walk import children, walk
+from lintgv.parsing.python import parse_python
+from lintgv.parsing.walk import TRIVIA, children, descendants, parents, walk
 
 SOURCE = """
 import tvm
@@ -107,3 +108,23 @@ def test_deep_nesting_needs_no_recursion() -> None:
 def test_an_attribute_visitor_is_refused() -> None:
     with pytest.raises(ValueError, match="visit_Call_func"):
         walk(cst.parse_module("f()\n"), [{"visit_Call_func": print}])
+
+
+def test_a_walk_that_skips_trivia_makes_the_same_calls_on_the_rest() -> None:
+    module = cst.parse_module(SOURCE)
+    kinds = [k for k in _kinds(module) if getattr(cst, k) not in TRIVIA]
+    ours, theirs = _Recorder(kinds), _Recorder(kinds)
+    walk(module, [ours.get_visitors()])
+    MetadataWrapper(module, unsafe_skip_copy=True).visit_batched([theirs])
+    assert ours.calls == theirs.calls
+
+
+def test_every_node_has_its_parent_after_a_walk_that_skipped_trivia() -> None:
+    parsed = parse_python(SOURCE)
+    parsed.walk([_Recorder(["Call"]).get_visitors()])
+    expected = parents(parsed.module)
+    skipped = [n for n in descendants(parsed.module) if type(n) in TRIVIA]
+    assert skipped, "SOURCE has trivia"
+    # A rule may ask about a comma (an edit that removes an argument with it).
+    for node in [*skipped, *descendants(parsed.module)]:
+        assert parsed.parent_of(node) is expected.get(id(node))

@@ -71,9 +71,10 @@ class ParsedPython:
         return _Parents(self.module)
 
     def walk(self, visitors: Iterable[Mapping[str, Callable[[cst.CSTNode], None]]]) -> None:
-        """Walk the module with `visitors` (see walk.walk), noting every node's parent."""
+        """Walk the module with `visitors` (see walk.walk), noting the parent of each node
+        it meets."""
+        # The walk leaves out trivia: asked about one, `parent_of` maps every node.
         walk(self.module, visitors, self._parents.found)
-        self._parents.complete = True
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """Return the parent of `node` (None for the module): noted by the walk, or all
