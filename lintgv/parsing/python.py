@@ -15,7 +15,7 @@ from lintgv.parsing.names import NameTable
 from lintgv.parsing.positions import LazyPositions, Located
 from lintgv.parsing.python_lines import Selection, compact
 from lintgv.parsing.python_parts import ModuleParts
-from lintgv.parsing.walk import parents, walk
+from lintgv.parsing.walk import TRIVIA, parents, walk
 
 
 @dataclass
@@ -27,13 +27,19 @@ class _Parents:
     module: cst.Module
     found: dict[int, cst.CSTNode] = field(default_factory=dict)  # by the node's id
     complete: bool = False
+    walked: bool = False  # a walk noted every node but the trivia it skipped
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        """Return the parent of `node` (None for the module): noted by a walk, or all
-        mapped on first use when there was none."""
+        """Return the parent of `node` (None for the module, and for a node not in it):
+        noted by a walk, or all mapped on first use when there was none or when `node`
+        is trivia the walk skipped."""
         if node is self.module:  # a walk notes no parent for the root
             return None
-        if not self.complete and id(node) not in self.found:
+        if (
+            not self.complete
+            and id(node) not in self.found
+            and (not self.walked or type(node) in TRIVIA)
+        ):
             self.found.update(parents(self.module))
             self.complete = True
         return self.found.get(id(node))
@@ -73,8 +79,8 @@ class ParsedPython:
     def walk(self, visitors: Iterable[Mapping[str, Callable[[cst.CSTNode], None]]]) -> None:
         """Walk the module with `visitors` (see walk.walk), noting the parent of each node
         it meets."""
-        # The walk leaves out trivia: asked about one, `parent_of` maps every node.
         walk(self.module, visitors, self._parents.found)
+        self._parents.walked = True
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """Return the parent of `node` (None for the module): noted by the walk, or all

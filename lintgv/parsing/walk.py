@@ -43,7 +43,21 @@ def is_node(value: object) -> bool:
 
 _IS_NODE: dict[type, bool] = {}
 
-_OPERATORS = (cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp)
+
+def _subclasses(*bases: type[cst.CSTNode]) -> set[type[cst.CSTNode]]:
+    """Return the node classes libcst exports below `bases` (read off the classes, not
+    asked with issubclass: that fills the ABC caches of every libcst class, megabytes of
+    them; libcst's slotted copy of a class replaces one that still lists as a subclass)."""
+    found: set[type[cst.CSTNode]] = set()
+    stack = list(bases)
+    while stack:
+        for kind in stack.pop().__subclasses__():
+            if kind not in found:
+                found.add(kind)
+                stack.append(kind)
+    return {kind for kind in found if getattr(cst, kind.__name__, None) is kind}
+
+
 # Whitespace, comments, punctuation and operators: nodes that hold nothing but more of
 # them. A walk in which no visitor asks about one skips it, and all below it: they are
 # about a third of a module's nodes.
@@ -68,10 +82,8 @@ TRIVIA: frozenset[type[cst.CSTNode]] = frozenset(
         cst.RightCurlyBrace,
         cst.ImportStar,
         cst.Asynchronous,
-        *(
-            kind
-            for kind in vars(cst).values()
-            if isinstance(kind, type) and issubclass(kind, _OPERATORS) and kind not in _OPERATORS
+        *_subclasses(
+            cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp
         ),
     }
 )
