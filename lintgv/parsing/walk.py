@@ -44,13 +44,14 @@ def is_node(value: object) -> bool:
 _IS_NODE: dict[type, bool] = {}
 
 
-def _subclasses(*bases: type[cst.CSTNode]) -> set[type[cst.CSTNode]]:
+def _subclasses(*bases: type) -> set[type[cst.CSTNode]]:
     """Return the node classes libcst exports below `bases` (read off the classes, not
     asked with issubclass: that fills the ABC caches of every libcst class, megabytes of
     them; libcst's slotted copy of a class replaces one that still lists as a subclass)."""
-    found: set[type[cst.CSTNode]] = set()
-    stack = list(bases)
+    found: set[type] = set()
+    stack: list[type] = list(bases)
     while stack:
+        kind: type
         for kind in stack.pop().__subclasses__():
             if kind not in found:
                 found.add(kind)
