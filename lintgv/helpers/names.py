@@ -247,7 +247,9 @@ _LOOKUP_CPP = r"(?:(?:\.|->)(?:count|find|contains)\(|std::find\()"
 _APPEND_CPP = r"(?:to_string\(|printf\(|StrCat\(|[Ff]ormat\(|stringstream)"
 CPP_SHAPE_TRIGGERS = (
     # A loop with a lookup and a counter-append near its header (while, for, do-while).
-    rf"(?:while|for)\s*\((?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
+    # One pattern each, starting with its keyword, which `re` finds by a fast scan.
+    rf"while\s*\((?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
+    rf"for\s*\((?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     rf"do\s*\{{(?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     # Recursion with a longer name or a bumped counter.
     r"return\s+(?:this->)?\w+\([^;]*?(?:to_string\(|\+\s*1\b|\+\+)",

@@ -45,9 +45,11 @@ _NO_CONSTRUCTION = (
     r"[>,);.]|::"
     r"|[&*]*\s*\w+\s*(?:[);]|=[^;,{]*;|,(?!(?:\s*[&*]*\s*\w+\s*,)*\s*[&*]*\s*\w+\s*[({]))"
 )
-CONSTRUCTION_TRIGGER = (
-    rf"\bGlobalVar\b(?!\s*(?:{_NO_CONSTRUCTION}))"
-    r"|\bmake_object\s*<\s*(?:\w*\s*::\s*)*GlobalVarNode\s*>"
+# Each starts with its literal, which `re` then finds by a fast scan (a leading `\b` would
+# make it try every position); the word boundary before it is a lookbehind.
+CONSTRUCTION_TRIGGERS = (
+    rf"GlobalVar(?<=\bGlobalVar)\b(?!\s*(?:{_NO_CONSTRUCTION}))",
+    r"make_object(?<=\bmake_object)\s*<\s*(?:\w*\s*::\s*)*GlobalVarNode\s*>",
 )
 _SPACE = re.compile(r"\s+")
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
@@ -94,7 +96,7 @@ class CppSites(CppRule):
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return (CONSTRUCTION_TRIGGER, *extra_triggers(config)), ()
+        return (*CONSTRUCTION_TRIGGERS, *extra_triggers(config)), ()
 
     def __init__(self, context: RuleContext, parsed: ParsedCpp) -> None:
         super().__init__(context, parsed)
