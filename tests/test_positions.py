@@ -6,6 +6,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from lintgv.parsing import positions as positions_module
 from lintgv.parsing.positions import LazyPositions, Located
 from lintgv.parsing.python import parse_python
 
@@ -185,3 +186,24 @@ def test_every_node_of_lintgvs_own_sources_is_placed_as_position_provider_places
 def test_iterating_gives_every_node() -> None:
     module = cst.parse_module(SOURCES["decorated"])
     assert dict(LazyPositions(module)) == _full(module)
+
+
+def test_statements_of_one_block_are_lined_up_once_for_all_nodes_asked_about(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Once per node asked about, a long function's lookup made a check quadratic in it.
+    source = "def f():\n" + "".join(f"    x{i} = g({i})\n" for i in range(50))
+    parsed = parse_python(source)
+    calls = [n for n in _full(parsed.module) if isinstance(n, cst.Call)]
+    lined_up = []
+    real = positions_module._lined_up
+
+    def counted(ours: object, theirs: object) -> object:
+        lined_up.append(ours)
+        return real(ours, theirs)
+
+    monkeypatch.setattr(positions_module, "_lined_up", counted)
+    positions = LazyPositions(parsed.module, parsed.starts, parsed.parent_of, parsed.located)
+    assert [positions[c].start.line for c in calls] == list(range(2, 52))
+    assert len(positions._located_done) == 50
+    assert len(lined_up) == 2  # the module's statements, then the function's

@@ -263,6 +263,9 @@ class Located:
         self._tree = tree
         self._offsets: list[int] | None = None
         self._tops: dict[int, ast.stmt] | None = None  # CPython's, by our statement's id
+        # The same for the statements of each block met, by the block's id: sites in one
+        # long function share its lookup (worked out per site, it made a check quadratic).
+        self._blocks: dict[int, dict[int, ast.stmt] | None] = {}
 
     def start_of(self, module: cst.Module, path: Sequence[cst.CSTNode]) -> int | None:
         """Return the line where the code generation of `path`'s last node, a statement,
@@ -296,8 +299,28 @@ class Located:
         found: ast.AST | None = self._tops.get(id(path[0]))
         at = 0
         while found is not None and at < len(path) - 1:
-            found, at = _child(path, at, found)
+            found, at = self._child(path, at, found)
         return found if isinstance(found, ast.stmt) else None
+
+    def _child(
+        self, path: Sequence[cst.CSTNode], at: int, theirs: ast.AST
+    ) -> tuple[ast.AST | None, int]:
+        """Follow `path` from the compound statement at `at` (CPython's `theirs`) to the
+        next statement on it; return CPython's statement for that one and its place."""
+        ours, step_node = path[at], path[at + 1]
+        if isinstance(step_node, cst.If) and step_node is getattr(ours, "orelse", None):  # elif
+            orelse = getattr(theirs, "orelse", [])
+            one_if = len(orelse) == 1 and isinstance(orelse[0], ast.If)
+            return (orelse[0] if one_if else None), at + 1
+        step = _block_of(path, at, theirs)
+        if step is None:
+            return None, at
+        block, body, block_at = step
+        if id(block) not in self._blocks:
+            self._blocks[id(block)] = _lined_up(block.body, body)
+        lined_up = self._blocks[id(block)]
+        found = lined_up.get(id(path[block_at + 1])) if lined_up is not None else None
+        return found, block_at + 1
 
 
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -318,14 +341,14 @@ def _lined_up(
     return found if taken == len(theirs) else None
 
 
-def _child(path: Sequence[cst.CSTNode], at: int, theirs: ast.AST) -> tuple[ast.AST | None, int]:
-    """Follow `path` from the compound statement at `at` (CPython's `theirs`) to the next
-    statement on it; return CPython's statement for that one and its place in `path`."""
+def _block_of(
+    path: Sequence[cst.CSTNode], at: int, theirs: ast.AST
+) -> tuple[cst.IndentedBlock, list[ast.stmt], int] | None:
+    """Return the block `path` enters below the compound statement at `at` (CPython's
+    `theirs`), CPython's statements of that block, and the block's place in `path`; None
+    when they do not line up."""
     ours = path[at]
     step = path[at + 1]
-    if isinstance(ours, cst.If) and step is ours.orelse and isinstance(step, cst.If):
-        orelse = getattr(theirs, "orelse", [])
-        return (orelse[0] if len(orelse) == 1 and isinstance(orelse[0], ast.If) else None), at + 1
     body: list[ast.stmt] | None
     if isinstance(step, cst.IndentedBlock):
         body, block_at = getattr(theirs, "body", None), at + 1
@@ -340,15 +363,11 @@ def _child(path: Sequence[cst.CSTNode], at: int, theirs: ast.AST) -> tuple[ast.A
         theirs_clauses = getattr(theirs, "handlers", None) or getattr(theirs, "cases", None) or []
         index = next((i for i, c in enumerate(clauses) if c is step), -1)
         if index < 0 or index >= len(theirs_clauses):
-            return None, at
+            return None
         body, block_at = theirs_clauses[index].body, at + 2
     else:
-        return None, at
+        return None
     if body is None or block_at + 1 >= len(path):
-        return None, at
+        return None
     block = path[block_at]
-    if not isinstance(block, cst.IndentedBlock):
-        return None, at
-    lined_up = _lined_up(block.body, body)
-    found = lined_up.get(id(path[block_at + 1])) if lined_up is not None else None
-    return found, block_at + 1
+    return (block, body, block_at) if isinstance(block, cst.IndentedBlock) else None
