@@ -56,6 +56,9 @@ class _Task:
     helper_names: frozenset[str]
     known_digest: str | None
     whole: bool
+    # Whether the caller keeps the file's state and digest (a cache): without one, the
+    # worker neither stats nor hashes the file.
+    remembered: bool = True
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,11 @@ class _Done:
 
 def _work(task: _Task) -> _Done:
     candidate = task.candidate
-    stat = stat_key(candidate.path)
+    stat = stat_key(candidate.path) if task.remembered else None
     loaded = read_source(candidate.path, candidate.config.max_file_size)
     if isinstance(loaded, FileError):
         return _Done(candidate, None, "", FileResult(candidate.path, errors=(loaded,)))
-    digest = digest_of(loaded.data)
+    digest = digest_of(loaded.data) if task.remembered else ""
     if digest == task.known_digest:
         return _Done(candidate, stat, digest, None)
     from lintgv.engine import check  # imported on first use: see lintgv/__init__.py
@@ -320,15 +323,15 @@ def _checked(
         for candidate in walk:
             candidates.append(candidate)
             cache = cache_for(candidate.config)
-            stat = stat_key(candidate.path)
             module = candidate.module_name
+            stat = stat_key(candidate.path) if cache else None
             entry = cache.entry(candidate.path, module) if cache else None
             hit = cache.get(candidate.path, stat, module) if cache and stat else None
             if hit is not None:
                 results[candidate.path] = hit
             else:
                 known = entry.digest if entry is not None else None
-                tasks.append(_Task(candidate, frozenset(), known, whole))
+                tasks.append(_Task(candidate, frozenset(), known, whole, use_cache))
                 yield tasks[-1]
 
     for count, done in enumerate(pool.map(_work, walked()), 1):
@@ -349,7 +352,7 @@ def _checked(
     index.replace({path: r.defined_helpers for path, r in results.items()})
     helpers = index.names
     if helpers:
-        second = [_Task(c, helpers, None, whole) for c in candidates]
+        second = [_Task(c, helpers, None, whole, use_cache) for c in candidates]
         for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))

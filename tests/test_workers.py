@@ -149,3 +149,19 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
     assert handed_out[:files] == list(range(1, files + 1))
     checking = [r for r in reports if r[0] == "checking"]
     assert checking == [("checking", done, files) for done in range(1, files + 1)]
+
+
+def test_a_run_without_a_cache_neither_hashes_nor_stats_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    _tree(tree, 3)
+
+    def refused(*_: object) -> object:
+        raise AssertionError("nothing keeps it")
+
+    monkeypatch.setattr(runner, "digest_of", refused)
+    monkeypatch.setattr(runner, "stat_key", refused)
+    result = runner.run([tree], {}, use_cache=False, jobs=1)
+    assert sum(len(r.findings) for r in result.results) >= 4
