@@ -124,7 +124,7 @@ def test_a_parse_told_the_editor_s_changes_is_a_fresh_parse(
     text, changes = edited
     before = parse_cpp(BASE)
     # The changes lead from BASE to the text: the tree is told them, not a comparison.
-    assert cpp_parsing._changed(before, changes, text.encode()) is not None
+    assert cpp_parsing.changed(before.tree, before.data, changes, text.encode()) is not None
     try:
         fresh = parse_cpp(text)
     except ParseError:
@@ -136,8 +136,8 @@ def test_a_parse_told_the_editor_s_changes_is_a_fresh_parse(
 def test_changes_that_do_not_lead_to_the_text_are_not_used() -> None:
     before = parse_cpp(BASE)
     text = BASE.replace('"main"', '"other"')
-    assert cpp_parsing._changed(before, [(0, 0, "x")], text.encode()) is None
-    assert cpp_parsing._changed(before, [(5, 2, "")], text.encode()) is None
+    assert cpp_parsing.changed(before.tree, before.data, [(0, 0, "x")], text.encode()) is None
+    assert cpp_parsing.changed(before.tree, before.data, [(5, 2, "")], text.encode()) is None
     assert str(parse_cpp(text, before, changes=[(0, 0, "x")]).root) == str(parse_cpp(text).root)
 
 
@@ -145,8 +145,8 @@ def test_a_document_s_memory_parses_from_the_client_s_changes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     compared = []
-    real = cpp_parsing._edited
-    monkeypatch.setattr(cpp_parsing, "_edited", lambda *a: compared.append(1) or real(*a))
+    real = cpp_parsing.edited
+    monkeypatch.setattr(cpp_parsing, "edited", lambda *a: compared.append(1) or real(*a))
     memory, log, text = DocumentMemory(), ChangeLog(), BASE
     memory.upcoming = log.copy()
     memory.parse_cpp(text)

@@ -11,7 +11,8 @@ from lintgv_server.memory import DocumentMemory
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.model import Language, SourceFile
-from lintgv.parsing.cpp import RegionMemo, parse_cpp
+from lintgv.parsing.cpp import parse_cpp
+from lintgv.parsing.cpp_regions import RegionMemo
 from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp
 
 BASE = """#include <tvm/ir/module.h>

@@ -19,7 +19,8 @@ from lintgv.config import Config
 from lintgv.helpers.cpp_facts import call_name, is_substring_search, receiver_of
 from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import Verdict, judge
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, Region, compile_query
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query
+from lintgv.parsing.cpp_regions import Region
 
 Node = tree_sitter.Node
 _LOOP_QUERY = "[(while_statement) (do_statement) (for_statement)] @loop"

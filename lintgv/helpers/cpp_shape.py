@@ -16,7 +16,8 @@ from lintgv.helpers.names import (
     is_known_name,
     name_triggers,
 )
-from lintgv.parsing.cpp import ParsedCpp, Region, compile_query
+from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp_regions import Region
 from lintgv.prefilter import bytes_pattern
 
 Node = tree_sitter.Node

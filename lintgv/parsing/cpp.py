@@ -1,4 +1,5 @@
-"""C++ text to a tree-sitter tree; the only module that converts tree-sitter byte offsets."""
+"""C++ text to a tree-sitter tree; with cpp_incremental (the edits tree-sitter is told
+of), the only module that converts between tree-sitter byte offsets and positions."""
 
 import re
 from bisect import bisect_right
@@ -6,13 +7,15 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, 
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import accumulate
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import tree_sitter
 import tree_sitter_cpp
 
 from lintgv.errors import ParseError
 from lintgv.model import Edit, Span
+from lintgv.parsing.cpp_incremental import TextChange, changed, edited
+from lintgv.parsing.cpp_regions import Region, RegionMemo, joined_ranges
 
 _T = TypeVar("_T")
 
@@ -51,68 +54,6 @@ FUNCTION_NODES = ("function_definition", "lambda_expression")
 def compile_query(source: str) -> tree_sitter.Query:
     """Return the compiled tree-sitter query for `source`, compiled once per process."""
     return tree_sitter.Query(language(), source)
-
-
-class Region(NamedTuple):  # a tuple: a file has hundreds, made on every edit
-    """Top-level declarations that share lines (with the comment just above them): the
-    unit in which an editor's next version of a document reuses what rules worked out
-    (see RegionMemo)."""
-
-    start_byte: int
-    end_byte: int
-    first_line: int  # 1-based, like a Span's
-    last_line: int
-    # Equal keys: equal text at an equal column, parsed into equal shapes.
-    key: Hashable
-
-
-class RegionTable:
-    """One purpose's values in a RegionMemo: those of the version it last ran on, and of
-    the one before, whose values it may reuse."""
-
-    def __init__(self, version: int, last: dict[Hashable, object]) -> None:
-        self.version = version
-        self.now: dict[Hashable, object] = {}
-        self._last = last
-
-    def get(self, key: Hashable) -> object | None:
-        """Return what was stored under `key`, or None."""
-        value = self.now.get(key)
-        if value is None:
-            value = self._last.get(key)
-            if value is not None:
-                self.now[key] = value
-        return value
-
-    def put(self, key: Hashable, value: object) -> None:
-        self.now[key] = value
-
-
-class RegionMemo:
-    """What rules worked out for the regions of a document's last versions, by region key.
-
-    Values must not depend on where the region lies: lines count from its first line.
-    Each rule (a `purpose`) keeps what it used or added in the last version it ran on,
-    so the memo stays the document's size, and a rule that did not run on some versions
-    (its trigger was gone for a while) still finds its values. Used by one thread at a
-    time (the language server's lint thread).
-    """
-
-    def __init__(self) -> None:
-        self._version = 0
-        self._tables: dict[str, RegionTable] = {}
-
-    def next_version(self) -> None:
-        """Start a new version of the document."""
-        self._version += 1
-
-    def table(self, purpose: str) -> RegionTable:
-        """Return the values of `purpose` for this version of the document."""
-        table = self._tables.get(purpose)
-        if table is None or table.version != self._version:
-            last = table.now if table is not None else {}
-            table = self._tables[purpose] = RegionTable(self._version, last)
-        return table
 
 
 _PARENTS = "parents"  # ParsedCpp.indexes key of the parents charted so far
@@ -401,25 +342,6 @@ class ParsedCpp:
 _Places = tuple[tuple[int, int, str], ...]
 
 
-def joined_ranges(regions: Sequence[Region], chosen: Sequence[int]) -> list[tuple[int, int]]:
-    """Return the byte ranges of the regions at the `chosen` indices (ascending),
-    neighbouring regions joined: one query pass over both costs less than two."""
-    ranges: list[tuple[int, int]] = []
-    for position, index in enumerate(chosen):
-        if position and chosen[position - 1] == index - 1:
-            ranges[-1] = (ranges[-1][0], regions[index].end_byte)
-        else:
-            ranges.append((regions[index].start_byte, regions[index].end_byte))
-    return ranges
-
-
-# An edit of a document as an editor sends it: (start, end, new text), in code points of
-# the text it applies to. A list of them leads from one version to the next.
-TextChange = tuple[int, int, str]
-# Past this many changes between two parses, one comparison of the texts costs less.
-_MAX_CHANGES = 64
-
-
 def parse_cpp(
     text: str,
     previous: ParsedCpp | None = None,
@@ -440,8 +362,11 @@ def parse_cpp(
     if previous is None:
         tree = _parser().parse(data)
     else:
-        told = _changed(previous, changes, data) if changes is not None else None
-        tree = _parser().parse(data, told or _edited(previous, data, starts))
+        old, old_tree = previous.data, previous.tree
+        told = changed(old_tree, old, changes, data) if changes is not None else None
+        tree = _parser().parse(
+            data, told or edited(old_tree, old, previous.line_starts, data, starts)
+        )
     parsed = ParsedCpp(tree, data, tuple(starts), text.isascii(), memo)
     # A bound costs little and usually settles it: walking every error costs more.
     if tree.root_node.has_error and parsed.error_bound() > MAX_ERROR_SHARE * len(data):
@@ -456,74 +381,6 @@ def parse_cpp(
                 column=parsed._column(row, col) + 1,
             )
     return parsed
-
-
-def _edited(previous: ParsedCpp, data: bytes, starts: list[int]) -> tree_sitter.Tree:
-    """Return a copy of `previous`'s tree told which bytes differ in `data`: one edit
-    from the first differing byte to the last, found by comparing the two texts."""
-    old = previous.data
-    start = _common_prefix(old, data)
-    end = _common_prefix(old[start:][::-1], data[start:][::-1])
-    old_end, new_end = len(old) - end, len(data) - end
-    tree = previous.tree.copy()
-    tree.edit(
-        start_byte=start,
-        old_end_byte=old_end,
-        new_end_byte=new_end,
-        start_point=_point(previous.line_starts, start),
-        old_end_point=_point(previous.line_starts, old_end),
-        new_end_point=_point(starts, new_end),
-    )
-    return tree
-
-
-def _changed(
-    previous: ParsedCpp, changes: Sequence[TextChange], data: bytes
-) -> tree_sitter.Tree | None:
-    """Return a copy of `previous`'s tree told of each of `changes` in turn, or None when
-    they do not lead from its text to `data` (then the texts are compared instead)."""
-    if len(changes) > _MAX_CHANGES:
-        return None
-    text = previous.data.decode("utf-8")
-    tree = previous.tree.copy()
-    for start, end, new in changes:
-        if not 0 <= start <= end <= len(text):
-            return None
-        before = text[:start]
-        start_byte = len(before.encode("utf-8"))
-        tree.edit(
-            start_byte=start_byte,
-            old_end_byte=start_byte + len(text[start:end].encode("utf-8")),
-            new_end_byte=start_byte + len(new.encode("utf-8")),
-            start_point=_text_point(before),
-            old_end_point=_text_point(text[:end]),
-            new_end_point=_text_point(before + new),
-        )
-        text = before + new + text[end:]
-    return tree if text.encode("utf-8") == data else None
-
-
-def _text_point(before: str) -> tuple[int, int]:
-    """Return tree-sitter's (row, byte column) of the end of `before`."""
-    line_start = before.rfind("\n") + 1
-    return before.count("\n"), len(before[line_start:].encode("utf-8"))
-
-
-def _common_prefix(a: bytes, b: bytes) -> int:
-    """Return the length of the longest common prefix (slice comparisons run in C)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[low:middle] == b[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _point(line_starts: Sequence[int], offset: int) -> tuple[int, int]:
-    row = bisect_right(line_starts, offset) - 1
-    return row, offset - line_starts[row]
 
 
 def error_free(text: str) -> int:

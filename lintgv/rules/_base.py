@@ -14,7 +14,8 @@ import tree_sitter
 from lintgv.config import Config
 from lintgv.errors import RuleCrash
 from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
-from lintgv.parsing.cpp import ParsedCpp, compile_query, joined_ranges
+from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp_regions import joined_ranges
 from lintgv.parsing.python import ParsedPython
 from lintgv.prefilter import bytes_pattern
 from lintgv.suppress import Suppression

@@ -8,7 +8,9 @@ document fills on the event loop and hands over as a copy."""
 
 from dataclasses import dataclass, field
 
-from lintgv.parsing.cpp import ParsedCpp, RegionMemo, TextChange, parse_cpp
+from lintgv.parsing.cpp import ParsedCpp, parse_cpp
+from lintgv.parsing.cpp_incremental import TextChange
+from lintgv.parsing.cpp_regions import RegionMemo
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.prefilter import Hints
 
