@@ -71,14 +71,11 @@ class _Triggered:
         self._hints.length = len(text)
         self._seen: dict[str, bool] = {}
         self._hits: dict[str, bool] = {}
-        statement: set[str] = set()
-        function: set[str] = set()
+        triggers = {rule: rule.triggers(config) for rule in rules}
         per_rule = []
-        for rule in rules:
-            more_statement, more_function = rule.triggers(config)
-            statement.update(more_statement)
-            function.update(more_function)
-            per_rule.append((rule, (*more_statement, *more_function)))
+        for rule, (statement, function) in triggers.items():
+            gate = rule.gate(config)
+            per_rule.append((rule, (*statement, *function) if gate is None else gate))
         # The second pass looks for calls of helpers found in other files (GV203).
         helpers = tuple(re.escape(name) for name in sorted(bare_names(helper_names)))
         self.run_all = run_all or self.mentions(helpers)
@@ -87,8 +84,10 @@ class _Triggered:
         )
         # Some trigger matched: rules without triggers of their own have nothing to find.
         self.wanted = self.run_all or any(own and r in self.rules for r, own in per_rule)
-        self._statement = (*sorted(statement), *helpers)
-        self._function = tuple(sorted(function))
+        # The lines to parse are those the running rules' triggers keep.
+        running = [triggers[r] for r in self.rules]
+        self._statement = (*sorted({p for t in running for p in t[0]}), *helpers)
+        self._function = tuple(sorted({p for t in running for p in t[1]}))
 
     def hit(self, pattern: str) -> bool:
         """Tell whether `pattern` matches in the text."""

@@ -314,21 +314,26 @@ class _Segmenter:
 
 
 _AS = re.compile(r"[ \t]+as[ \t]+(\w+)")
-_ASSIGNED = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*[\w.]*$")
+_ASSIGNED = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t(]*[\w.]*$")
 
 
 def _alias_after(text: str, hit: re.Match[str]) -> re.Match[str] | None:
     """Return a match whose group 1 is a name that `hit`'s import or assignment binds."""
-    after = _AS.match(text, hit.end())
-    if after is not None:
-        return after
+    renamed = _AS.match(text, hit.end())
+    if renamed is not None:
+        return renamed
     start = text.rfind("\n", 0, hit.start()) + 1
     end = text.find("\n", hit.end())
-    # The line without its comment: `X = tvm.ir.GlobalVar  # the class` binds X too.
+    # The line without its comment, and of its statements the one with the hit:
+    # `X = tvm.ir.GlobalVar  # the class` and `X = (tvm.ir.GlobalVar); y = 1` bind X too.
     code = text[start : end if end != -1 else len(text)].split("#", 1)[0]
-    if hit.end() - start > len(code) or code[hit.end() - start :].strip():
+    at, after = hit.start() - start, hit.end() - start
+    if after > len(code):
         return None
-    return _ASSIGNED.match(code.rstrip())
+    statement = code[code.rfind(";", 0, at) + 1 : after]
+    if code[after:].split(";", 1)[0].strip(" \t\r)"):
+        return None
+    return _ASSIGNED.match(statement)
 
 
 def select_lines(

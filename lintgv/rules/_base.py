@@ -101,6 +101,14 @@ class Rule:
         """Return the statement and function triggers of this rule under `config`."""
         return cls.META.triggers, cls.META.function_triggers
 
+    @classmethod
+    def gate(cls, config: Config) -> tuple[str, ...] | None:
+        """Return the patterns of which one must match in a file for the rule to run on
+        it, when they are narrower than its triggers (None: its triggers). A rule whose
+        triggers keep every line it needs (imports, aliases) but match in many files it
+        has nothing to find in (a type named in annotations) gates on what it can find."""
+        return None
+
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self.findings: list[Finding] = []

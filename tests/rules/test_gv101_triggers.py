@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lintgv.config import Config
+from lintgv.config import Config, load_config
 from lintgv.engine import check
 from lintgv.model import Language, SourceFile
 from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp, DirectGlobalVarPython
@@ -24,10 +24,19 @@ CONSTRUCTIONS = [
     "auto n = make_object<GlobalVarNode>(name);",
     "auto n = tvm::make_object<tvm::GlobalVarNode >(name);",
     'return relay::GlobalVar(\n      "main");',
+    # Several declarators: a comma may lead to the constructing one.
+    'GlobalVar a, b = x, c("y");',
+    'GlobalVar a, b = {"y"};',
+    'GlobalVar a, *b, c = x, d{"z"};',
+    'GlobalVar a, b[2], c("y");',
+    'GlobalVar a, /* c */ b("x");',
+    'GlobalVar a, \\\n  b("x");',
+    "auto n = make_object /* x */ <GlobalVarNode>(name);",
+    "auto n = make_object\\\n<GlobalVarNode>(name);",
 ]
 
 MENTIONS = [
-    "void Visit(const GlobalVar& gv, const PrimFunc& f);",
+    "void Visit(const PrimFunc& f, const GlobalVar& gv);",
     "GlobalVar gv;",
     "GlobalVar gv = GetRef<GlobalVar>(op);",
     "GlobalVar gv = mod->GetGlobalVar(name);",
@@ -66,6 +75,19 @@ PYTHON_CONSTRUCTIONS = [
     "import tvm\n\ngv = tvm.ir.GlobalVar \\\n    ('main')\n",
     "import tvm\n\ngv = (tvm.ir.GlobalVar  # the class\n      ('main'))\n",
     "from tvm.ir import GlobalVar\n\ngv = GlobalVar\\\n('main')\n",
+    "from tvm.ir import GlobalVar\n\ngv = (GlobalVar)('main')\n",
+    "import tvm\n\ngv = (tvm.ir.\n      GlobalVar)('main')\n",
+    "def f():\n    from tvm.ir import GlobalVar, Function\n\n    def g():\n"
+    "        return GlobalVar('x')\n\n    return g\n",
+    "class A:\n    from tvm.ir import GlobalVar, Function\n\n    def m(self):\n"
+    "        return GlobalVar('x')\n",
+    "try:\n    from tvm.ir import GlobalVar, Function\n"
+    + "".join(f"    x{i} = {i}\n" for i in range(45))
+    + "except ImportError:\n    pass\ngv = GlobalVar('x')\n",
+    "import tvm\nGV = tvm.ir.GlobalVar; other = 1\n\n\ndef f():\n    return GV('y')\n",
+    "import tvm\nGV = ((tvm.ir.GlobalVar))\n\n\ndef f():\n    return GV('y')\n",
+    "from tvm import ir\nGV = ir.GlobalVar   \ngv = GV('x')\n",
+    "import tvm\r\nGV = tvm.ir.GlobalVar\r\ngv = GV('x')\r\n",
 ]
 
 PYTHON_MENTIONS = [
@@ -87,5 +109,12 @@ def test_every_python_construction_is_found(text: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("line", PYTHON_MENTIONS)
 def test_a_python_mention_that_cannot_construct_does_not_trigger(line: str, tmp_path: Path) -> None:
-    statement, function = DirectGlobalVarPython.triggers(Config(root=tmp_path))
-    assert not re.search("|".join(statement + function), line + "\n")
+    assert not re.search("|".join(DirectGlobalVarPython.gate(Config(root=tmp_path))), line + "\n")
+
+
+def test_an_extra_constructor_written_with_a_template_is_found(tmp_path: Path) -> None:
+    (tmp_path / "lintgv.toml").write_text('extra-constructors = ["Factory<int>::Make"]\n')
+    text = 'void F(IRModule mod) {\n  auto k = Factory<int>::Make("q");\n}\n'
+    config = load_config(tmp_path / "lintgv.toml")
+    source = SourceFile(tmp_path / "a.cc", Language.CPP, text)
+    assert [f.span.start_line for f in check(source, config).findings] == [2]

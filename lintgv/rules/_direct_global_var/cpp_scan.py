@@ -37,31 +37,21 @@ MAKE_OBJECT = frozenset(
 # GV101's trigger in C++: `GlobalVar` where a construction can follow it, or
 # `make_object<GlobalVarNode>`. Most C++ files of a compiler tree mention GlobalVar only
 # where none can: as a template argument, in a list, before `::` or `.`, as the type of a
-# parameter (`const GlobalVar& gv,`), or of a variable without an initialiser or copied
-# from one expression (`GlobalVar gv;`, `GlobalVar gv = GetRef<GlobalVar>(op);`). Such
-# files are not parsed. A declaration with several declarators (`GlobalVar a, b(x);`,
-# `GlobalVar a = f(), b(x);`) still matches at its type.
-_NO_CONSTRUCTION = (
-    r"[>,);.]|::"
-    r"|[&*]*\s*\w+\s*(?:[);]|=[^;,{]*;|,(?!(?:\s*[&*]*\s*\w+\s*,)*\s*[&*]*\s*\w+\s*[({]))"
-)
+# parameter that ends its list (`const GlobalVar& gv)`), or of one variable without an
+# initialiser or copied from one expression (`GlobalVar gv;`, `GlobalVar gv =
+# GetRef<GlobalVar>(op);`). Such files are not parsed. After a declarator's name, a comma
+# may lead to a constructing one (`GlobalVar a, b = x, c("y");`): it always matches.
+_NO_CONSTRUCTION = r"[>,);.]|::|[&*]*\s*\w+\s*(?:[);]|=[^;,{]*;)"
+# Blanks, comments and line continuations, which may sit between any two tokens.
+_GAP = r"(?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*|\\\n)*"
 # Each starts with its literal, which `re` then finds by a fast scan (a leading `\b` would
 # make it try every position); the word boundary before it is a lookbehind.
 CONSTRUCTION_TRIGGERS = (
     rf"GlobalVar(?<=\bGlobalVar)\b(?!\s*(?:{_NO_CONSTRUCTION}))",
-    r"make_object(?<=\bmake_object)\s*<\s*(?:\w*\s*::\s*)*GlobalVarNode\s*>",
+    rf"make_object(?<=\bmake_object){_GAP}<{_GAP}(?:\w*{_GAP}::{_GAP})*GlobalVarNode{_GAP}>",
 )
 _SPACE = re.compile(r"\s+")
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
-_TEMPLATE_CALL = re.compile(r"(.*?)<(.*)>")
-
-
-def _is_make_global_var_node(name: str) -> bool:
-    """Tell whether a template call's name (blanks taken out) makes a GlobalVarNode."""
-    call = _TEMPLATE_CALL.fullmatch(name)
-    return (
-        call is not None and call[1] in MAKE_OBJECT and call[2].split("::")[-1] == "GlobalVarNode"
-    )
 
 
 def _is_bare_name(node: tree_sitter.Node) -> bool:
@@ -147,12 +137,16 @@ class CppSites(CppRule):
         if "call" in captures:
             func = captures["func"][0]
             name = _SPACE.sub("", self.text(func))
-            # A template call, qualified or not: `tvm::make_object<GlobalVarNode>()`.
-            if "<" in name:
-                if not _is_make_global_var_node(name):
+            made = self._made_object(func)
+            if made is not None:
+                if made != "GlobalVarNode":
                     return
                 kind = supply_cpp.SiteKind.MAKE_OBJECT
-            elif not self._is_constructor(name) or args.named_child_count == 0:
+            elif (
+                func.type == "template_function"  # a template other than make_object's
+                or not self._is_constructor(name)
+                or args.named_child_count == 0
+            ):
                 return
             node, end = captures["call"][0], None
         else:
@@ -165,6 +159,26 @@ class CppSites(CppRule):
         if self._is_allowed_context(node) or self._is_supplied(args):
             return
         self._sites.append((supply_cpp.CppSite(kind, node, args, declarator), end))
+
+    def _made_object(self, func: tree_sitter.Node) -> str | None:
+        """Return the type a `make_object<T>` call makes (T's last name part), qualified
+        or not (`tvm::make_object<GlobalVarNode>`); None for any other callee."""
+        scopes = []
+        while func.type == "qualified_identifier":
+            scope = func.child_by_field_name("scope")
+            scopes.append(self.text(scope) if scope is not None else "")
+            inner = func.child_by_field_name("name")
+            if inner is None:
+                return None
+            func = inner
+        name = func.child_by_field_name("name")
+        arguments = func.child_by_field_name("arguments")
+        if func.type != "template_function" or name is None or arguments is None:
+            return None
+        written = _SPACE.sub("", "::".join([*scopes, self.text(name)])).lstrip(":")
+        if written not in MAKE_OBJECT:
+            return None
+        return _SPACE.sub("", self.text(arguments)).strip("<>").split("::")[-1]
 
     def _is_constructor(self, name: str) -> bool:
         return name in CPP_CONSTRUCTORS or name in self.config.extra_constructors

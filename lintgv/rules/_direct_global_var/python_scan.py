@@ -11,11 +11,16 @@ from lintgv.rules._base import PythonRule, RuleContext
 from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
 
 PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
-# GV101's trigger in Python: `GlobalVar` called, or bound to another name (`import ... as`,
-# `X = tvm.ir.GlobalVar`, an import ending its line, which the partial parse follows as an
-# alias), or at a line's end before a call on the next one. Files that mention it only as
-# a type (`isinstance(x, GlobalVar)`, `-> GlobalVar`) construct none and are not parsed.
-PYTHON_TRIGGER = r"GlobalVar(?=\s*[(\\]|[ \t]+as\b|[ \t]*\)?[ \t]*(?:#|\r?\n|$))"
+# GV101 runs on a Python file where GlobalVar can be constructed: called (`(GlobalVar)(`
+# too), or bound to another name (`import ... as`, `X = tvm.ir.GlobalVar`, `X =
+# ((tvm.ir.GlobalVar))`), which calls then use. A file that mentions it only as a type
+# (`isinstance(x, GlobalVar)`, `-> GlobalVar`) constructs none and is not parsed. Where
+# the rule runs, its triggers keep every line that mentions GlobalVar (imports in a
+# function or a long `try` block, aliases), as name resolution needs them.
+PYTHON_GATE = (
+    r"GlobalVar(?:\s*\))*\s*[(\\]|GlobalVar[ \t]+as\b"
+    r"|=[(\s\\]*(?:\w+\s*\.\s*)*GlobalVar\b"
+)
 
 
 class PythonSites(PythonRule):
@@ -23,7 +28,11 @@ class PythonSites(PythonRule):
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return (PYTHON_TRIGGER, *extra_triggers(config)), cls.META.function_triggers
+        return cls.META.triggers + extra_triggers(config), cls.META.function_triggers
+
+    @classmethod
+    def gate(cls, config: Config) -> tuple[str, ...]:
+        return (PYTHON_GATE, *extra_triggers(config))
 
     def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
         super().__init__(context, parsed)
