@@ -17,7 +17,7 @@ from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python
-from lintgv.parsing.python_lines import select_lines
+from lintgv.parsing.python_lines import has_lone_return, select_lines
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
@@ -235,7 +235,7 @@ def _check_python(
         selection = select_lines(source.text, statement, function)
         if selection is not None and selection.is_empty:
             return [], [], set()
-    if _has_lone_return(source.text):
+    if has_lone_return(source.text):
         # The partial parse (selected lines, the editor's kept statements) splits at `\n`
         # only; libcst and the line model also end a line at a lone `\r`: parse it whole.
         selection, parts = None, None
@@ -265,11 +265,6 @@ def _check_python(
     if has_suppressions:
         findings = _with_python_statements(parsed, findings)
     return findings, errors, helpers
-
-
-def _has_lone_return(text: str) -> bool:
-    # Substring counts run at memory speed; a lone `\r` is rare.
-    return "\r" in text and text.count("\r") != text.count("\r\n")
 
 
 def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> list[Finding]:

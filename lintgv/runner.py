@@ -102,9 +102,9 @@ def _mentions(task: _Task) -> _Done:
 
 class _Pool:
     """The worker processes of one run, shared by its two passes. They are forked as soon
-    as the run has enough files to share out (during the walk, not after it): each worker
-    then loads the engine while the walk goes on, and inherits only what the parent held
-    at that moment, not the walk's and the first pass's results."""
+    as the run has enough files to share out (during the walk, not after it), from a
+    parent that has just loaded the engine: each inherits it, and only what else the
+    parent held at that moment, not the walk's and the first pass's results."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs

@@ -274,14 +274,8 @@ class Located:
         found = self._statement(module, path)
         if found is None:
             return None
-        statement = path[-1]
-        line = found.lineno
-        before = len(statement.leading_lines)  # type: ignore[attr-defined]
-        decorators = getattr(statement, "decorators", ())
-        if decorators and isinstance(found, _DECORATED) and found.decorator_list:
-            line = min(d.lineno for d in found.decorator_list)
-            before += len(decorators[0].leading_lines)
-        return line - before if line - before >= 1 else None
+        start = code_start(cast(cst.BaseStatement, path[-1]), found)
+        return start if start >= 1 else None
 
     def holds(self, line: int, code: str) -> bool:
         """Tell whether `code` is the text from the start of `line` on."""
@@ -324,6 +318,28 @@ class Located:
 
 
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def code_start(statement: cst.BaseStatement, theirs: ast.stmt) -> int:
+    """Return the line where the code generation of `statement` starts (its leading lines
+    included), from CPython's statement `theirs` for it: the line of its first token, or
+    of its first decorator."""
+    line = theirs.lineno
+    before = len(statement.leading_lines)  # type: ignore[attr-defined]  # every kind has them
+    decorators = getattr(statement, "decorators", ())
+    if decorators and isinstance(theirs, _DECORATED) and theirs.decorator_list:
+        line = min(d.lineno for d in theirs.decorator_list)
+        before += len(decorators[0].leading_lines)
+    return line - before
+
+
+def top_level_starts(module: cst.Module, tree: ast.Module) -> tuple[int, ...] | None:
+    """Return the line where each top-level statement's code starts, from CPython's
+    parse `tree` of the same text; None when the two parses do not line up."""
+    lined_up = _lined_up(module.body, tree.body)
+    if lined_up is None:
+        return None
+    return tuple(code_start(s, lined_up[id(s)]) for s in module.body)
 
 
 def _lined_up(

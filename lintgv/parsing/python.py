@@ -12,8 +12,8 @@ from libcst.metadata import CodeRange, MetadataWrapper
 
 from lintgv.errors import ParseError
 from lintgv.parsing.names import NameTable
-from lintgv.parsing.positions import LazyPositions, Located
-from lintgv.parsing.python_lines import Selection, compact
+from lintgv.parsing.positions import LazyPositions, Located, top_level_starts
+from lintgv.parsing.python_lines import Selection, compact, has_lone_return
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.parsing.walk import TRIVIA, parents, walk
 
@@ -132,26 +132,7 @@ def _parse_both(
 def _starts(module: cst.Module, tree: ast.Module | None) -> tuple[int, ...] | None:
     """Return the line where each top-level statement's code starts, its leading lines
     included, from CPython's line numbers; None when the two parses do not line up."""
-    if tree is None:
-        return None
-    ours: list[int] = []
-    theirs = tree.body
-    taken = 0
-    for statement in module.body:
-        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        if taken + count > len(theirs):
-            return None
-        first = theirs[taken]
-        line = first.lineno
-        # libcst puts the lines before the first decorator in the statement's leading lines.
-        if getattr(statement, "decorators", ()) and isinstance(first, _DECORATED):
-            line = min(d.lineno for d in first.decorator_list)
-        ours.append(line - len(statement.leading_lines))
-        taken += count
-    return tuple(ours) if taken == len(theirs) else None
-
-
-_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return top_level_starts(module, tree) if tree is not None else None
 
 
 def _python_error(text: str) -> tuple[int, int, str] | None:
@@ -207,6 +188,6 @@ def parse_python(
 
 def _located(text: str, tree: ast.Module | None) -> Located | None:
     # CPython and libcst end a line at a lone `\r` too; Located splits at `\n` only.
-    if tree is None or ("\r" in text and text.count("\r") != text.count("\r\n")):
+    if tree is None or has_lone_return(text):
         return None
     return Located(text, tree)

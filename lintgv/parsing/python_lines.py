@@ -122,6 +122,12 @@ def _string_end(text: str, pos: int, quote: str) -> int:
         pos = close + 1
 
 
+def has_lone_return(text: str) -> bool:
+    """Tell whether `text` ends a line with a `\r` alone, where this scan sees none."""
+    # Substring counts run at memory speed; a lone `\r` is rare.
+    return "\r" in text and text.count("\r") != text.count("\r\n")
+
+
 def line_offsets(text: str) -> list[int]:
     offsets = [0]
     index = text.find("\n")
