@@ -118,3 +118,13 @@ def test_an_extra_constructor_written_with_a_template_is_found(tmp_path: Path) -
     config = load_config(tmp_path / "lintgv.toml")
     source = SourceFile(tmp_path / "a.cc", Language.CPP, text)
     assert [f.span.start_line for f in check(source, config).findings] == [2]
+
+
+def test_every_trigger_scan_is_bounded_and_errs_towards_parsing(tmp_path: Path) -> None:
+    # A hostile file repeating `GlobalVar a =` before one `;` made each occurrence read to
+    # it (minutes for a large file): past the bound, an initialiser may construct.
+    statement, _ = DirectGlobalVarCpp.triggers(Config(root=tmp_path))
+    pattern = re.compile("|".join(statement))
+    assert not pattern.search("GlobalVar gv = " + "x" * 150 + ";")
+    assert pattern.search("GlobalVar gv = " + "x" * 250 + ";")
+    assert pattern.search("make_object<" + " " * 100 + "GlobalVarNode>()")

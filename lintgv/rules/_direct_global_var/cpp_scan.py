@@ -41,14 +41,17 @@ MAKE_OBJECT = frozenset(
 # initialiser or copied from one expression (`GlobalVar gv;`, `GlobalVar gv =
 # GetRef<GlobalVar>(op);`). Such files are not parsed. After a declarator's name, a comma
 # may lead to a constructing one (`GlobalVar a, b = x, c("y");`): it always matches.
-_NO_CONSTRUCTION = r"[>,);.]|::|[&*]*\s*\w+\s*(?:[);]|=[^;,{]*;)"
-# Blanks, comments and line continuations, which may sit between any two tokens.
-_GAP = r"(?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*|\\\n)*"
+# Every scan is bounded: a hostile file repeating the start of a pattern without its end
+# must not make each occurrence read to the end of the file (minutes for a large file).
+# An initialiser longer than the bound is taken for a possible construction; between
+# `make_object` and `GlobalVarNode` (blanks, comments, `<`, namespaces) the bound is far
+# beyond what code holds.
+_NO_CONSTRUCTION = r"[>,);.]|::|[&*]*\s*\w+\s*(?:[);]|=[^;,{]{0,200};)"
 # Each starts with its literal, which `re` then finds by a fast scan (a leading `\b` would
 # make it try every position); the word boundary before it is a lookbehind.
 CONSTRUCTION_TRIGGERS = (
     rf"GlobalVar(?<=\bGlobalVar)\b(?!\s*(?:{_NO_CONSTRUCTION}))",
-    rf"make_object(?<=\bmake_object){_GAP}<{_GAP}(?:\w*{_GAP}::{_GAP})*GlobalVarNode{_GAP}>",
+    r"make_object(?<=\bmake_object)[^;]{0,160}?\bGlobalVarNode\b",
 )
 _SPACE = re.compile(r"\s+")
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
