@@ -241,8 +241,15 @@ def call_message(config: Config, language: Language, name: str, discarded: bool)
 
 # --- Structural triggers. Each must match every copy of its shape yet stay rare, since a
 # hit costs a parse (of the whole file in C++, of the enclosing function in Python).
+# Every scan is bounded (SCAN characters of a line or a statement): a hostile file
+# repeating the start of a pattern without its end must not make each occurrence read on
+# to the end of the line or the file, which took minutes for a file of 200 KB.
 
-_LINES_CPP = r"(?:[^\n]*\n){0,12}?[^\n]*?"
+SCAN = 400
+# A dict of attributes spans lines: `"global_symbol"` may come well after its `{`.
+DICT_SCAN = 5 * SCAN
+_LINE = rf"[^\n]{{0,{SCAN}}}"
+_LINES_CPP = rf"(?:{_LINE}\n){{0,12}}?{_LINE}?"
 _LOOKUP_CPP = r"(?:(?:\.|->)(?:count|find|contains)\(|std::find\()"
 _APPEND_CPP = r"(?:to_string\(|printf\(|StrCat\(|[Ff]ormat\(|stringstream)"
 CPP_SHAPE_TRIGGERS = (
@@ -252,30 +259,32 @@ CPP_SHAPE_TRIGGERS = (
     rf"for\s*\((?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     rf"do\s*\{{(?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     # Recursion with a longer name or a bumped counter.
-    r"return\s+(?:this->)?\w+\([^;]*?(?:to_string\(|\+\s*1\b|\+\+)",
+    rf"return\s+(?:this->)?\w+\([^;]{{0,{SCAN}}}?(?:to_string\(|\+\s*1\b|\+\+)",
     # A counter kept in the map itself: return name + std::to_string(map[name]).
-    r"return[^;]*?to_string\([^;)]*(?:\[|second)",
+    rf"return[^;]{{0,{SCAN}}}?to_string\([^;)]{{0,{SCAN}}}(?:\[|second)",
 )
 
 _FSTRING = r"""(?<![\w"'])[rR]?[fF][rR]?["']"""
-_APPEND_PY = rf"(?:str\(|\.format\(|%[sdi]|{_FSTRING}[^\"'\n]*\{{)"
+_APPEND_PY = rf"(?:str\(|\.format\(|%[sdi]|{_FSTRING}[^\"'\n]{{0,{SCAN}}}\{{)"
 _JOINED_PY = (
-    rf"""(?:\+[ \t]*str\(|\.format\(|["'][ \t]*%|{_FSTRING}[^"'\n]*\{{[^}}\n]*\}}[^"'\n]*\{{"""
+    rf"""(?:\+[ \t]*str\(|\.format\(|["'][ \t]*%|{_FSTRING}[^"'\n]{{0,{SCAN}}}\{{"""
+    rf"""[^}}\n]{{0,{SCAN}}}\}}[^"'\n]{{0,{SCAN}}}\{{"""
     r"|\w[ \t]*\+[ \t]*1\b)"
 )
 _LOOKUP_PY = r"(?:\bin\b|\.(?:count|get|contains|__contains__|has_key)\()"
-_LINES_PY = r"(?:[^\n]*\n){0,6}?"
+_LINES_PY = rf"(?:{_LINE}\n){{0,6}}?"
 PYTHON_SHAPE_TRIGGERS = (
     # while name in used: ... / while True: with a counter-append in its first lines.
     # Anchored at the start of a line, so the word in a comment or a string does not
     # make a file (the PTX tables, 363 KB) be parsed whole.
-    rf"{LINE_START}while[ \t](?:[^\n]*?{_LOOKUP_PY}|(?={_LINES_PY}[^\n]*?{_APPEND_PY}))",
+    rf"{LINE_START}while[ \t](?:{_LINE}?{_LOOKUP_PY}|(?={_LINES_PY}{_LINE}?{_APPEND_PY}))",
     # for i in range(...) / itertools.count(): with a counter-append and a lookup.
     rf"{LINE_START}for[ \t]+\w+[ \t]+in[ \t]+(?:range|(?:itertools\.)?count)\("
-    rf"(?={_LINES_PY}[^\n]*?{_APPEND_PY})(?={_LINES_PY}[ \t]*(?:if|elif)[ \t][^\n]*?{_LOOKUP_PY})",
+    rf"(?={_LINES_PY}{_LINE}?{_APPEND_PY})"
+    rf"(?={_LINES_PY}[ \t]*(?:if|elif)[ \t]{_LINE}?{_LOOKUP_PY})",
     # return self.unique(name + str(i)) / return unique(name, i + 1), or a counter kept in
     # the map: return name + str(self.names[name]) / f"{name}_{self.names[name]}"
-    rf"return[ \t]+(?:(?:self\.|cls\.)?\w+\([^\n]*?{_JOINED_PY}"
-    rf"""|[^\n]*?(?:str\([ \t]*[\w.]+\[|{_FSTRING}[^"'\n]*\{{[\w.]+\[))""",
-    rf"\][ \t]*\+=[ \t]*1\b(?={_LINES_PY}[^\n]*?{_APPEND_PY})",
+    rf"return[ \t]+(?:(?:self\.|cls\.)?\w+\({_LINE}?{_JOINED_PY}"
+    rf"""|{_LINE}?(?:str\([ \t]*[\w.]+\[|{_FSTRING}[^"'\n]{{0,{SCAN}}}\{{[\w.]+\[))""",
+    rf"\][ \t]*\+=[ \t]*1\b(?={_LINES_PY}{_LINE}?{_APPEND_PY})",
 )

@@ -10,6 +10,7 @@ from lintgv.helpers import cpp_loops, python_loops, python_shape
 from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
+    SCAN,
     Verdict,
     judge,
     loop_message,
@@ -298,6 +299,7 @@ class InlineUniquingLoopCpp(CppRule):
 # Loops without a counter: one that asks a naming function again in its first lines, and
 # one that appends a fixed suffix (`name += "_a"`).
 _CPP_RETRY_TRIGGERS = (
-    r"while\s*\([^;{]*?(?:count|find|ontains|ContainGlobalVar)\s*\("
-    r"(?=(?:[^\n]*\n){0,3}?[^\n]*(?:=\s*[\w:>.-]*(?:[Nn]ame|[Uu]nique|[Ff]resh)\w*\s*\(|\+=\s*\"))",
+    rf"while\s*\([^;{{]{{0,{SCAN}}}?(?:count|find|ontains|ContainGlobalVar)\s*\("
+    rf"(?=(?:[^\n]{{0,{SCAN}}}\n){{0,3}}?[^\n]{{0,{SCAN}}}"
+    r"(?:=\s*[\w:>.-]*(?:[Nn]ame|[Uu]nique|[Ff]resh)\w*\s*\(|\+=\s*\"))",
 )

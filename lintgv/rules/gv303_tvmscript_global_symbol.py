@@ -4,6 +4,7 @@ import re
 
 import libcst as cst
 
+from lintgv.helpers.names import DICT_SCAN
 from lintgv.model import Severity
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import Invalid, PythonRule, RuleContext, RuleMeta, Valid
@@ -17,7 +18,9 @@ META = RuleMeta(
     "name sets it, or mark the function private",
     default_enabled=False,
     # Redundant parentheses, line breaks and comments may come before the dict.
-    triggers=(r"""func_attr\(\s*(?:#[^\n]*\s*|\(\s*)*\{[^}]*["']global_symbol""",),
+    triggers=(
+        rf"""func_attr\(\s*(?:#[^\n]*\s*|\(\s*)*\{{[^}}]{{0,{DICT_SCAN}}}["']global_symbol""",
+    ),
 )
 FUNC_ATTR = re.compile(r"^tvm\.script(\.\w+)*\.func_attr$")
 

@@ -6,6 +6,7 @@ from typing import ClassVar
 import libcst as cst
 
 from lintgv.config import Config
+from lintgv.helpers.names import DICT_SCAN
 from lintgv.model import Language, Severity
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, PythonRule, RuleContext
@@ -17,7 +18,8 @@ from lintgv.rules._global_symbol.python_scan import FunctionState, Read
 CPP_TRIGGERS = (r'kGlobalSymbol|"global_symbol"',)
 # The whole function is parsed: its earlier lines show whether a symbol existed.
 PYTHON_TRIGGERS = (
-    r"""(?:with_attr|without_attr)\(\s*["']global_symbol|with_attrs?\(\s*\{[^}]*["']global_symbol""",
+    r"""(?:with_attr|without_attr)\(\s*["']global_symbol"""
+    rf"""|with_attrs?\(\s*\{{[^}}]{{0,{DICT_SCAN}}}["']global_symbol""",
 )
 
 
