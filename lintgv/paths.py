@@ -7,19 +7,20 @@ walk asks thousands of times, so patterns are merged into a few regular expressi
 
 import re
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
+from typing import cast
 
 
 class Matcher:
     """Tells whether a POSIX path (a folder ends with "/") matches a set of patterns."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        # Imported here: a warm run that reuses its last walk compiles no patterns.
-        import pathspec
-
-        spec = pathspec.PathSpec.from_lines("gitignore", patterns)
-        compiled = [(_linear(p.regex.pattern), bool(p.include)) for p in spec.patterns if p.regex]
+        compiled = []
+        for pattern in patterns:
+            source, include = _translated(pattern)
+            if source is not None:
+                compiled.append((_linear(source), bool(include)))
         # Consecutive patterns of one polarity merge into one group; the last group that
         # matches decides, as the last matching pattern does in git. A pattern without a
         # slash matches the last path component at any depth, so it is tested against
@@ -35,9 +36,7 @@ class Matcher:
                 groups[-1][0].append("^" + rest)
             else:
                 groups[-1][1].append(source)
-        self._groups = [
-            (_merge(names), _merge(paths), include) for names, paths, include in reversed(groups)
-        ]
+        self._sources = groups
         # Most paths of a tree match no pattern at all: one test against every pattern
         # at once answers them, instead of one test per group (a .gitignore with many
         # negations has many groups).
@@ -48,10 +47,8 @@ class Matcher:
     @staticmethod
     def is_valid(pattern: str) -> bool:
         """Tell whether `pattern` is a pattern git can use (a trailing lone `\\` is not)."""
-        import pathspec
-
         try:
-            pathspec.PathSpec.from_lines("gitignore", [pattern])
+            _translated(pattern)
         except ValueError:  # pathspec's pattern errors derive from it
             return False
         return True
@@ -70,6 +67,28 @@ class Matcher:
             if (by_name and by_name.match(name)) or (by_path and by_path.match(path)):
                 return include
         return False
+
+    @cached_property
+    def _groups(self) -> list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, bool]]:
+        # Compiled when a path first matches a pattern (most paths match none): compiling
+        # a few hundred patterns costs a small tree's walk as much again.
+        return [
+            (_merge(names), _merge(paths), include)
+            for names, paths, include in reversed(self._sources)
+        ]
+
+
+def _translated(pattern: str) -> tuple[str | None, bool | None]:
+    """Return pathspec's regular expression of a gitignore pattern (None for a comment or
+    a blank line) and whether it includes (False: a negation); ValueError if invalid.
+    Only the translation: each pattern's own compiled regex would go unused (a tree's
+    .gitignore can hold hundreds), as the patterns are matched merged."""
+    # Imported here: a warm run that reuses its last walk translates no patterns.
+    import pathspec.pattern
+    import pathspec.util
+
+    kind = cast(type[pathspec.pattern.RegexPattern], pathspec.util.lookup_pattern("gitignore"))
+    return kind.pattern_to_regex(pattern)
 
 
 _ANY_FOLDER = "^(?:.+/)?"
