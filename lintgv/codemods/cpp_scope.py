@@ -169,7 +169,9 @@ def inferred_type(parsed: ParsedCpp, value: tree_sitter.Node | None) -> str:
     return constructed.group(1) if constructed is not None else ""
 
 
-def _declarator_parts(node: tree_sitter.Node) -> tuple[str, bool, tree_sitter.Node | None] | None:
+def _declarator_parts(
+    parsed: ParsedCpp, node: tree_sitter.Node
+) -> tuple[str, bool, tree_sitter.Node | None] | None:
     """Return (name, is_pointer, initializer) of a declarator, or None if it declares none."""
     pointer = False
     value = None
@@ -177,7 +179,7 @@ def _declarator_parts(node: tree_sitter.Node) -> tuple[str, bool, tree_sitter.No
     while current is not None:
         kind = current.type
         if kind in ("identifier", "field_identifier"):
-            return parsed_name(current), pointer, value
+            return parsed.text(current), pointer, value
         if kind == "init_declarator":
             value = current.child_by_field_name("value")
             current = current.child_by_field_name("declarator")
@@ -191,17 +193,12 @@ def _declarator_parts(node: tree_sitter.Node) -> tuple[str, bool, tree_sitter.No
     return None
 
 
-def parsed_name(node: tree_sitter.Node) -> str:
-    """Return the text of an identifier node (tree-sitter keeps it in `node.text`)."""
-    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
-
-
 def declared(parsed: ParsedCpp, declaration: tree_sitter.Node, kind: Kind) -> Iterator[Binding]:
     """Yield the bindings a declaration, field or parameter introduces."""
     written = type_name_of(parsed, declaration.child_by_field_name("type"))
     default = declaration.child_by_field_name("default_value")
     for declarator in declaration.children_by_field_name("declarator"):
-        parts = _declarator_parts(declarator)
+        parts = _declarator_parts(parsed, declarator)
         if parts is None:
             continue
         name, pointer, value = parts

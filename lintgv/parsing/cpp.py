@@ -2,6 +2,7 @@
 of), the only module that converts between tree-sitter byte offsets and positions."""
 
 import re
+import time
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,12 @@ _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 # Below this share of the file in ERROR nodes, tree-sitter's recovery still leaves
 # statements worth checking (TVM's macro-heavy files sit well under it).
 MAX_ERROR_SHARE = 0.6
+
+# tree-sitter's error recovery is superlinear on some broken input: a 60 KB file of
+# unterminated comment openers takes it four minutes. A parse that has used this much
+# CPU time is given up and the file is "could not be checked"; the largest C++ files of
+# TVM parse in a fiftieth of it.
+PARSE_SECONDS = 5.0
 
 
 # Nodes whose children are declarations of their own: the file, a namespace's body, an
@@ -360,11 +367,11 @@ def parse_cpp(
     starts = list(accumulate(map((1).__add__, map(len, data.split(b"\n"))), initial=0))
     starts.pop()
     if previous is None:
-        tree = _parser().parse(data)
+        tree = _bounded_parse(data, None)
     else:
         old, old_tree = previous.data, previous.tree
         told = changed(old_tree, old, changes, data) if changes is not None else None
-        tree = _parser().parse(
+        tree = _bounded_parse(
             data, told or edited(old_tree, old, previous.line_starts, data, starts)
         )
     parsed = ParsedCpp(tree, data, tuple(starts), text.isascii(), memo)
@@ -381,6 +388,35 @@ def parse_cpp(
                 column=parsed._column(row, col) + 1,
             )
     return parsed
+
+
+def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitter.Tree:
+    """Parse `data` (reusing `old_tree`) in at most PARSE_SECONDS of this thread's CPU."""
+    deadline = time.thread_time() + PARSE_SECONDS
+
+    # Only parsing from a callback can be given up. tree-sitter asks for the text about
+    # twice a file; a node's `.text` would ask again (a memoryview here crashes it), so
+    # lintgv slices text out of ParsedCpp.data instead.
+    def read(offset: int, _point: tree_sitter.Point) -> bytes:
+        return data[offset:]
+
+    def given_up(_offset: int, _has_error: bool) -> bool:
+        return time.thread_time() > deadline
+
+    parser = _parser()
+    try:
+        if old_tree is None:
+            return parser.parse(read, progress_callback=given_up)
+        return parser.parse(read, old_tree, progress_callback=given_up)
+    except ValueError:  # the parse was given up
+        # A parser given up resumes that parse on its next call unless it is reset.
+        parser.reset()
+        raise ParseError(
+            f"C++ could not be parsed: tree-sitter gave no tree within {PARSE_SECONDS:g} s "
+            "of CPU time (its error recovery is slow on this file's syntax errors)",
+            line=1,
+            column=1,
+        ) from None
 
 
 def error_free(text: str) -> int:

@@ -8,6 +8,7 @@ not), and that the parent lookups that keep deep nesting linear answer as tree-s
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import tree_sitter
 from hostile import run_lintgv
 from hypothesis import given, settings
@@ -90,3 +91,34 @@ def test_a_function_with_thousands_of_sites_is_checked_and_fixed(tmp_path: Path)
     after = path.read_text()
     assert after.count(".fresh_global(") == DEPTH
     assert "GlobalVar(" not in after.replace("GlobalVarSupply(", "")
+
+
+# tree-sitter's error recovery takes minutes on a few tens of kilobytes of these.
+UNTERMINATED_COMMENTS = 'void f() { GlobalVar g("x"); }\n' + "/*\n" * 20000
+
+
+def test_a_parse_that_runs_past_its_budget_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    import lintgv.parsing.cpp as cpp
+
+    monkeypatch.setattr(cpp, "PARSE_SECONDS", 0.2)
+    try:
+        parse_cpp(UNTERMINATED_COMMENTS)
+    except ParseError as error:
+        assert "within 0.2 s of CPU time" in str(error)
+    else:
+        raise AssertionError("a parse past its budget gave a tree")
+    # The parser given up starts afresh: a parse that resumed the abandoned one would
+    # find nothing but errors here.
+    assert not parse_cpp("int x;\n").root.has_error
+
+
+def test_a_file_tree_sitter_cannot_parse_in_time_is_reported_and_the_rest_checked(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "slow.cc").write_text(UNTERMINATED_COMMENTS)
+    (tmp_path / "fine.cc").write_text('void g() { GlobalVar h("y"); }\n')
+
+    checked = run_lintgv("check", "--no-cache", ".", cwd=tmp_path)
+    assert checked.returncode == 3, checked.stdout + checked.stderr
+    assert "slow.cc:1:1: error: C++ could not be parsed: tree-sitter gave no tree" in checked.stdout
+    assert "fine.cc:1:12: GV101" in checked.stdout
