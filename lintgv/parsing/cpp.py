@@ -223,9 +223,9 @@ class ParsedCpp:
         return tuple(found), loose
 
     def error_bound(self) -> int:
-        """Return at least as many bytes as the ERROR and MISSING nodes take: those of the
-        declarations that hold one, whole, and of the parts around them that hold one."""
-        if self.root.is_error:  # nothing was recognised: the whole file is one ERROR
+        """Return at least as many bytes as `unplaced` counts: those of the declarations
+        that hold an error, whole, and of the parts around them that hold one."""
+        if self.root.is_error:
             return self.root.end_byte - self.root.start_byte
         held = sum(n.end_byte - n.start_byte for n in self.declarations if n.has_error)
         return held + self._layout[1]
@@ -344,6 +344,35 @@ class ParsedCpp:
                 stack.extend(node.children)
         return found
 
+    def unplaced(self) -> tuple[int, tree_sitter.Node | None]:
+        """Return how many bytes tree-sitter could not place, and the first node of them:
+        MISSING nodes, and what each ERROR node spans outside the constructs (and comments)
+        it recognised within it.
+
+        An ERROR can wrap most of a file, or all of it, when an outer construct cannot be
+        closed among macros (TVM's codegen_llvm.cc, dmlc-core's json.h); the functions
+        and classes it holds are still whole trees that rules can read."""
+        total = 0
+        first: tree_sitter.Node | None = None
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            loose: list[tree_sitter.Node] = []
+            if node.is_missing:
+                loose = [node]
+            elif node.is_error:
+                kept = [c for c in node.children if c.child_count or c.type == "comment"]
+                total += node.end_byte - node.start_byte
+                total -= sum(c.end_byte - c.start_byte for c in kept)
+                stack.extend(c for c in kept if c.child_count)
+                loose = [c for c in node.children if not c.child_count and c.type != "comment"]
+            elif node.has_error:
+                stack.extend(node.children)
+            for candidate in loose[:1]:
+                if first is None or candidate.start_byte < first.start_byte:
+                    first = candidate
+        return total, first
+
 
 # Where nodes are in a region: byte offsets from its start, and the node's type.
 _Places = tuple[tuple[int, int, str], ...]
@@ -377,10 +406,9 @@ def parse_cpp(
     parsed = ParsedCpp(tree, data, tuple(starts), text.isascii(), memo)
     # A bound costs little and usually settles it: walking every error costs more.
     if tree.root_node.has_error and parsed.error_bound() > MAX_ERROR_SHARE * len(data):
-        errors = parsed.error_nodes()
-        broken = sum(n.end_byte - n.start_byte for n in errors)
-        if broken / len(data) > MAX_ERROR_SHARE:
-            row, col = errors[0].start_point
+        broken, first = parsed.unplaced()
+        if broken / len(data) > MAX_ERROR_SHARE and first is not None:
+            row, col = first.start_point
             raise ParseError(
                 f"C++ could not be parsed: {broken * 100 // len(data)}% of the file is in "
                 "syntax errors, first at this position",

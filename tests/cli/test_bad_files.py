@@ -2,6 +2,10 @@
 
 import json
 
+import tree_sitter
+
+from lintgv.parsing.cpp import language
+
 GOOD = "import tvm\ngv = tvm.ir.GlobalVar('main')\n"
 
 
@@ -71,7 +75,7 @@ def test_cpp_with_a_local_syntax_error_is_still_checked(lintgv, project) -> None
 
 
 def test_cpp_that_is_mostly_syntax_errors_is_named(lintgv, project) -> None:
-    root = project({"good.py": GOOD, "odd.cc": 'void F( {\n  GlobalVar gv("f");\n'})
+    root = project({"good.py": GOOD, "odd.cc": ')))) ]]]] }}}} GlobalVar gv("f") ]]]] )))) }}}}\n'})
     code, document = _run_json(lintgv, root)
     assert code == 3
     error = _error_of(document, "odd.cc")
@@ -87,3 +91,26 @@ def test_text_format_names_the_bad_file_and_continues(lintgv, project) -> None:
     assert "good.py:2:6: GV101" in result.stdout
     summary = "Found 1 finding in 1 file (2 checked); 1 could not be checked.\n"
     assert result.stdout.endswith(summary)
+
+
+def test_cpp_wrapped_whole_in_one_error_is_checked(lintgv, project) -> None:
+    # Reduced from dmlc-core's json.h: tree-sitter wraps the whole file in one ERROR node;
+    # the function it recognised inside is still checked.
+    lines = [
+        "  inline void DeclareField(const std::string &key, T *addr) {",
+        "    ::dmlc::json::AnyJSONManager::Global()->EnableType<Type>(#KeyName) \\",
+        "//! \\cond Doxygen_Suppress",
+        "namespace json {",
+        "template<typename ValueType>",
+        "struct NumericHandler {",
+        "  inline static void Write(JSONWriter *writer, const ValueType &value) {",
+        "void F(IRModule mod) {",
+        '  GlobalVar gv("f");',
+        "}",
+    ]
+    text = "\n".join(lines) + "\n"
+    assert tree_sitter.Parser(language()).parse(text.encode()).root_node.is_error
+    root = project({"json.h": text})
+    code, document = _run_json(lintgv, root)
+    assert code == 1, document
+    assert [(f["code"], f["line"]) for f in document["findings"]] == [("GV101", 9)]

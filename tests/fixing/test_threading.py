@@ -255,12 +255,12 @@ def test_a_file_that_cannot_be_parsed_matters_only_if_it_names_the_function(
         "#if A\nint ScheduleToModuleFor(int a) {\n"
         "#else\nint ScheduleToModuleFor(long a) {\n#endif\n"
     )
-    (project / "src" / "device.cc").write_text(branches + "  return 0;\n}\n" + "int x(;\n" * 40)
+    (project / "src" / "device.cc").write_text(branches + "  return 0;\n}\n" + ") ] } ) ] }\n" * 40)
     result = run_fix(project, "--unsafe")
     assert "Threaded a GlobalVarSupply parameter into ScheduleToModule" in result.stdout
     # Once it does name the function, its calls are unknown and the change is not made.
     (project / "src" / "device.cc").write_text(
-        branches.replace("ScheduleToModuleFor", "ScheduleToModule") + "int x(;\n" * 40
+        branches.replace("ScheduleToModuleFor", "ScheduleToModule") + ") ] } ) ] }\n" * 40
     )
     project_again = project.parent / "again"
     shutil.copytree(FIXTURES / "thread_project", project_again)
