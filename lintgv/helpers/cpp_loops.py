@@ -5,7 +5,9 @@ Three shapes, each asking a map, a set or a module whether a name is taken:
 - the condition asks about a variable and the body rebuilds it from a counter, or asks a
   naming function again: `while (used.count(name)) name = hint + std::to_string(++i);`,
   `while (mod->ContainGlobalVar(name)) name = GetUniqueName(hint);`;
-- the condition builds the candidate itself: `while (used.count(p + "_" + std::to_string(n))) ++n;`;
+- the condition builds the candidate itself: `while (used.count(p + "_" + std::to_string(n))) ++n;`,
+  or from a suffix the body rebuilds:
+  `do { s = "_" + std::to_string(++i); } while (used.count(p + s));`;
 - an endless loop builds a candidate and leaves when it is free:
   `while (true) { c = hint + std::to_string(i++); if (!used.count(c)) break; }`.
 """
@@ -109,6 +111,9 @@ def _loop(parsed: ParsedCpp, loop: Node) -> InlineLoop | None:
             if rebuilt is not None:
                 base = _base(parsed, rebuilt, variable)
                 return InlineLoop(loop, variable, base, container, module)
+        suffixed = _suffixed(parsed, body, asked)
+        if suffixed is not None:
+            return InlineLoop(loop, "", suffixed, container, module)
     if condition is None or parsed.text(condition).strip("() ") in _ENDLESS:
         return _leaves_when_free(parsed, loop, body)
     return None
@@ -191,6 +196,19 @@ def _rebuilt(parsed: ParsedCpp, body: Node, variable: str) -> Node | None:
             ):
                 return right
         stack.extend(node.named_children)
+    return None
+
+
+def _suffixed(parsed: ParsedCpp, body: Node, asked: Node) -> str | None:
+    """Return the base name when the condition asks about a sum one of whose terms the
+    body rebuilds from a counter (`while (used.count(name + suffix + ext))` with
+    `suffix = "_" + std::to_string(++i)` in the body): the sum without that term."""
+    terms = _terms(parsed, asked)
+    if len(terms) < 2:
+        return None
+    for term in terms:
+        if term.type == "identifier" and _rebuilt(parsed, body, parsed.text(term)) is not None:
+            return " + ".join(parsed.text(t) for t in terms if t is not term)
     return None
 
 

@@ -4,7 +4,8 @@ ask again, in a function that is not itself a unique-name helper (GV201 reports 
 Two shapes, each asking a dict, a set or a module whether a name is taken:
 - the condition asks about a variable and the body rebuilds it from a counter, or asks a
   naming function again: `while name in used: name = f"{hint}_{i}"`,
-  `while name in mod: name = self.get_unique_name(hint)`;
+  `while name in mod: name = self.get_unique_name(hint)`; or it asks about a sum whose
+  suffix the body rebuilds: `while name + suffix in used: suffix = f"_{i}"`;
 - an endless or counting loop builds a candidate and leaves when it is free:
   `for i in itertools.count(1): c = f"{hint}_{i}"; if c not in used: break`.
 """
@@ -46,6 +47,10 @@ def inline_loop(node: cst.While | cst.For) -> InlineLoop | None:
             value = _rebuilt(node.body, variable) if variable is not None else None
             if variable is not None and value is not None:
                 return _found(node, variable, value, container)
+            base = _suffixed(node.body, asked)
+            if base is not None:
+                last = container.rsplit(".", 1)[-1].lower().strip("_")
+                return InlineLoop(node, "", base, container, last in _MODULES)
         if not _is_endless(node.test):
             return None
     elif not _is_counting(node.iter):
@@ -105,6 +110,42 @@ def _rebuilt(body: cst.BaseSuite, variable: str) -> cst.BaseExpression | None:
         ):
             return node.value
     return None
+
+
+def _suffixed(body: cst.BaseSuite, asked: cst.BaseExpression) -> str | None:
+    """Return the base name when the condition asks about a sum one of whose terms the
+    body rebuilds from a counter (`while name + suffix in used:` with
+    `suffix = f"_{i}"` in the body): the sum without that term."""
+    terms = _terms(asked)
+    if len(terms) < 2:
+        return None
+    for term in terms:
+        variable = dotted(term)
+        if variable is not None and _numbers(body, variable):
+            rest = [dotted(t) or "…" for t in terms if t is not term]
+            return " + ".join(rest)
+    return None
+
+
+def _numbers(body: cst.BaseSuite, variable: str) -> bool:
+    """Tell whether the loop body gives `variable` a number, alone or after a constant
+    (`suffix = "_" + str(i)`, `f"_{i}"`): a suffix, where a whole name would need more."""
+    for node in descendants(body):
+        if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            continue
+        if isinstance(node, cst.Assign) and any(dotted(t.target) == variable for t in node.targets):
+            value = node.value
+            if isinstance(value, cst.FormattedString):
+                return any(isinstance(p, cst.FormattedStringExpression) for p in value.parts)
+            return is_number_text(value) or any(is_number_text(t) for t in _terms(value))
+    return _rebuilt(body, variable) is not None
+
+
+def _terms(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """Return the terms of a `+` sum, left to right (one term for anything else)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return [*_terms(node.left), *_terms(node.right)]
+    return [node]
 
 
 def _is_retry(value: cst.BaseExpression) -> bool:

@@ -49,7 +49,8 @@ _DOC = """A loop makes a name unique by hand: while it is taken, append a counte
       suffix (`name += "_a"`) or asks a naming function again
       (`name = GetUniqueName(hint)`), or
     - builds the candidate in the condition itself (`used.count(p + std::to_string(++n))`),
-      or
+      or from a suffix its body numbers (`while (used.count(name + suffix))` with
+      `suffix = "_" + std::to_string(++i)`, Python `while name + suffix in used:`), or
     - is endless or counting (`while (true)`, `for i in itertools.count()`) and leaves once
       a candidate it built is free (`if (!used.count(c)) break;`, `if c not in used: break`).
 
@@ -132,6 +133,14 @@ class InlineUniquingLoopPython(PythonRule):
             '    names.add(f"{base_name}_{i}")\n',
             span=(3, 5, 4, 15),
             message=loop_message(Config(), Language.PYTHON, "names", "base_name", False),
+        ),
+        # The condition asks about a sum whose suffix the body numbers (a tensor renamer).
+        Invalid(
+            "def rename(tensor, used):\n    suffix = ''\n    i = 0\n"
+            "    while tensor.name + suffix in used:\n        i += 1\n"
+            '        suffix = "_rename_" + str(i)\n    used.add(tensor.name + suffix)\n',
+            span=(4, 5, 6, 37),
+            message=loop_message(Config(), Language.PYTHON, "used", "tensor.name", False),
         ),
         # A counting loop that leaves when its candidate is free.
         Invalid(
@@ -272,6 +281,16 @@ class InlineUniquingLoopCpp(CppRule):
             "    cnt++;\n  }\n"
             '  Name(e, expr_name + "_" + std::to_string(cnt));\n}\n',
             span=(3, 3, 5, 4),
+        ),
+        # The condition asks about a sum whose suffix the body numbers (a realize renamer).
+        Invalid(
+            "void Rename(std::string name, const std::string& ext) {\n"
+            "  std::string str;\n  do {\n"
+            '    str = "_rename" + std::to_string(++m_);\n'
+            "  } while (attr_name_.count(name + str + ext) != 0);\n"
+            "  attr_name_.insert(name + str + ext);\n}\n",
+            span=(3, 3, 5, 53),
+            message=loop_message(Config(), Language.CPP, "attr_name_", "name + ext", False),
         ),
         # An endless loop that leaves when its candidate is free.
         Invalid(
