@@ -335,7 +335,8 @@ def scope_at(parsed: ParsedCpp, node: tree_sitter.Node) -> Scope:
             add(_parameters(parsed, parent))
             function = function or parent
             cls, looked_outside = _class_of(parsed, parent)
-            if cls is not None:
+            # In a constructor's initializer list a member may not be made yet.
+            if cls is not None and current == parent.child_by_field_name("body"):
                 add(members(parsed, cls))
             break
         current, parent = parent, parsed.parent(parent)

@@ -8,13 +8,14 @@ one along — the caller's own supply, or one made from the caller's IRModule. T
 then named with the new parameter, as GV101's fix does with any supply in scope.
 
 One change per function, across files, applied whole or not at all (fixing/groups.py).
-A caller with neither a supply nor a module gets the parameter in turn, up to
-`supply-depth` calls up, where that brings a real supply from further up; otherwise it
-passes a new, empty one (`GlobalVarSupply(NameSupply(""))`, as TVM's FFI registrations
-did), listed in the change's evidence. The change is unsafe: names now come from a
-supply. It is not made (and the summary says why) when a call cannot be resolved, a file
-naming the function cannot be parsed, the function is overloaded, or nothing checked
-calls it.
+A caller with neither a supply nor a module passes a supply member of its class when it
+is a method of a class the project defines (fixing/cpp_members.py); otherwise it gets the
+parameter in turn, up to `supply-depth` calls up, where that brings a real supply from
+further up; otherwise it passes a new, empty one (`GlobalVarSupply(NameSupply(""))`, as
+TVM's FFI registrations did). Both are listed in the change's evidence. The change is
+unsafe: names now come from a supply. It is not made (and the summary says why) when a
+call cannot be resolved, a file naming the function cannot be parsed, the function is
+overloaded, or nothing checked calls it.
 """
 
 import re
@@ -34,7 +35,7 @@ from lintgv.config import Config, apply_settings
 from lintgv.engine import check
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits
-from lintgv.fixing import cpp_callers
+from lintgv.fixing import cpp_callers, cpp_members
 from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
@@ -46,7 +47,7 @@ PARAMETER = "global_var_supply"
 # sites a supply is threaded to.
 NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
-_NEW_SUPPLY = 'GlobalVarSupply(NameSupply(""))'
+_NEW_SUPPLY = cpp_members.NEW_SUPPLY
 _DEFAULTED = frozenset({"optional_parameter_declaration", "variadic_parameter_declaration"})
 
 
@@ -220,6 +221,8 @@ class _Saved(NamedTuple):
     threaded: list[str]
     given: set[tuple[Path, int]]
     calls: int
+    members: dict[tuple[Path, int], str]
+    kept: list[tuple[str, str]]
 
 
 class ThreadEdits:
@@ -233,14 +236,25 @@ class ThreadEdits:
         self.given: set[tuple[Path, int]] = set()  # (file, function key) of those
         self.calls = 0
         self.grounded = False  # whether the function threaded last got a real supply
+        self.members: dict[tuple[Path, int], str] = {}  # supply members, by class body
+        self.kept: list[tuple[str, str]] = []  # calls passing their class's member, and it
 
     def snapshot(self) -> _Saved:
         edits = {p: list(e) for p, e in self.edits.items()}
         threaded, given = list(self.threaded), set(self.given)
-        return _Saved(edits, list(self.unresolved), threaded, given, self.calls)
+        members, kept = dict(self.members), list(self.kept)
+        return _Saved(edits, list(self.unresolved), threaded, given, self.calls, members, kept)
 
     def restore(self, saved: _Saved) -> None:
-        self.edits, self.unresolved, self.threaded, self.given, self.calls = saved
+        (
+            self.edits,
+            self.unresolved,
+            self.threaded,
+            self.given,
+            self.calls,
+            self.members,
+            self.kept,
+        ) = saved
 
     def add(self, path: Path, edit: Edit) -> None:
         mine = self.edits.setdefault(path, [])
@@ -252,6 +266,14 @@ class ThreadEdits:
         evidence = "names now come from a GlobalVarSupply passed in"
         if len(self.threaded) > 1:
             evidence += "; threaded through " + ", ".join(self.threaded[1:])
+        if self.kept:
+            members = ", ".join(f"`{m}`" for m in sorted({m for _, m in self.kept}))
+            evidence += (
+                f"; these callers are methods and pass a supply member their class keeps "
+                f"({members}: new and empty, one per object, so a name asked for again in "
+                "a later call gets a suffix): "
+                + ", ".join(sorted((p for p, _ in self.kept), key=_place_order))
+            )
         if self.unresolved:
             evidence += (
                 "; these callers have no supply or module and pass a new, empty one: "
@@ -453,6 +475,10 @@ class _Threader(ThreadEdits):
         if caller is not None and caller.type == "function_definition":
             if (path, caller.start_byte) in self.given:
                 return PARAMETER
+            member = self._member(path, parsed, caller, call)
+            if member is not None:
+                self.kept.append((_where(path, parsed, call), member))
+                return member
             unit = unit_of(parsed, caller, self.config)
             known = unit is not None and cpp_identity(unit.qualified) in seen
             if depth > 1 and unit is not None and not known:
@@ -464,6 +490,22 @@ class _Threader(ThreadEdits):
                 self.restore(saved)
         self.unresolved.append(_where(path, parsed, call))
         return _NEW_SUPPLY
+
+    def _member(self, path: Path, parsed: ParsedCpp, method: Node, call: Node) -> str | None:
+        """Return the supply member of the class of `method`, declaring it in the class
+        the first time; None when `method` is no method a member can serve."""
+
+        def files(name: str) -> dict[Path, ParsedCpp] | None:
+            found = self._files_naming(name)
+            return None if isinstance(found, str) else found
+
+        member = cpp_members.member_for(path, parsed, method, call, files)
+        if member is None:
+            return None
+        if member.key not in self.members:
+            self.members[member.key] = member.name
+            self.add(member.path, member.edit)
+        return self.members[member.key]
 
 
 def _ancestors_within(parsed: ParsedCpp, node: Node, stop: Node | None) -> list[Node]:

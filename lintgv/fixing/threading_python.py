@@ -6,8 +6,10 @@ keyword-only parameter `global_var_supply: GlobalVarSupply` (keyword-only, so th
 that passes its arguments by position binds one of them to it), and every call of it in
 the project passes `global_var_supply=` the caller's supply, one made from the caller's
 IRModule, or — up to `supply-depth` calls up, where that brings a real supply from
-further up — the caller's own new parameter. A caller with nothing to pass passes a new,
-empty `GlobalVarSupply()`, listed in the change's evidence. A caller's several calls, or
+further up — the caller's own new parameter. A method with nothing to pass passes an
+attribute its class's `__init__` sets (fixing/python_members.py); any other caller with
+nothing to pass passes a new, empty `GlobalVarSupply()`; both are listed in the change's
+evidence. A caller's several calls, or
 one in a loop, share one `global_var_supply = GlobalVarSupply(mod)` declared before them.
 
 Calls are resolved through the file's imports: `build(...)` in the function's own module,
@@ -34,6 +36,7 @@ from lintgv.codemods.names import free_name
 from lintgv.codemods.unique_names import Change
 from lintgv.config import Config
 from lintgv.fixes import apply_edits
+from lintgv.fixing import python_members
 from lintgv.fixing.python_calls import (
     Parses,
     PyFile,
@@ -57,7 +60,7 @@ from lintgv.parsing.walk import descendants
 _DECLARATION = f"{PARAMETER}: GlobalVarSupply"
 
 
-_NEW_SUPPLY = "GlobalVarSupply()"
+_NEW_SUPPLY = python_members.NEW_SUPPLY
 
 
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
@@ -280,6 +283,13 @@ class _Threader(ThreadEdits):
         supply = file.planner.supply_at(caller, line)
         if supply is not None:
             return supply
+        member = python_members.member_for(file, caller)
+        if member is not None:
+            if (file.path, member.key) not in self.members:
+                self.members[(file.path, member.key)] = member.passed
+                self.add(file.path, member.edit)
+            self.kept.append((file.where(call), member.passed))
+            return member.passed
         outer = target_at(file, file.span_of(caller).start_line)
         if depth > 1 and outer is not None and outer.qualified not in seen:
             # A caller gets the parameter only where that brings a real supply from

@@ -59,7 +59,10 @@ class DirectGlobalVarPython(PythonSites):
     imports; a method through `self`, `cls` or its class — passes `global_var_supply=` the
     caller's supply, `GlobalVarSupply(mod)` from the caller's IRModule (a binding of that
     type, or a parameter named like one), or the caller's own new parameter up to
-    `supply-depth` calls up; a caller with nothing passes `GlobalVarSupply()` (listed).
+    `supply-depth` calls up; a method with nothing to pass passes
+    `self.global_var_supply`, which its class's `__init__` then ends by setting to a new
+    `GlobalVarSupply()` (one per object, as TVM's compiler keeps one); any other caller
+    with nothing passes `GlobalVarSupply()`. Both are listed.
     All files change together or none, and only if each compiles. Not done (the summary
     says why) when no caller has a supply or module to pass, the function is used other
     than by a call (passed as a value, decorated, named in a string as for `getattr`,
@@ -236,11 +239,15 @@ class DirectGlobalVarCpp(CppSites):
     in instead. `lintgv fix --unsafe` does that as TVM's migration did by hand: the
     function gets a `GlobalVarSupply global_var_supply` parameter (before the first one
     with a default value), so do its declarations in the files checked, and each call
-    passes the caller's supply, one made from the caller's IRModule, or else a new one
-    (listed in the summary); a caller's several calls, or one in a loop, share one
-    `GlobalVarSupply global_var_supply = GlobalVarSupply(mod);` declared before them; a
-    caller with nothing to pass gets the parameter too, up to `supply-depth` calls up
-    (default 3); all files change together or none. It is not done when a
+    passes the caller's supply, or one made from the caller's IRModule; a caller's
+    several calls, or one in a loop, share one `GlobalVarSupply global_var_supply =
+    GlobalVarSupply(mod);` declared before them. A caller with nothing to pass that is a
+    method of a class the files checked define (not static; the call in its body) passes
+    a member its class gets, `GlobalVarSupply global_var_supply_ =
+    GlobalVarSupply(NameSupply(""));` declared last in the class, as TVM's compiler
+    keeps one since PR 12066; any other caller with nothing to pass gets the parameter
+    too, up to `supply-depth` calls up (default 3), or else passes a new one. Members and
+    new supplies are listed in the summary; all files change together or none. It is not done when a
     call's receiver cannot be resolved (the call would miss its argument), when a call
     relies on default arguments before the new one, or when nothing in the files checked
     calls the function (an API whose callers are elsewhere). No fix (and the message says

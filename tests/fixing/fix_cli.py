@@ -15,3 +15,16 @@ def run_fix(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
         check=False,
     )
+
+
+GV101_ON_0_16 = 'tvm-version = "0.16"\nselect = ["GV101"]\n'
+
+
+def gv101_project(root: Path, files: dict[str, str]) -> Path:
+    """Make `root` a project checked for GV101 on TVM 0.16 holding `files`."""
+    root.mkdir(parents=True)
+    (root / "lintgv.toml").write_text(GV101_ON_0_16)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root

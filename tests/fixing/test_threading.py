@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fix_cli import run_fix
+from fix_cli import gv101_project, run_fix
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 STUBS = Path(__file__).parent.parent / "stubs"
@@ -341,10 +341,7 @@ void Once(IRModule mod, const BaseFunc& f) {
 
 @pytest.mark.system("c++")
 def test_a_caller_s_calls_share_one_supply_made_before_them(tmp_path: Path) -> None:
-    root = tmp_path / "shared"
-    root.mkdir()
-    (root / "lintgv.toml").write_text('tvm-version = "0.16"\nselect = ["GV101"]\n')
-    (root / "shared.cc").write_text(SHARED)
+    root = gv101_project(tmp_path / "shared", {"shared.cc": SHARED})
     result = run_fix(root, "--unsafe")
     text = (root / "shared.cc").read_text()
     assert "Threaded a GlobalVarSupply parameter into Name (4 calls updated" in result.stdout
