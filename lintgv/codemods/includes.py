@@ -8,6 +8,7 @@ from collections.abc import Callable
 import libcst as cst
 import tree_sitter
 
+from lintgv.helpers.python_shape import is_docstring
 from lintgv.lines import lines_with_breaks
 from lintgv.model import Edit, Span
 from lintgv.parsing.cpp import ParsedCpp
@@ -123,8 +124,8 @@ def import_edit(
         if not isinstance(statement, cst.SimpleStatementLine):
             break
         is_import = all(isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body)
-        is_docstring = index == 0 and _is_docstring(statement)
-        if not (is_import or is_docstring):
+        is_doc = index == 0 and is_docstring(statement)
+        if not (is_import or is_doc):
             break
         anchor = statement
     if anchor is None:
@@ -137,14 +138,6 @@ def import_edit(
     if anchor is module.body[-1] and not module.has_trailing_newline:
         return Edit(_point(end.end_line, end.end_col), "\n" + line, "")
     return Edit(_point(end.end_line + 1, 0), line + "\n", "")
-
-
-def _is_docstring(statement: cst.SimpleStatementLine) -> bool:
-    return (
-        len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
-    )
 
 
 def _comment_lines(statement: cst.CSTNode) -> int:

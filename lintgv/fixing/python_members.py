@@ -1,17 +1,20 @@
 """A supply kept as an attribute, for Python supply threading (fixing/threading_python.py).
 
 As in C++ (fixing/cpp_members.py): where a caller with no supply to pass is a method of
-a module-level class that sets its attributes in its own `__init__`, that `__init__`
-ends by setting `self.global_var_supply = GlobalVarSupply()`, and the method passes
+a module-level class with an `__init__` of its own, that `__init__` begins by setting
+`self.global_var_supply = GlobalVarSupply()`, and the method passes
 `self.global_var_supply`: every call one object makes shares one supply.
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import libcst as cst
 
 from lintgv.fixing.python_calls import PyFile
+from lintgv.helpers.python_shape import is_docstring
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
@@ -32,45 +35,93 @@ class Member:
 
     key: int
     passed: str
-    edit: Edit
+    edit: Edit | None  # None: `__init__` sets it already (a change before)
 
 
-def member_for(file: PyFile, method: cst.FunctionDef) -> Member | None:
+def member_for(
+    file: PyFile, method: cst.FunctionDef, users: Callable[[re.Pattern[str]], list[Path]]
+) -> Member | None:
     """Return the attribute `method` can pass, or None when it is no instance method of
-    a module-level class whose `__init__` (of its own, with no `return`, not the caller
-    itself) can set one; a class with `__slots__` or that uses the attribute already
-    gets none."""
+    a module-level class that can keep one; `users` gives the project's files whose text
+    matches a pattern. The attribute is set first in the class's own `__init__` (its
+    last definition; no `return`), before anything there can call a method that passes
+    it. None for a decorated class (a frozen or slotted dataclass forbids new
+    attributes), one with `__slots__` or its own `__setattr__`, one a project class
+    derives from (its `__init__` need not call this one), a method whose name the class
+    body binds again (`f = staticmethod(f)`), or when the project uses the attribute
+    otherwise."""
     body = file.parent_of(method)
     owner = file.parent_of(body) if body is not None else None
     if not isinstance(owner, cst.ClassDef) or not isinstance(file.parent_of(owner), cst.Module):
         return None
     receiver = _receiver(method)
-    if receiver is None or method.name.value == "__init__":
+    name = method.name.value
+    if receiver is None or name == "__init__" or owner.decorators or _assigns(owner, name):
         return None
-    init = next(
-        (
-            s
-            for s in owner.body.body
-            if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
-        ),
-        None,
-    )
-    if init is None or not isinstance(init.body, cst.IndentedBlock) or _receiver(init) is None:
+    if _assigns(owner, "__slots__") or _defines(owner, "__setattr__"):
         return None
+    inits = [
+        s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
+    ]
+    init = inits[-1] if inits else None
+    if init is None or init.decorators or not isinstance(init.body, cst.IndentedBlock):
+        return None
+    own = _receiver(init)
+    if own is None or _returns(init):
+        return None
+    passed = f"{receiver}.{ATTRIBUTE}"
+    setting = f"{own}.{ATTRIBUTE} = {NEW_SUPPLY}"
+    statements = list(init.body.body)
+    if statements and file.module.code_for_node(statements[0]).strip() == setting:
+        return Member(id(owner), passed, None)  # set by a change before
     code = file.module.code_for_node(owner)
-    if _returns(init) or _has_slots(owner) or _ATTRIBUTE_USE.search(code):
+    if _ATTRIBUTE_USE.search(code) or _used_elsewhere(file, owner, users):
         return None
-    last = init.body.body[-1]
-    start = file.span_of(init.body.body[0])
+    if is_docstring(statements[0]):
+        statements = statements[1:]
     index = LineIndex(file.text)
-    line_start = index.offset(start.start_line, 0)
-    indent = file.text[line_start : index.offset(start.start_line, start.start_col)]
-    line = file.span_of(last).end_line + 1
-    if line > len(index):
-        return None  # the file ends inside __init__, without a line break
     newline = "\r\n" if "\r\n" in file.text else "\n"
-    text = f"{indent}{_receiver(init)}.{ATTRIBUTE} = {NEW_SUPPLY}{newline}"
-    return Member(id(owner), f"{receiver}.{ATTRIBUTE}", Edit(Span(line, 0, line, 0), text, ""))
+    if statements:
+        where = file.span_of(statements[0])
+        line = where.start_line
+        indent = file.text[index.offset(line, 0) : index.offset(line, where.start_col)]
+    else:  # a docstring alone
+        where = file.span_of(init.body.body[0])
+        line = where.end_line + 1
+        first = where.start_line
+        indent = file.text[index.offset(first, 0) : index.offset(first, where.start_col)]
+        if line > len(index):
+            return None  # the file ends inside __init__, without a line break
+    text = f"{indent}{setting}{newline}"
+    return Member(id(owner), passed, Edit(Span(line, 0, line, 0), text, ""))
+
+
+def _used_elsewhere(
+    file: PyFile, owner: cst.ClassDef, users: Callable[[re.Pattern[str]], list[Path]]
+) -> bool:
+    """Tell whether a class derives from `owner`, or code outside it uses the attribute,
+    anywhere in the project."""
+    derived = re.compile(rf"\bclass\s+\w+\s*\([^)]*\b{re.escape(owner.name.value)}\b")
+    if users(derived):
+        return True
+    # The class itself does not use it (looked at before): any use in its file is outside.
+    return bool(users(_ATTRIBUTE_USE)) or _ATTRIBUTE_USE.search(file.text) is not None
+
+
+def _assigns(owner: cst.ClassDef, name: str) -> bool:
+    """Tell whether the class body assigns `name` (`__slots__ = ...`, `f = staticmethod(f)`)."""
+    for statement in owner.body.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else []
+            if isinstance(small, cst.AnnAssign):
+                targets = [small.target]
+            if any(dotted(t) == name for t in targets):
+                return True
+    return False
+
+
+def _defines(owner: cst.ClassDef, name: str) -> bool:
+    return any(isinstance(s, cst.FunctionDef) and s.name.value == name for s in owner.body.body)
 
 
 def _receiver(function: cst.FunctionDef) -> str | None:
@@ -85,15 +136,3 @@ def _receiver(function: cst.FunctionDef) -> str | None:
 
 def _returns(function: cst.FunctionDef) -> bool:
     return any(isinstance(node, cst.Return) for node in descendants(function.body))
-
-
-def _has_slots(owner: cst.ClassDef) -> bool:
-    for statement in owner.body.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                targets = small.targets if isinstance(small, cst.Assign) else []
-                if any(dotted(t.target) == "__slots__" for t in targets):
-                    return True
-                if isinstance(small, cst.AnnAssign) and dotted(small.target) == "__slots__":
-                    return True
-    return False

@@ -502,9 +502,14 @@ class _Threader(ThreadEdits):
         member = cpp_members.member_for(path, parsed, method, call, files)
         if member is None:
             return None
+        # A function threaded here that is a method of the same class would then see two
+        # supplies, its parameter and the member (GV101 would not choose).
+        if any(t.rsplit("::", 1)[0].endswith(member.owner) for t in self.threaded if "::" in t):
+            return None
         if member.key not in self.members:
             self.members[member.key] = member.name
-            self.add(member.path, member.edit)
+            if member.edit is not None:
+                self.add(member.path, member.edit)
         return self.members[member.key]
 
 

@@ -268,6 +268,14 @@ class _Threader(ThreadEdits):
                 return f"other (may come from {module})"
         return None
 
+    def _users(self, pattern: re.Pattern[str]) -> list[Path]:
+        """Return the project's files whose text matches `pattern`."""
+        return [
+            path
+            for path in self.modules
+            if (text := self.read(path)) is not None and pattern.search(text) is not None
+        ]
+
     def _supply(
         self, file: PyFile, call: cst.Call, target: Target, depth: int, seen: frozenset[str]
     ) -> str:
@@ -283,11 +291,12 @@ class _Threader(ThreadEdits):
         supply = file.planner.supply_at(caller, line)
         if supply is not None:
             return supply
-        member = python_members.member_for(file, caller)
+        member = python_members.member_for(file, caller, self._users)
         if member is not None:
             if (file.path, member.key) not in self.members:
                 self.members[(file.path, member.key)] = member.passed
-                self.add(file.path, member.edit)
+                if member.edit is not None:
+                    self.add(file.path, member.edit)
             self.kept.append((file.where(call), member.passed))
             return member.passed
         outer = target_at(file, file.span_of(caller).start_line)

@@ -217,7 +217,7 @@ def _is_built_value(value: cst.CSTNode, built: set[int]) -> bool:
 def _delegates(body: cst.BaseSuite) -> bool:
     """Tell whether a body (after its docstring) returns or makes one call, or does nothing."""
     statements = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
-    if statements and _is_docstring(statements[0]):
+    if statements and is_docstring(statements[0]):
         statements = statements[1:]
     if not statements or all(_does_nothing(s) for s in statements):
         return True
@@ -245,7 +245,8 @@ def _does_nothing(statement: cst.CSTNode) -> bool:
     )
 
 
-def _is_docstring(statement: cst.CSTNode) -> bool:
+def is_docstring(statement: cst.CSTNode) -> bool:
+    """Tell whether a statement is a lone string: a docstring where it comes first."""
     return (
         isinstance(statement, cst.SimpleStatementLine)
         and len(statement.body) == 1

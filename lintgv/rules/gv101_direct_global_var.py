@@ -60,7 +60,7 @@ class DirectGlobalVarPython(PythonSites):
     caller's supply, `GlobalVarSupply(mod)` from the caller's IRModule (a binding of that
     type, or a parameter named like one), or the caller's own new parameter up to
     `supply-depth` calls up; a method with nothing to pass passes
-    `self.global_var_supply`, which its class's `__init__` then ends by setting to a new
+    `self.global_var_supply`, which its class's `__init__` then begins by setting to a new
     `GlobalVarSupply()` (one per object, as TVM's compiler keeps one); any other caller
     with nothing passes `GlobalVarSupply()`. Both are listed.
     All files change together or none, and only if each compiles. Not done (the summary
@@ -244,15 +244,15 @@ class DirectGlobalVarCpp(CppSites):
     GlobalVarSupply(mod);` declared before them. A caller with nothing to pass that is a
     method of a class the files checked define (not static; the call in its body) passes
     a member its class gets, `GlobalVarSupply global_var_supply_ =
-    GlobalVarSupply(NameSupply(""));` declared last in the class, as TVM's compiler
+    GlobalVarSupply(NameSupply(""));` declared first in the class, as TVM's compiler
     keeps one since PR 12066; any other caller with nothing to pass gets the parameter
     too, up to `supply-depth` calls up (default 3), or else passes a new one. Members and
-    new supplies are listed in the summary; all files change together or none. It is not done when a
-    call's receiver cannot be resolved (the call would miss its argument), when a call
-    relies on default arguments before the new one, or when nothing in the files checked
-    calls the function (an API whose callers are elsewhere). No fix (and the message says
-    why) outside functions, for `make_object<GlobalVarNode>` and for calls that pass a
-    type or span. With
+    new supplies are listed in the summary; all files change together or none. It is not
+    done when a call's receiver cannot be resolved (the call would miss its argument),
+    when a call relies on default arguments before the new one, or when nothing in the
+    files checked calls the function (an API whose callers are elsewhere). No fix (and
+    the message says why) outside functions, for `make_object<GlobalVarNode>` and for
+    calls that pass a type or span. With
     `tvm-version = "0.25"` the name is wrapped instead: `GlobalVar(global_names->FreshName(
     name, false))`, with a `UniqueNameSupply` seeded from the module's globals.
 

@@ -65,6 +65,13 @@ class Holder {
 """
 
 MAKE_MODULE = "IRModule MakeModule(const GlobalVar& gv, const BaseFunc& f);\n"
+# A function that builds a GlobalVar with nothing in scope, for the classes below it.
+SCHED = (
+    "#include <tvm/ir/module.h>\nnamespace tvm {\n"
+    + MAKE_MODULE
+    + "IRModule Sched(const PrimFunc& f, const std::string& name) "
+    "{ return MakeModule(GlobalVar(name), f); }\n"
+)
 
 
 @pytest.fixture
@@ -84,23 +91,23 @@ def _after(project: Path) -> tuple[str, str, str]:
 def test_methods_pass_a_member_their_class_keeps(project: Path) -> None:
     header, source, report = _after(project)
     member = '  GlobalVarSupply global_var_supply_ = GlobalVarSupply(NameSupply(""));\n'
-    # A class defined in a header gets one member there, private, for both methods.
+    # Declared first in the class (made before any other member), in its default section
+    # (private in a class): in the header that defines the class, once for both methods.
     assert header.count("global_var_supply_") == 1
-    assert " private:\n" + member + "};" in header
+    assert "class Pass {\n" + member + " public:\n" in header
     assert "#include <tvm/ir/global_var_supply.h>" in header
     assert 'return ScheduleToModule(f, "visit", global_var_supply_); }' in source
     assert 'return ScheduleToModule(f, "again", global_var_supply_); }' in source
-    # A class in the source file: the member joins its private section.
-    assert "  int runs_ = 0;\n" + member + "};" in source
+    # A class in the source file.
+    assert "class Compiler {\n" + member + " public:\n" in source
     assert 'return ScheduleToModule(f, "run", global_var_supply_); }' in source
-    # An initializer list runs before the member (declared last) is made.
+    # An initializer list does not see the class's members.
     assert 'first_(ScheduleToModule(f, "first", GlobalVarSupply(NameSupply(""))).defined())' in (
         source
     )
-    # A struct: public by default, no section added; a const method can pass it too.
-    assert 'return ScheduleToModule(f, "build", global_var_supply_); }\n' + member + "};" in (
-        source
-    )
+    # A struct (public by default); a const method can pass it too.
+    assert "struct Builder {\n" + member in source
+    assert 'return ScheduleToModule(f, "build", global_var_supply_); }' in source
     # A module member serves a method; not an initializer list, which may run before it.
     assert 'return ScheduleToModule(f, "again2", GlobalVarSupply(mod_)); }' in source
     assert 'mod_(ScheduleToModule(f, "held", GlobalVarSupply(NameSupply(""))))' in source
@@ -133,14 +140,81 @@ def test_the_members_compile_and_a_second_run_changes_nothing(project: Path) -> 
     assert "Thread" not in again.stdout
 
 
-def test_a_class_defined_twice_gets_no_member(project: Path) -> None:
-    # Two classes named Pass (in #if branches, say): which one the method belongs to is
-    # not clear, so its call passes a new, empty supply.
+def test_the_class_of_an_out_of_class_method_is_looked_up_by_namespace(project: Path) -> None:
+    # A class of the same name in another namespace is not the method's class.
     other = project / "include" / "other.h"
-    other.write_text("namespace other {\nclass Pass {\n int y;\n};\n}\n")
+    text = "namespace other {\nclass Pass {\n int y;\n};\n}  // namespace other\n"
+    other.write_text(text)
     header, source, _ = _after(project)
-    assert "global_var_supply_ =" not in header
+    assert other.read_text() == text
+    assert header.count("global_var_supply_ =") == 1
+    assert 'ScheduleToModule(f, "visit", global_var_supply_)' in source
+
+
+def test_a_method_whose_class_is_not_in_the_project_gets_no_member(project: Path) -> None:
+    # `Pass` comes from a header outside the files checked; the project's only class of
+    # that name is another namespace's.
+    api = project / "include" / "api.h"
+    start = api.read_text().index("class Pass {")
+    api.write_text(api.read_text()[:start] + '#include "ext/pass.h"\n}  // namespace tvm\n')
+    (project / "include" / "other.h").write_text("namespace other {\nclass Pass {};\n}\n")
+    _, source, _ = _after(project)
     assert 'ScheduleToModule(f, "visit", GlobalVarSupply(NameSupply("")))' in source
+    assert "Pass {};" in (project / "include" / "other.h").read_text()
+
+
+def test_a_member_name_the_project_uses_already_is_not_taken(project: Path) -> None:
+    source = project / "src" / "api.cc"
+    source.write_text(
+        source.read_text().replace(
+            '{ return ScheduleToModule(f, "visit"); }',
+            '{\n  int global_var_supply_ = 0;\n  return ScheduleToModule(f, "visit");\n}',
+        )
+    )
+    header, text, _ = _after(project)
+    assert "global_var_supply_ =" not in header
+    assert 'ScheduleToModule(f, "visit", GlobalVarSupply(NameSupply("")))' in text
+
+
+def _fixed_after_sched(tmp_path: Path, classes: str) -> str:
+    """Return a file holding Sched and then `classes`, after `lintgv fix --unsafe`."""
+    root = gv101_project(tmp_path / "sched", {"a.cc": SCHED + classes + "}  // namespace tvm\n"})
+    run_fix(root, "--unsafe")
+    return (root / "a.cc").read_text()
+
+
+def test_static_methods_declared_in_if_blocks_and_templates_get_no_member(
+    tmp_path: Path,
+) -> None:
+    after = _fixed_after_sched(
+        tmp_path,
+        "class Pass {\n public:\n#ifndef NO_ONCE\n  static IRModule Once(const PrimFunc& f);\n"
+        "#endif\n  template <typename T> static IRModule Twice(const T& f);\n"
+        "  static IRModule D(const PrimFunc& f), E(const PrimFunc& f);\n};\n"
+        'IRModule Pass::Once(const PrimFunc& f) { return Sched(f, "once"); }\n'
+        'IRModule Pass::E(const PrimFunc& f) { return Sched(f, "e"); }\n',
+    )
+    assert "global_var_supply_" not in after
+    assert 'Sched(f, "once", GlobalVarSupply(NameSupply("")))' in after
+    assert 'Sched(f, "e", GlobalVarSupply(NameSupply("")))' in after
+
+
+def test_a_member_made_by_an_initializer_finds_the_supply_made(tmp_path: Path) -> None:
+    # `ok_` is made by calling Build, which passes the member: declared first, the
+    # member is made before `ok_`. A literal class (constexpr constructor) gets none.
+    after = _fixed_after_sched(
+        tmp_path,
+        "class Pass {\n public:\n"
+        "  explicit Pass(const PrimFunc& f) : ok_(Build(f).defined()) {}\n"
+        '  IRModule Build(const PrimFunc& f) { return Sched(f, "b"); }\n\n private:\n'
+        "  bool ok_;\n};\n"
+        "struct Lit {\n  constexpr Lit() {}\n"
+        '  IRModule Visit(const PrimFunc& f) { return Sched(f, "v"); }\n};\n',
+    )
+    member = 'GlobalVarSupply global_var_supply_ = GlobalVarSupply(NameSupply(""));'
+    assert after.index(member) < after.index("explicit Pass(") < after.index("bool ok_;")
+    assert after.count(member) == 1
+    assert 'Sched(f, "v", GlobalVarSupply(NameSupply("")))' in after
 
 
 PYTHON = """import tvm
@@ -153,7 +227,9 @@ def make_var(name):
 
 class TensorOps:
     def __init__(self, prelude, dtype):
+        '''Keep the prelude.'''
         self.prelude = prelude
+        self.main = self.define("main")
         if dtype:
             self.dtype = dtype
 
@@ -187,10 +263,11 @@ def test_python_methods_pass_an_attribute_their_init_sets(tmp_path: Path) -> Non
     result = run_fix(root, "--unsafe")
     assert result.returncode == 0, result.stdout + result.stderr
     text = (root / "ops.py").read_text()
-    # Set once, at the end of __init__ (after its last statement, an `if` block).
+    # Set once, first in __init__ (after its docstring): before __init__ itself calls a
+    # method that passes it.
     assert (
-        "        if dtype:\n            self.dtype = dtype\n"
-        "        self.global_var_supply = GlobalVarSupply()\n\n    def define"
+        "        '''Keep the prelude.'''\n"
+        "        self.global_var_supply = GlobalVarSupply()\n        self.prelude = prelude\n"
     ) in text
     assert text.count("self.global_var_supply = GlobalVarSupply()") == 1
     assert "return make_var(name, global_var_supply=self.global_var_supply)" in text
@@ -203,3 +280,81 @@ def test_python_methods_pass_an_attribute_their_init_sets(tmp_path: Path) -> Non
     again = run_fix(root, "--unsafe")
     assert (root / "ops.py").read_text() == text
     assert "Thread" not in again.stdout
+
+
+PYTHON_REFUSED = """from dataclasses import dataclass
+from typing import overload
+
+from tvm.ir import GlobalVar
+
+
+def make_var(name):
+    return GlobalVar(name)
+
+
+class Base:
+    def __init__(self):
+        self.n = 0
+
+    def define(self, name):
+        return make_var(name)
+
+
+class Child(Base):
+    def __init__(self):
+        self.m = 1
+
+
+@dataclass(frozen=True)
+class Frozen:
+    x: int
+
+    def __init__(self, x):
+        object.__setattr__(self, "x", x)
+
+    def define(self, name):
+        return make_var(name)
+
+
+class Old:
+    def __init__(self):
+        self.n = 0
+
+    def define(name):
+        return make_var(name)
+
+    define = staticmethod(define)
+
+
+class Stubbed:
+    @overload
+    def __init__(self, x: int) -> None:
+        ...
+
+    @overload
+    def __init__(self, x: str) -> None:
+        ...
+
+    def __init__(self, x):
+        self.x = x
+
+    def define(self, name):
+        return make_var(name)
+"""
+
+
+def test_python_classes_that_cannot_keep_an_attribute_pass_a_new_supply(
+    tmp_path: Path,
+) -> None:
+    root = gv101_project(tmp_path / "refused", {"ops.py": PYTHON_REFUSED})
+    result = run_fix(root, "--unsafe")
+    text = (root / "ops.py").read_text()
+    # A class another derives from, a frozen dataclass and a method bound again by
+    # `staticmethod(...)` keep no supply; the real __init__ of a class with @overload
+    # stubs (the last one) sets it.
+    assert text.count("self.global_var_supply = GlobalVarSupply()") == 1, result.stdout
+    assert (
+        "    def __init__(self, x):\n        self.global_var_supply = GlobalVarSupply()\n"
+    ) in text
+    assert text.count("return make_var(name, global_var_supply=GlobalVarSupply())") == 3
+    assert "return make_var(name, global_var_supply=self.global_var_supply)" in text
