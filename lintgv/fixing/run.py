@@ -30,7 +30,8 @@ from lintgv.fixing.groups import GroupFix, Workspace, apply_change, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.python_calls import Parses
 from lintgv.fixing.settle import Rejected, settle
-from lintgv.fixing.threading import NOTHING_IN_SCOPE, Site, plan_threading
+from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site
+from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
 from lintgv.paths import display_path

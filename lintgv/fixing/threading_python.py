@@ -51,7 +51,7 @@ from lintgv.fixing.python_calls import (
     reference,
     target_at,
 )
-from lintgv.fixing.threading import PARAMETER, Refusal, Site, ThreadEdits, named_with_parameter
+from lintgv.fixing.thread_edits import PARAMETER, Refusal, Site, ThreadEdits, named_with_parameter
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.names import dotted

@@ -8,7 +8,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
-from lintgv.fixing.threading import NOTHING_IN_SCOPE
+from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE
 from lintgv.model import Finding, Span
 from lintgv_server import actions, groups
 from lintgv_server.analysis import Analysis

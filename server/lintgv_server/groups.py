@@ -16,7 +16,8 @@ from lintgv.config import Config
 from lintgv.discovery import Discovery
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
-from lintgv.fixing.threading import NOTHING_IN_SCOPE, Site, plan_threading
+from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site
+from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
 from lintgv.model import Finding, Language

@@ -1,0 +1,130 @@
+"""What supply threading shares across languages (fixing/threading.py for C++,
+fixing/threading_python.py for Python): the sites it starts from, the functions it
+refuses, the edits of one change with the callers' evidence, and GV101's own fix naming
+the site through the new parameter."""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from lintgv.config import Config, apply_settings
+from lintgv.engine import check
+from lintgv.fixes import apply_edits
+from lintgv.model import Applicability, Edit, SourceFile
+
+PARAMETER = "global_var_supply"
+# GV101's reason when nothing in scope can name the GlobalVar (codemods/supply_*.py): the
+# sites a supply is threaded to.
+NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A function no supply could be threaded into, and why."""
+
+    helper: str
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True, order=True)
+class Site:
+    """A GV101 finding with no supply or module in scope: where it is."""
+
+    path: Path
+    line: int  # 1-based
+    column: int  # 0-based
+
+
+def _place_order(place: str) -> tuple[str, int]:
+    """Sort `file.cc:12` places by file, then by line as a number."""
+    name, _, line = place.rpartition(":")
+    return name, int(line) if line.isdigit() else 0
+
+
+class _Saved(NamedTuple):
+    """A threader's state, to go back to when a caller cannot be given the parameter."""
+
+    edits: dict[Path, list[Edit]]
+    unresolved: list[str]
+    threaded: list[str]
+    given: set[tuple[Path, int]]
+    calls: int
+    members: dict[tuple[Path, int], str]
+    kept: list[tuple[str, str]]
+
+
+class ThreadEdits:
+    """The edits of one change, in either language: a supply parameter for a function
+    and, where a caller has no supply to pass, for that caller too, a few calls up."""
+
+    def __init__(self) -> None:
+        self.edits: dict[Path, list[Edit]] = {}
+        self.unresolved: list[str] = []  # calls that pass a new, empty supply
+        self.threaded: list[str] = []  # the functions given the parameter, first the site's
+        self.given: set[tuple[Path, int]] = set()  # (file, function key) of those
+        self.calls = 0
+        self.grounded = False  # whether the function threaded last got a real supply
+        self.members: dict[tuple[Path, int], str] = {}  # supply members, by class body
+        self.kept: list[tuple[str, str]] = []  # calls passing their class's member, and it
+
+    def snapshot(self) -> _Saved:
+        edits = {p: list(e) for p, e in self.edits.items()}
+        threaded, given = list(self.threaded), set(self.given)
+        members, kept = dict(self.members), list(self.kept)
+        return _Saved(edits, list(self.unresolved), threaded, given, self.calls, members, kept)
+
+    def restore(self, saved: _Saved) -> None:
+        (
+            self.edits,
+            self.unresolved,
+            self.threaded,
+            self.given,
+            self.calls,
+            self.members,
+            self.kept,
+        ) = saved
+
+    def add(self, path: Path, edit: Edit) -> None:
+        mine = self.edits.setdefault(path, [])
+        if edit not in mine:
+            mine.append(edit)
+
+    def evidence(self) -> str:
+        """Say why the change is unsafe, and which callers pass a new, empty supply."""
+        evidence = "names now come from a GlobalVarSupply passed in"
+        if len(self.threaded) > 1:
+            evidence += "; threaded through " + ", ".join(self.threaded[1:])
+        if self.kept:
+            members = ", ".join(f"`{m}`" for m in sorted({m for _, m in self.kept}))
+            evidence += (
+                f"; these callers are methods and pass a supply member their class keeps "
+                f"({members}: new and empty, one per object, so a name asked for again in "
+                "a later call gets a suffix): "
+                + ", ".join(sorted((p for p, _ in self.kept), key=_place_order))
+            )
+        if self.unresolved:
+            evidence += (
+                "; these callers have no supply or module and pass a new, empty one: "
+                + ", ".join(sorted(self.unresolved, key=_place_order))
+            )
+        return evidence
+
+
+def named_with_parameter(source: SourceFile, config: Config, module_name: str = "") -> str | None:
+    """Return the definition's file with its GV101 sites named through the new parameter
+    (GV101's own fix, now that a supply is in scope), or None when none could be."""
+    only_gv101 = apply_settings(config, {"select": ["GV101"]}, None)
+    result = check(source, only_gv101, module_name=module_name, whole=True)
+    edits = [
+        edit
+        for finding in result.findings
+        if finding.fix is not None
+        and finding.fix.applicability == Applicability.UNSAFE
+        and any(PARAMETER in e.text for e in finding.fix.edits)
+        for edit in finding.fix.edits
+    ]
+    if not edits:
+        return None
+    unique = list({(e.span, e.text, e.old_text): e for e in edits}.values())
+    return apply_edits(source.text, unique)
