@@ -16,6 +16,24 @@ CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
 DEFAULT_TVM_VERSION = "0.24"
 
 
+# Folders no walk goes into unless `exclude` is replaced.
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "node_modules",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".lintgv_cache",
+    "build",
+    "dist",
+)
+
+
 @dataclass(frozen=True)
 class Config:
     """Settings for one project; paths in globs are relative to `root`."""
@@ -28,21 +46,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     supply_paths: tuple[str, ...] = ("*global_var_supply*", "*name_supply*")
     extend_supply_paths: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = (
-        ".git",
-        ".hg",
-        ".svn",
-        ".venv",
-        "venv",
-        "__pycache__",
-        "node_modules",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        ".lintgv_cache",
-        "build",
-        "dist",
-    )
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     respect_gitignore: bool = True
     python_extensions: tuple[str, ...] = (".py", ".pyi")

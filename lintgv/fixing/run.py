@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 from lintgv.codemods.unique_names import HELPER_NAMES, Skipped
@@ -30,7 +31,7 @@ from lintgv.fixing.groups import GroupFix, Workspace, apply_change, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.python_calls import Parses
 from lintgv.fixing.settle import Rejected, settle
-from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site
+from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site, excluded_files
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
@@ -342,6 +343,7 @@ def _thread_supplies(
                 project.cpp,
                 workspace.read,
                 workspace.config_of,
+                project.excluded,
             )
             more, refused_more = plan_python_threading(
                 python,
@@ -350,6 +352,7 @@ def _thread_supplies(
                 workspace.config_of,
                 files=parses,
                 skip=handled | refusals.keys(),
+                excluded=project.excluded,
             )
         except Exception as exc:  # a planning bug must not lose the changes already made
             log.debug("planning supply threading failed", exc_info=True)
@@ -391,6 +394,10 @@ class _Project:
 
     cpp: list[Path]
     python: dict[Path, str]  # with its dotted module name
+    # The files the project's `exclude` and `extend-exclude` leave out (not the default
+    # folders, nor what .gitignore ignores), found on first use: a supply threaded past
+    # a call in one of them would leave that call broken.
+    excluded: Callable[[], list[Path]]
 
 
 def _project_files(
@@ -416,7 +423,10 @@ def _project_files(
         for c in found
         if c.language == Language.PYTHON
     }
-    return _Project(cpp, python)
+
+    known = [c.path for c in found]
+    excluded = cache(lambda: excluded_files(sorted(roots), overrides, config_file, known))
+    return _Project(cpp, python, excluded)
 
 
 def _proof(

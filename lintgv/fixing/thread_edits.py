@@ -3,11 +3,14 @@ fixing/threading_python.py for Python): the sites it starts from, the functions 
 refuses, the edits of one change with the callers' evidence, and GV101's own fix naming
 the site through the new parameter."""
 
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from lintgv.config import Config, apply_settings
+from lintgv.config import DEFAULT_EXCLUDE, Config, apply_settings
+from lintgv.discovery import Discovery
 from lintgv.engine import check
 from lintgv.fixes import apply_edits
 from lintgv.model import Applicability, Edit, SourceFile
@@ -34,6 +37,38 @@ class Site:
     path: Path
     line: int  # 1-based
     column: int  # 0-based
+
+
+def excluded_files(
+    roots: Sequence[Path],
+    overrides: Mapping[str, object],
+    config_file: Path | None,
+    known: Collection[Path],
+) -> list[Path]:
+    """Return the source files under `roots` that `exclude` and `extend-exclude` leave out
+    of a run (not the default folders, nor what .gitignore ignores); `known` are the files
+    the run checks."""
+    unexcluded = {**overrides, "exclude": list(DEFAULT_EXCLUDE), "extend-exclude": []}
+    walk = Discovery(unexcluded, config_file).discover(sorted(roots), [])
+    checked = {path.absolute() for path in known}
+    return [c.path for c in walk if c.path.absolute() not in checked]
+
+
+def excluded_naming(
+    excluded: Callable[[], Sequence[Path]], read: Callable[[Path], str | None], name: str
+) -> str | None:
+    """Return why a change to `name` cannot be made when a file the run excludes from the
+    files checked (`exclude`, `extend-exclude`) names it as a word: a call there would be
+    left without the new argument. None when none does."""
+    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+    for path in excluded():
+        text = read(path)
+        if text is not None and name in text and word.search(text) is not None:
+            return (
+                f"{path.name} names {name} and is excluded from the files checked: "
+                "a call there could not be updated"
+            )
+    return None
 
 
 def _place_order(place: str) -> tuple[str, int]:

@@ -38,6 +38,7 @@ from lintgv.fixing.thread_edits import (
     Refusal,
     Site,
     ThreadEdits,
+    excluded_naming,
     named_with_parameter,
 )
 from lintgv.helpers.cpp_shape import unit_of
@@ -56,11 +57,13 @@ def plan_threading(
     paths: Sequence[Path],
     read: Callable[[Path], str | None],
     config_for: Callable[[Path], Config],
+    excluded: Callable[[], Sequence[Path]] = tuple,
 ) -> tuple[list[Change], list["Refusal"]]:
     """Return one change per function that holds some of `sites`, and the functions that
     cannot be changed with why; C++ `paths` are where
     its declarations and callers are looked for (texts from `read`); `config_for` gives
-    each file's settings (a release without GlobalVarSupply gets no change)."""
+    each file's settings (a release without GlobalVarSupply gets no change); a function
+    that one of the `excluded` files names is not changed."""
     by_function: dict[tuple[Path, int], list[Site]] = {}
     parsed_of: dict[Path, ParsedCpp] = {}
     functions: dict[tuple[Path, int], Node] = {}
@@ -87,7 +90,7 @@ def plan_threading(
         if config.release.has_unique_name_supply:
             continue  # no GlobalVarSupply in this release
         function = functions[key]
-        outcome = _thread(path, parsed_of, function, paths, read, config)
+        outcome = _thread(path, parsed_of, function, paths, read, config, excluded)
         if isinstance(outcome, Change):
             changes.append(outcome)
         elif outcome is not None:
@@ -154,6 +157,7 @@ def _thread(
     paths: Sequence[Path],
     read: Callable[[Path], str | None],
     config: Config,
+    excluded: Callable[[], Sequence[Path]],
 ) -> Change | str | None:
     """Return the change threading a supply into `function` (and, up to `supply-depth`
     calls up, into callers that have none to pass); a text saying why it cannot be made;
@@ -167,7 +171,7 @@ def _thread(
         return None
     if PARAMETER in parsed.text(parameters):
         return None  # threaded already
-    threader = _Threader(paths, read, config, parsed_of)
+    threader = _Threader(paths, read, config, parsed_of, excluded)
     refusal = threader.thread(path, function, config.supply_depth, frozenset())
     if refusal is not None:
         return refusal
@@ -198,12 +202,14 @@ class _Threader(ThreadEdits):
         read: Callable[[Path], str | None],
         config: Config,
         parsed: dict[Path, ParsedCpp],
+        excluded: Callable[[], Sequence[Path]],
     ) -> None:
         super().__init__()
         self.paths = paths
         self.read = read
         self.config = config
         self.parsed = parsed
+        self.excluded = excluded  # files the run excludes, which no change may leave behind
         self.classes: dict[str, bool] = {}  # class names, by whether the project defines one
 
     def _files_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
@@ -253,6 +259,9 @@ class _Threader(ThreadEdits):
         files = self._files_naming(unit.name)
         if isinstance(files, str):
             return files
+        blocked = excluded_naming(self.excluded, self.read, unit.name)
+        if blocked is not None:
+            return blocked
         count = len(cpp_callers.items(parameters))
         types = cpp_callers.parameter_types(parsed, parameters)
         declarations: dict[Path, list[Node]] = {}

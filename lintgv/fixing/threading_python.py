@@ -25,7 +25,7 @@ pass, or nothing checked calls it.
 
 import re
 import warnings
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import libcst as cst
@@ -51,7 +51,14 @@ from lintgv.fixing.python_calls import (
     reference,
     target_at,
 )
-from lintgv.fixing.thread_edits import PARAMETER, Refusal, Site, ThreadEdits, named_with_parameter
+from lintgv.fixing.thread_edits import (
+    PARAMETER,
+    Refusal,
+    Site,
+    ThreadEdits,
+    excluded_naming,
+    named_with_parameter,
+)
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.names import dotted
@@ -77,6 +84,7 @@ def plan_python_threading(
     *,
     files: Parses | None = None,
     skip: Collection[str] = (),
+    excluded: Callable[[], Sequence[Path]] = tuple,
 ) -> tuple[list[Change], list[Refusal]]:
     """Return one change per Python function that holds some of `sites`, and the
     functions that cannot be changed with why; functions whose change (by helper name)
@@ -101,7 +109,7 @@ def plan_python_threading(
         if helper in skip:
             continue
         config = config_for(target.file.path)
-        outcome = _change(target, modules, read, config, files)
+        outcome = _change(target, modules, read, config, files, excluded)
         if isinstance(outcome, str):
             refused.append(Refusal(helper, target.file.path, outcome))
         elif outcome is not None:
@@ -118,18 +126,20 @@ class _Threader(ThreadEdits):
         read: Callable[[Path], str | None],
         files: Parses,
         max_size: int,
+        excluded: Callable[[], Sequence[Path]],
     ) -> None:
         super().__init__()
         self.modules = modules
         self.read = read
         self.files = files
         self.max_size = max_size  # of a file read as bytes when it is not text
+        self.excluded = excluded  # files the run excludes, which no change may leave behind
         self.path_of = {module: path for path, module in modules.items()}
 
     def thread(self, target: Target, depth: int, seen: frozenset[str]) -> str | None:
         """Add the edits that give `target` the parameter and pass it at every call;
         return why that cannot be done (nothing is added then)."""
-        why = _unthreadable(target)
+        why = _unthreadable(target) or excluded_naming(self.excluded, self.read, target.name)
         if why is not None:
             return why
         found = self._references(target)
@@ -404,10 +414,11 @@ def _change(
     read: Callable[[Path], str | None],
     config: Config,
     files: Parses,
+    excluded: Callable[[], Sequence[Path]],
 ) -> Change | str | None:
     """Return the change threading a supply into `target`; a text saying why it cannot
     be made; or None when there is nothing to do."""
-    threader = _Threader(modules, read, files, config.max_file_size)
+    threader = _Threader(modules, read, files, config.max_file_size, excluded)
     refusal = threader.thread(target, config.supply_depth, frozenset())
     if refusal is not None:
         return refusal

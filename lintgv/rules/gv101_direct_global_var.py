@@ -69,8 +69,9 @@ class DirectGlobalVarPython(PythonSites):
     imported under another name or through a star, reached through a module that may
     re-export it), its name is bound again or hidden, a call passes the keyword already,
     a method of its name is called on another receiver or defined elsewhere, or nothing
-    checked calls it. Calls in files lintgv does not check (excluded, ignored) are not
-    seen; a file that names it and is not UTF-8 stops the change. A caller whose calls
+    checked calls it. A file the config excludes (`exclude`, `extend-exclude`) that names
+    it stops the change too; files .gitignore ignores are not seen; a file that names it
+    and is not UTF-8 stops the change. A caller whose calls
     would each build a supply from its module (several calls, or one in a loop) declares
     one `global_var_supply = GlobalVarSupply(mod)` before them instead, so that they
     name as one. No fix at all when the call passes a type. With `tvm-version = "0.25"`,
@@ -249,8 +250,9 @@ class DirectGlobalVarCpp(CppSites):
     too, up to `supply-depth` calls up (default 3), or else passes a new one. Members and
     new supplies are listed in the summary; all files change together or none. It is not
     done when a call's receiver cannot be resolved (the call would miss its argument),
-    when a call relies on default arguments before the new one, or when nothing in the
-    files checked calls the function (an API whose callers are elsewhere). No fix (and
+    when a call relies on default arguments before the new one, when a file the config
+    excludes names the function (a call there could not be updated), or when nothing in
+    the files checked calls the function (an API whose callers are elsewhere). No fix (and
     the message says why) outside functions, for `make_object<GlobalVarNode>` and for
     calls that pass a type or span. With
     `tvm-version = "0.25"` the name is wrapped instead: `GlobalVar(global_names->FreshName(

@@ -7,6 +7,7 @@ Both in C++ and in Python."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from lsprotocol import types
@@ -16,7 +17,7 @@ from lintgv.config import Config
 from lintgv.discovery import Discovery
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
-from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site
+from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site, excluded_files
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
@@ -123,11 +124,15 @@ def _plan_threads(
     paths = [c.path for c in found]
     configs = {c.path: c.config for c in found}
     workspace = _workspace(ls, target.config.max_file_size, paths, configs)
+    # A call in a file the folder's config excludes would be left behind by a change.
+    excluded = cache(lambda: excluded_files([folder], {}, None, paths))
     if target.language == Language.CPP:
-        changes, _ = plan_threading(sites, paths, workspace.read, workspace.config_of)
+        changes, _ = plan_threading(sites, paths, workspace.read, workspace.config_of, excluded)
     else:
         modules = {c.path: c.module_name for c in found}
-        changes, _ = plan_python_threading(sites, modules, workspace.read, workspace.config_of)
+        changes, _ = plan_python_threading(
+            sites, modules, workspace.read, workspace.config_of, excluded=excluded
+        )
     planned = []
     for change in changes:
         if prove_change(change, workspace, paths, HELPER_NAMES) is not None:

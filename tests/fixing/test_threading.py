@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fix_cli import gv101_project, run_fix
+from fix_cli import GV101_ON_0_16, gv101_project, run_fix
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 STUBS = Path(__file__).parent.parent / "stubs"
@@ -366,3 +366,36 @@ def test_a_caller_s_calls_share_one_supply_made_before_them(tmp_path: Path) -> N
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_caller_in_an_excluded_file_stops_the_change(tmp_path: Path) -> None:
+    # A call in a file the config excludes would be left without the new argument.
+    cpp = 'IRModule Make(const PrimFunc& f) {\n  return MakeModule(GlobalVar("main"), f);\n}\n'
+    python = "from tvm.ir import GlobalVar\n\n\ndef make():\n    return GlobalVar('main')\n"
+    root = gv101_project(
+        tmp_path / "excluded",
+        {
+            "src/make.cc": cpp,
+            "src/use.cc": "IRModule Use(const PrimFunc& f) { return Make(f); }\n",
+            "tests/test_make.cc": "void Check(const PrimFunc& f) { Make(f); }\n",
+            "pkg/make.py": python,
+            "pkg/__init__.py": "",
+            "pkg/use.py": "from pkg.make import make\n\n\ndef use(mod):\n    return make()\n",
+            "tests/test_make.py": "from pkg.make import make\n\n\ndef test():\n    make()\n",
+        },
+    )
+    (root / "lintgv.toml").write_text(GV101_ON_0_16 + 'extend-exclude = ["tests/"]\n')
+    result = run_fix(root, "--unsafe")
+    for name in ("Make", "make"):
+        assert (
+            f"test_make.{'cc' if name == 'Make' else 'py'} names {name} and is excluded from "
+            "the files checked: a call there could not be updated"
+        ) in result.stdout, result.stdout
+    assert "Make(f);" in (root / "tests" / "test_make.cc").read_text()
+    assert 'GlobalVar("main")' in (root / "src" / "make.cc").read_text()
+    assert "GlobalVar('main')" in (root / "pkg" / "make.py").read_text()
+    # Without the exclusion both changes are made, the test files' calls updated.
+    (root / "lintgv.toml").write_text(GV101_ON_0_16)
+    result = run_fix(root, "--unsafe")
+    assert "global_var_supply" in (root / "tests" / "test_make.cc").read_text(), result.stdout
+    assert "global_var_supply" in (root / "tests" / "test_make.py").read_text(), result.stdout
