@@ -9,6 +9,7 @@ from pathlib import Path
 from lintgv.codes import unknown_code
 from lintgv.errors import ConfigError
 from lintgv.model import Severity
+from lintgv.paths import Matcher
 from lintgv.reading import read_bounded
 from lintgv.release import Release
 
@@ -91,6 +92,19 @@ def _strings(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _globs(path: Path | None, key: str, value: object) -> tuple[str, ...]:
+    globs = _strings(path, key, value)
+    for glob in globs:
+        _glob(path, key, glob)
+    return globs
+
+
+def _glob(path: Path | None, key: str, glob: str) -> str:
+    if not Matcher.is_valid(glob):
+        raise ConfigError(path, key, glob, "not a pattern git can use (.gitignore syntax)")
+    return glob
+
+
 def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     codes = _strings(path, key, value)
     if key == "select" and not codes:
@@ -136,7 +150,10 @@ def _per_file_ignores(
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ConfigError(path, key, value, "expected a table of glob = [codes]")
-    return tuple((str(glob), _codes(path, f"{key}.{glob}", codes)) for glob, codes in value.items())
+    return tuple(
+        (_glob(path, key, str(glob)), _codes(path, f"{key}.{glob}", codes))
+        for glob, codes in value.items()
+    )
 
 
 def _severity(path: Path | None, key: str, value: object) -> tuple[tuple[str, Severity], ...]:
@@ -157,10 +174,10 @@ _PARSERS = {
     "extend-select": ("extend_select", _codes),
     "ignore": ("ignore", _codes),
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
-    "supply-paths": ("supply_paths", _strings),
-    "extend-supply-paths": ("extend_supply_paths", _strings),
-    "exclude": ("exclude", _strings),
-    "extend-exclude": ("extend_exclude", _strings),
+    "supply-paths": ("supply_paths", _globs),
+    "extend-supply-paths": ("extend_supply_paths", _globs),
+    "exclude": ("exclude", _globs),
+    "extend-exclude": ("extend_exclude", _globs),
     "respect-gitignore": ("respect_gitignore", _bool),
     "python-extensions": ("python_extensions", _extensions),
     "cpp-extensions": ("cpp_extensions", _extensions),

@@ -88,7 +88,15 @@ def _translated(pattern: str) -> tuple[str | None, bool | None]:
     import pathspec.util
 
     kind = cast(type[pathspec.pattern.RegexPattern], pathspec.util.lookup_pattern("gitignore"))
-    return kind.pattern_to_regex(pattern)
+    source, include = kind.pattern_to_regex(pattern)
+    if source is not None and "[" in pattern:
+        # A range pathspec translates as it is (`[z-a]`) can be no regular expression;
+        # only a bracket makes one, so only those are compiled here.
+        try:
+            re.compile(source)
+        except re.error as exc:
+            raise ValueError(f"{pattern!r}: {exc}") from None
+    return source, include
 
 
 _ANY_FOLDER = "^(?:.+/)?"

@@ -14,6 +14,7 @@ from lintgv.discovery import Discovery
 from lintgv.engine import check
 from lintgv.fixes import apply_edits
 from lintgv.model import Applicability, Edit, SourceFile
+from lintgv.paths import display_path
 
 PARAMETER = "global_var_supply"
 # GV101's reason when nothing in scope can name the GlobalVar (codemods/supply_*.py): the
@@ -65,7 +66,7 @@ def excluded_naming(
         text = read(path)
         if text is not None and name in text and word.search(text) is not None:
             return (
-                f"{path.name} names {name} and is excluded from the files checked: "
+                f"{display_path(path)} names {name} and is excluded from the files checked: "
                 "a call there could not be updated"
             )
     return None

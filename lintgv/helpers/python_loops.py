@@ -114,31 +114,62 @@ def _rebuilt(body: cst.BaseSuite, variable: str) -> cst.BaseExpression | None:
 
 def _suffixed(body: cst.BaseSuite, asked: cst.BaseExpression) -> str | None:
     """Return the base name when the condition asks about a sum one of whose terms the
-    body rebuilds from a counter (`while name + suffix in used:` with
-    `suffix = f"_{i}"` in the body): the sum without that term."""
+    body rebuilds from a counter (`while name + suffix in used:` with `i += 1` and
+    `suffix = f"_{i}"` in the body): the sum without that term, as written."""
     terms = _terms(asked)
     if len(terms) < 2:
         return None
     for term in terms:
         variable = dotted(term)
         if variable is not None and _numbers(body, variable):
-            rest = [dotted(t) or "…" for t in terms if t is not term]
-            return " + ".join(rest)
+            return " + ".join(_CODE.code_for_node(t).strip() for t in terms if t is not term)
     return None
 
 
+# Writes a node's code alone (for a message: `"_".join(parts)`, `stem.upper()`).
+_CODE = cst.Module(body=[])
+
+
 def _numbers(body: cst.BaseSuite, variable: str) -> bool:
-    """Tell whether the loop body gives `variable` a number, alone or after a constant
-    (`suffix = "_" + str(i)`, `f"_{i}"`): a suffix, where a whole name would need more."""
+    """Tell whether the loop body gives `variable` a counter it bumps, as text, alone or
+    after a constant (`i += 1` and `suffix = "_" + str(i)` or `f"_{i}"`): a suffix, where
+    a whole name would need more. A random, hashed or timed suffix is no counter."""
+    bumped = _bumped(body)
     for node in descendants(body):
         if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
             continue
         if isinstance(node, cst.Assign) and any(dotted(t.target) == variable for t in node.targets):
-            value = node.value
-            if isinstance(value, cst.FormattedString):
-                return any(isinstance(p, cst.FormattedStringExpression) for p in value.parts)
-            return is_number_text(value) or any(is_number_text(t) for t in _terms(value))
+            texts = [t for t in _terms(node.value) if is_number_text(t)]
+            return any(
+                isinstance(n, cst.Name | cst.Attribute) and (dotted(n) or "") in bumped
+                for t in texts
+                for n in descendants(t)
+            )
     return _rebuilt(body, variable) is not None
+
+
+def _bumped(body: cst.BaseSuite) -> set[str]:
+    """Return the names the loop body adds a number to (`i += 1`, `i = i + 1`)."""
+    found: set[str] = set()
+    for node in descendants(body):
+        if (
+            isinstance(node, cst.AugAssign)
+            and isinstance(node.operator, cst.AddAssign)
+            and isinstance(node.value, cst.Integer)
+        ):
+            found.add(dotted(node.target) or "")
+        elif isinstance(node, cst.Assign) and isinstance(node.value, cst.BinaryOperation):
+            value = node.value
+            target = dotted(node.targets[0].target)
+            if (
+                isinstance(value.operator, cst.Add)
+                and target is not None
+                and dotted(value.left) == target
+                and isinstance(value.right, cst.Integer)
+            ):
+                found.add(target)
+    found.discard("")
+    return found
 
 
 def _terms(node: cst.BaseExpression) -> list[cst.BaseExpression]:

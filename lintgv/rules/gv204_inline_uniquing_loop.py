@@ -107,6 +107,12 @@ class InlineUniquingLoopPython(PythonRule):
         ),
         # Numbering without asking whether the name is taken.
         Valid('def names(n):\n    for i in range(n):\n        yield f"arg_{i}"\n'),
+        # A random or hashed suffix, no counter: keys unlikely to clash, not names.
+        Valid(
+            "import uuid\n\ndef tagged(cache, key):\n    tag = ''\n"
+            "    while key + tag in cache:\n        tag = '_' + str(uuid.uuid4())\n"
+            "    return key + tag\n"
+        ),
     ]
     INVALID = [
         Invalid(
