@@ -78,15 +78,28 @@ _DOC = """A loop makes a name unique by hand: while it is taken, append a counte
 
 def _remedy(
     config: Config, language: Language, loop: python_loops.InlineLoop | cpp_loops.InlineLoop
-) -> tuple[str, str | None]:
-    """Return a loop's message and the line its display fix shows instead of it; None when
-    there is no one-line replacement (a module's GlobalVar is not a name; a candidate
-    built in the condition has no variable to give it to)."""
+) -> tuple[str, str | None, str | None]:
+    """Return a loop's message, the line its display fix shows instead of it, and why
+    there is none when there is no one-line replacement."""
     message = loop_message(config, language, loop.container, loop.base, loop.module)
-    if loop.module or not loop.variable:
-        return message, None
+    if loop.module:
+        return message, None, _MODULE_LOOP
+    if not loop.variable:
+        return message, None, _NO_VARIABLE
     _, call = loop_remedy(config, language, loop.base, None)
-    return message, f"{loop.variable} = {call}" + (";" if language == Language.CPP else "")
+    line = f"{loop.variable} = {call}" + (";" if language == Language.CPP else "")
+    return message, line, None
+
+
+# Why a loop gets no display fix (an inline loop is never rewritten: see the docs above).
+_MODULE_LOOP = (
+    "the loop names a module's functions: a GlobalVar comes from the module's "
+    "GlobalVarSupply, created or passed in by hand"
+)
+_NO_VARIABLE = (
+    "the loop builds its candidate in its condition: no variable holds the name to give "
+    "a supply's answer to; replace the loop by hand"
+)
 
 
 def _display(edit: Edit) -> Fix:
@@ -206,9 +219,9 @@ class InlineUniquingLoopPython(PythonRule):
 
     def _report_all(self, loops: list[python_loops.InlineLoop]) -> None:
         for loop in loops:
-            message, suggestion = _remedy(self.config, Language.PYTHON, loop)
+            message, suggestion, reason = _remedy(self.config, Language.PYTHON, loop)
             fix = _display(self._replace(loop.node, suggestion)) if suggestion else None
-            self.report(loop.node, message, fix=fix)
+            self.report(loop.node, message, fix=fix, reason=reason)
 
     def _replace(self, node: cst.CSTNode, text: str) -> Edit:
         """Return the edit replacing `node` by `text`, carrying the text it replaces."""
@@ -316,9 +329,9 @@ class InlineUniquingLoopCpp(CppRule):
     def run(self) -> None:
         """Report every inline uniquing loop outside the file's unique-name helpers."""
         for loop in cpp_loops.inline_loops(self.parsed, self.config):
-            message, suggestion = _remedy(self.config, Language.CPP, loop)
+            message, suggestion, reason = _remedy(self.config, Language.CPP, loop)
             fix = _display(self.parsed.replace(loop.node, suggestion)) if suggestion else None
-            self.report(loop.node, message, fix=fix)
+            self.report(loop.node, message, fix=fix, reason=reason)
 
 
 # Loops without a counter: one that asks a naming function again in its first lines, and

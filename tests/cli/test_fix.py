@@ -218,3 +218,20 @@ def test_a_copy_becomes_the_supply_of_the_configured_release(
     assert "#include <tvm/ir/unique_name_supply.h>\n" in header
     after = run_lintgv("check", "--no-cache", "--select", "GV401", ".", cwd=project)
     assert after.returncode == 0, after.stdout
+
+
+def test_an_inline_loop_without_a_one_line_replacement_says_why(tmp_path: Path) -> None:
+    # The loop numbers a suffix and asks about the sum: no variable holds the name, so
+    # GV204 shows no replacement, and the summary says so (not a reason of GV201's).
+    (tmp_path / "namer.py").write_text(
+        "class Namer:\n    def __init__(self):\n        self.used = {}\n\n"
+        "    def unique(self, name):\n        suffix = ''\n        i = 0\n"
+        "        while name + suffix in self.used:\n            i += 1\n"
+        "            suffix = '_' + str(i)\n        self.used[name + suffix] = 1\n"
+        "        return name + suffix\n"
+    )
+    result = run_lintgv("fix", "--no-cache", "--unsafe", "--select", "GV204", ".", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        "GV204     1  no automatic fix: the loop builds its candidate in its condition"
+    ) in result.stdout
