@@ -200,7 +200,7 @@ def _declared(path: Path, parsed: ParsedCpp, owner: Node, files: ClassFiles) -> 
     named = files(owner_name)
     if named is None:
         return None
-    if any(MEMBER in other.text(other.root) for other in (parsed, *named.values())):
+    if any(MEMBER.encode() in other.data for other in (parsed, *named.values())):
         return None
     declaration = f"GlobalVarSupply {MEMBER} = {NEW_SUPPLY};"
     if "tvm" not in _path_of(parsed, owner):  # a class of another namespace names TVM's

@@ -210,9 +210,18 @@ class _Threader(ThreadEdits):
         self.config = config
         self.parsed = parsed
         self.excluded = excluded  # files the run excludes, which no change may leave behind
+        self.naming: dict[str, dict[Path, ParsedCpp] | str] = {}  # see _files_naming
         self.classes: dict[str, bool] = {}  # class names, by whether the project defines one
 
     def _files_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
+        """Return the parses of the project's files that name `name` as a word, or why
+        one cannot be parsed; looked for once per name (a class's methods ask for it
+        at every call)."""
+        if name not in self.naming:
+            self.naming[name] = self._find_naming(name)
+        return self.naming[name]
+
+    def _find_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
         found: dict[Path, ParsedCpp] = {}
         # As a whole word: a file that only names `CreateBuffers` cannot call `Create`.
         word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")

@@ -134,6 +134,7 @@ class _Threader(ThreadEdits):
         self.files = files
         self.max_size = max_size  # of a file read as bytes when it is not text
         self.excluded = excluded  # files the run excludes, which no change may leave behind
+        self.users: dict[str, list[Path]] = {}  # project files by a pattern they match
         self.path_of = {module: path for path, module in modules.items()}
 
     def thread(self, target: Target, depth: int, seen: frozenset[str]) -> str | None:
@@ -279,12 +280,15 @@ class _Threader(ThreadEdits):
         return None
 
     def _users(self, pattern: re.Pattern[str]) -> list[Path]:
-        """Return the project's files whose text matches `pattern`."""
-        return [
-            path
-            for path in self.modules
-            if (text := self.read(path)) is not None and pattern.search(text) is not None
-        ]
+        """Return the project's files whose text matches `pattern` (looked for once per
+        pattern: every call a method makes asks about its class again)."""
+        if pattern.pattern not in self.users:
+            self.users[pattern.pattern] = [
+                path
+                for path in self.modules
+                if (text := self.read(path)) is not None and pattern.search(text) is not None
+            ]
+        return self.users[pattern.pattern]
 
     def _supply(
         self, file: PyFile, call: cst.Call, target: Target, depth: int, seen: frozenset[str]
