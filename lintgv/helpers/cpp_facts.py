@@ -64,8 +64,10 @@ class _Walk:
         self.calls: list[Node] = []
         self.tests: list[tuple[Node, bool, str]] = []  # tested argument, in a loop, container
         self.built: list[tuple[int, int]] = []
+        self.built_nodes: list[Node] = []
         self.streams: dict[str, list[Node]] = {}  # stream variable → its `<<` chains
         self.stream_reads: list[tuple[str, Node]] = []  # `os.str()`
+        self.writes: list[tuple[str, Node]] = []  # stream variable ← every `<<` chain
         self.assigns: list[tuple[str, Node]] = []  # variable ← value
         self.returns: list[Node] = []
         self.subscripts: list[Node] = []
@@ -103,6 +105,10 @@ class _Walk:
         elif kind == "update_expression":
             self._bump(node.child_by_field_name("argument"))
 
+    def _build(self, node: Node) -> None:
+        self.built.append((node.start_byte, node.end_byte))
+        self.built_nodes.append(node)
+
     def _field(self, node: Node) -> str:
         field = node.child_by_field_name("field")
         return self.parsed.text(field) if field is not None else ""
@@ -119,7 +125,7 @@ class _Walk:
         elif name == "find" and len(args) == 3:  # std::find(names.begin(), names.end(), x)
             self.tests.append((args[2], in_loop, self.parsed.text(args[0]).split(".")[0]))
         elif name in _FORMATTERS and len(args) >= 2:
-            self.built.append((node.start_byte, node.end_byte))
+            self._build(node)
         elif name == "str" and not args and func is not None and func.type == "field_expression":
             self.stream_reads.append((receiver_of(self.parsed, node), node))
 
@@ -127,15 +133,17 @@ class _Walk:
         operator = node.child_by_field_name("operator")
         op = self.parsed.text(operator) if operator is not None else ""
         if op == "+" and _is_counter_append(self.parsed, node):
-            self.built.append((node.start_byte, node.end_byte))
+            self._build(node)
         elif op == "<<" and (node.parent is None or node.parent.type != "binary_expression"):
             chain = []
             left: Node | None = node
             while left is not None and left.type == "binary_expression":
                 chain.append(left)
                 left = left.child_by_field_name("left")
-            if left is not None and left.type == "identifier" and len(chain) >= 2:
-                self.streams.setdefault(self.parsed.text(left), []).append(node)
+            if left is not None and left.type == "identifier":
+                self.writes.append((self.parsed.text(left), node))
+                if len(chain) >= 2:
+                    self.streams.setdefault(self.parsed.text(left), []).append(node)
 
     def _assignment(self, node: Node) -> None:
         left = node.child_by_field_name("left")
@@ -145,7 +153,7 @@ class _Walk:
             return
         if operator is not None and self.parsed.text(operator) == "+=":
             if _has_to_string(self.parsed, right):
-                self.built.append((node.start_byte, node.end_byte))
+                self._build(node)
                 self.assigns.append((self.parsed.text(left), node))
             else:
                 self._bump(left)
@@ -335,7 +343,50 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: st
             _inside(c, appended) for c in counters
         )
     facts.delegates = _delegates(body)
+    facts.from_input = _from_input(parsed, unit, walk)
     return facts
+
+
+def _from_input(parsed: ParsedCpp, unit: Node, walk: _Walk) -> bool:
+    """Tell whether a name the function builds comes from its input: a parameter, a
+    variable set from one or a stream written with one (`ss << expr; name = ss.str()`),
+    or anything a lambda captures (its flow is not followed)."""
+    captures = unit.child_by_field_name("captures") if unit.type == "lambda_expression" else None
+    if captures is not None and captures.named_child_count:
+        return True
+    tainted = _parameters(parsed, unit)
+    changed = bool(tainted)
+    while changed:
+        changed = False
+        for target, value in walk.assigns + walk.writes:
+            if target not in tainted and not tainted.isdisjoint(_identifiers(parsed, value)):
+                tainted.add(target)
+                changed = True
+    made = walk.built_nodes + [
+        chain for stream, _ in walk.stream_reads for chain in walk.streams.get(stream, ())
+    ]
+    return any(not tainted.isdisjoint(_identifiers(parsed, node)) for node in made)
+
+
+def _parameters(parsed: ParsedCpp, unit: Node) -> set[str]:
+    """Return the names of a function's or lambda's parameters."""
+    declarator = unit.child_by_field_name("declarator")
+    while declarator is not None and declarator.type not in (
+        "function_declarator",
+        "abstract_function_declarator",
+    ):
+        declarator = declarator.child_by_field_name("declarator")
+    parameters = declarator.child_by_field_name("parameters") if declarator else None
+    names: set[str] = set()
+    for parameter in parameters.named_children if parameters is not None else ():
+        inner = parameter.child_by_field_name("declarator")
+        while inner is not None and inner.type != "identifier":
+            inner = inner.child_by_field_name("declarator") or (
+                inner.named_children[-1] if inner.named_child_count else None
+            )
+        if inner is not None:
+            names.add(parsed.text(inner))
+    return names
 
 
 def _inside(node: Node, spans: list[tuple[int, int]]) -> bool:

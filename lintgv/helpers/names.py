@@ -77,6 +77,11 @@ class Facts:
     returns_name: bool = False  # returns a built, looked-up or recursively made name
     calls_supply: bool = False
     delegates: bool = False  # its body is one call, or does nothing (a thin wrapper)
+    # The name it builds comes from its input: a parameter (or a variable set from one,
+    # or a lambda's capture) is part of it. A generator that numbers a fixed prefix
+    # (`"v" + std::to_string(n++)`) takes no name and is no copy of GetUniqueName; its
+    # loop is GV204's.
+    from_input: bool = False
 
     def shape(self) -> Shape | None:
         """Return how this function uniques a name, or None when it does not."""
@@ -90,7 +95,7 @@ class Facts:
 
     def is_helper(self) -> bool:
         """Tell whether the function is a unique-name helper found by its structure."""
-        return self.shape() is not None and self.returns_name
+        return self.shape() is not None and self.returns_name and self.from_input
 
     def is_thin_wrapper(self) -> bool:
         """Tell whether a function named like a helper only hands the work on."""

@@ -41,6 +41,7 @@ class _Walk:
 
     def __init__(self) -> None:
         self.built: set[int] = set()  # id() of built expressions
+        self.built_nodes: list[cst.CSTNode] = []
         self.tests: list[tuple[cst.BaseExpression, bool, str]] = []  # tested, in loop, map
         self.assigns: list[tuple[str, cst.CSTNode]] = []
         self.calls: list[cst.Call] = []
@@ -60,7 +61,7 @@ class _Walk:
 
     def _visit(self, node: cst.CSTNode, in_loop: bool) -> None:
         if isinstance(node, cst.BaseExpression) and is_built(node):
-            self.built.add(id(node))
+            self._build(node)
         if isinstance(node, cst.Call):
             self._call(node, in_loop)
         elif isinstance(node, cst.Comparison):
@@ -76,7 +77,7 @@ class _Walk:
             self._assign(node.target, node.value)
         elif isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
             if is_number_text(node.value) or is_built(node.value):
-                self.built.add(id(node))
+                self._build(node)
                 self._assign(node.target, node)
             else:
                 self._bump(node.target)
@@ -84,6 +85,10 @@ class _Walk:
             self.returns.append(node.value)
         elif isinstance(node, cst.Subscript):
             self.subscripts.append(node)
+
+    def _build(self, node: cst.CSTNode) -> None:
+        self.built.add(id(node))
+        self.built_nodes.append(node)
 
     def _bump(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Subscript) and (container := dotted(target.value)):
@@ -188,7 +193,31 @@ def facts_of(function: cst.FunctionDef, config: Config) -> Facts:
             holds_built and bool(mentions & tested_names) and _holds(value, counters)
         )
     facts.delegates = _delegates(function.body)
+    facts.from_input = _from_input(function, walk)
     return facts
+
+
+def _from_input(function: cst.FunctionDef, walk: _Walk) -> bool:
+    """Tell whether a name the function builds comes from its input: a parameter other
+    than `self` or `cls`, or a variable set from one."""
+    params = function.params
+    tainted = {
+        p.name.value
+        for p in (
+            *params.posonly_params,
+            *params.params,
+            *params.kwonly_params,
+            *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)),
+        )
+    } - {"self", "cls"}
+    changed = bool(tainted)
+    while changed:
+        changed = False
+        for target, value in walk.assigns:
+            if target not in tainted and not tainted.isdisjoint(_names(value)):
+                tainted.add(target)
+                changed = True
+    return any(not tainted.isdisjoint(_names(node)) for node in walk.built_nodes)
 
 
 def _built_variables(walk: _Walk) -> set[str]:

@@ -46,7 +46,12 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     (`x + std::to_string(i)`, `os << x << ++n` then `os.str()`, `StrCat(x, n)`,
     `f"{x}_{i}"`, `x + str(i)`, `"%s_%d" % (x, i)`, `"{}_{}".format(x, i)`), linked
     through a variable or by nesting, either in a loop, by recursion, or with the counter
-    kept in the map (`return x + std::to_string(m[x])`), and it returns that name.
+    kept in the map (`return x + std::to_string(m[x])`), and it returns that name. The
+    name must come from the function's input: a parameter (not `self`), a variable set
+    from one (`base = var->name_hint`), or a stream written with one (`ss << expr;
+    name = ss.str()`); a lambda's captures count as input. A generator that numbers a
+    prefix of its own (`prefix_ + std::to_string(n_++)`) takes no name and is no copy;
+    its loop is GV204's.
     Methods, free functions, out-of-class definitions (`T C::GetUniqueName(...) {...}`)
     and lambdas stored in a variable are reported. A function that only hands the work to
     a NameSupply (`name_supply_->FreshName(x)`, `supply.fresh_name(x)`, or a method named
@@ -143,6 +148,12 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
             "def random_key(prefix, cmap):\n    while True:\n"
             "        key = prefix + str(random.random())\n        if key not in cmap:\n"
             "            return key\n"
+        ),
+        # A generator numbering a prefix it keeps itself takes no name: no copy.
+        Valid(
+            "class Lowering:\n    def new_temp(self):\n        name = self.prefix\n"
+            "        while name in self.used:\n            self.n += 1\n"
+            '            name = f"{self.prefix}_{self.n}"\n        return name\n'
         ),
     ]
     INVALID = [
@@ -293,6 +304,14 @@ class UniqueNameHelperCpp(CppRule):
             '    std::string key = "arg" + std::to_string(i);\n'
             "    if (attrs.count(key)) ++found;\n  }\n  return found;\n}\n"
         ),
+        # A generator that numbers a prefix it keeps itself takes no name: the name it
+        # returns does not come from its input, so it is no copy (its loop is GV204's).
+        Valid(
+            "std::string Lowering::NewTemp() {\n  std::string name = prefix_;\n"
+            "  while (used_.count(name)) {\n"
+            '    name = prefix_ + "_" + std::to_string(counter_++);\n  }\n'
+            "  return name;\n}\n"
+        ),
         # A declaration is GV202's.
         Valid("class CodeGenC {\n  std::string GetUniqueName(std::string prefix);\n};\n"),
         # A lookup that maps a name, with no counter bumped; a substring search in a loop.
@@ -403,6 +422,20 @@ class UniqueNameHelperCpp(CppRule):
             "  used_.insert(name);\n  return name;\n}\n",
             span=(3, 31, 3, 44),
             message=helper_message(Config(), Language.CPP, "CodeGenX::GetUniqueName"),
+        ),
+        # By structure: the name flows from the parameter through a stream
+        # (`ss << expr; name = ss.str()`), then takes a counter until it is free.
+        Invalid(
+            "struct Namespace {\n  std::string NewName(const PrimExpr& expr) {\n"
+            "    std::stringstream ss;\n    ss << expr;\n    auto name = ss.str();\n"
+            "    int idx = 1;\n"
+            '    std::string check = name + "$" + std::to_string(idx);\n'
+            "    while (used.count(check)) {\n"
+            '      check = name + "$" + std::to_string(++idx);\n    }\n'
+            "    used.insert(check);\n    return check;\n  }\n"
+            "  std::unordered_set<std::string> used;\n};\n",
+            span=(2, 15, 2, 22),
+            message=helper_message(Config(), Language.CPP, "Namespace::NewName"),
         ),
         # By name: a printer's copy that returns a Doc; and IRModuleNode's, in 0.25 terms.
         Invalid(
