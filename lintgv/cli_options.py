@@ -38,14 +38,16 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
         "--config",
         type=Path,
         metavar="FILE",
-        help="use this lintgv.toml or pyproject.toml for every file",
+        help="use this lintgv.toml or pyproject.toml for every file (its globs are relative "
+        "to the current folder)",
     )
     group.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     group.add_argument(
         "--cache-dir",
         type=Path,
         metavar="DIR",
-        help="where to keep the cache (default: .lintgv_cache beside the config)",
+        help="where to keep the cache (default: .lintgv_cache beside the config file found "
+        "above the files, else in the folder given)",
     )
     group.add_argument(
         "--jobs",

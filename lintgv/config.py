@@ -237,10 +237,11 @@ def read_table(path: Path) -> dict[str, object] | None:
     return data
 
 
-def load_config(path: Path) -> Config:
-    """Read the config file at `path` into a Config rooted at its folder."""
+def load_config(path: Path, root: Path | None = None) -> Config:
+    """Read the config file at `path` into a Config rooted at `root` (its globs are
+    relative to it; by default the file's folder)."""
     table = read_table(path)
-    base = Config(root=path.parent.resolve(), source=path.resolve())
+    base = Config(root=root or path.parent.resolve(), source=path.resolve())
     return apply_settings(base, table or {}, path)
 
 

@@ -77,19 +77,23 @@ class Discovery:
         # Every path the walk's outcome depends on, with its state then (None: absent):
         # folders for their listings, config and .gitignore files, markers looked for.
         self.read: dict[str, Signature | None] = {}
+        self.fixed: Config | None = None
         if config_file is not None:
             self._note(str(config_file))
-        self.fixed = self._load(config_file) if config_file is not None else None
+            # A config given by path governs trees it does not sit in (a base branch's
+            # for a pull request's checkout): its globs are relative to the working
+            # folder, as ruff has it, not to the folder it happens to be kept in.
+            self.fixed = self._load(config_file, root=Path.cwd().resolve())
         self._configs: dict[str, Config] = {}
         self._packages: dict[str, str | None] = {}
 
     def _note(self, path: str) -> None:
         self.read[os.path.abspath(path)] = signature(path)
 
-    def _load(self, path: Path | None) -> Config:
+    def _load(self, path: Path | None, root: Path | None = None) -> Config:
         key = str(path) if path is not None else None
         if key not in self._loaded:
-            base = load_config(path) if path is not None else Config()
+            base = load_config(path, root) if path is not None else Config()
             config = apply_settings(base, self.overrides, None) if self.overrides else base
             self._loaded[key] = config
             self._keys[id(config)] = key

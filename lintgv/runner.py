@@ -205,7 +205,7 @@ def _remembered_walk(
     discovery: Discovery,
     paths: Sequence[Path],
     errors: list[tuple[Path, str]],
-    cache_dir: Path | None,
+    cache_home: "_CacheHome",
     config_file: Path | None,
 ) -> Iterator[Candidate]:
     """Walk `paths`, or reuse the files the last identical walk found when nothing it
@@ -214,7 +214,7 @@ def _remembered_walk(
         yield from discovery.discover(paths, errors)  # only walks of folders are kept
         return
     try:
-        folder = cache_dir or discovery.config_for(paths[0]).root / CACHE_FOLDER
+        folder = cache_home(discovery.config_for(paths[0]), paths[0])
     except ConfigError:  # a broken config is reported by the walk itself
         yield from discovery.discover(paths, errors)
         return
@@ -263,6 +263,29 @@ def _helper_key(names: frozenset[str]) -> str:
     return hashlib.blake2b("\n".join(sorted(names)).encode(), digest_size=8).hexdigest()
 
 
+class _CacheHome:
+    """Where a file's cache is kept: `--cache-dir`; else beside the config file found
+    above it, at its project's root; else (defaults, or a config given with `--config`)
+    in the folder given that holds it. Never in the working folder or beside a config
+    kept elsewhere: a run writes nothing outside what the user named or its project."""
+
+    def __init__(self, paths: Sequence[Path], cache_dir: Path | None, discovery: Discovery):
+        self.cache_dir = cache_dir
+        self.discovery = discovery
+        self.homes = [os.path.abspath(p if p.is_dir() else p.parent) for p in paths]
+
+    def __call__(self, config: Config, path: Path) -> Path:
+        if self.cache_dir is not None:
+            return self.cache_dir
+        if config.source is not None and self.discovery.fixed is None:
+            return config.root / CACHE_FOLDER
+        where = os.path.abspath(path)
+        for home in self.homes:
+            if where == home or where.startswith(home.rstrip("/") + "/"):
+                return Path(home) / CACHE_FOLDER
+        return Path(os.path.dirname(where)) / CACHE_FOLDER
+
+
 def run(
     paths: Sequence[Path],
     overrides: Mapping[str, object],
@@ -282,13 +305,14 @@ def run(
     """
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
     discovery_errors: list[tuple[Path, str]] = []
+    cache_home = _CacheHome(paths, cache_dir, discovery)
     if use_cache:
-        walk = _remembered_walk(discovery, paths, discovery_errors, cache_dir, config_file)
+        walk = _remembered_walk(discovery, paths, discovery_errors, cache_home, config_file)
     else:
         walk = discovery.discover(paths, discovery_errors)
     pool = _Pool(jobs or os.cpu_count() or 1)
     try:
-        return _checked(walk, discovery_errors, pool, use_cache, cache_dir, whole, progress)
+        return _checked(walk, discovery_errors, pool, use_cache, cache_home, whole, progress)
     finally:
         pool.close()
 
@@ -298,21 +322,22 @@ def _checked(
     discovery_errors: list[tuple[Path, str]],
     pool: _Pool,
     use_cache: bool,
-    cache_dir: Path | None,
+    cache_home: "_CacheHome",
     whole: bool,
     progress: Progress | None,
 ) -> RunResult:
     """Check the files `walk` finds, with `pool`; see `run`."""
     caches: dict[str, ResultCache] = {}
 
-    def cache_for(config: Config) -> ResultCache | None:
+    def cache_for(candidate: Candidate) -> ResultCache | None:
         if not use_cache:
             return None
-        fingerprint = config.fingerprint + f"\nwhole={whole}"
-        if fingerprint not in caches:
-            folder = cache_dir or config.root / CACHE_FOLDER
-            caches[fingerprint] = ResultCache.open(folder, fingerprint)
-        return caches[fingerprint]
+        fingerprint = candidate.config.fingerprint + f"\nwhole={whole}"
+        folder = cache_home(candidate.config, candidate.path)
+        key = f"{folder}\n{fingerprint}"
+        if key not in caches:
+            caches[key] = ResultCache.open(folder, fingerprint)
+        return caches[key]
 
     results: dict[Path, FileResult] = {}
     tasks: list[_Task] = []
@@ -322,7 +347,7 @@ def _checked(
         """Yield each file the cache cannot answer for, as the walk finds it."""
         for candidate in walk:
             candidates.append(candidate)
-            cache = cache_for(candidate.config)
+            cache = cache_for(candidate)
             module = candidate.module_name
             stat = stat_key(candidate.path) if cache else None
             entry = cache.entry(candidate.path, module) if cache else None
@@ -338,7 +363,7 @@ def _checked(
         if progress is not None:
             progress("checking", count, len(tasks))
         path = done.candidate.path
-        cache = cache_for(done.candidate.config)
+        cache = cache_for(done.candidate)
         module = done.candidate.module_name
         previous = cache.entry(path, module) if cache is not None and done.result is None else None
         if previous is not None:

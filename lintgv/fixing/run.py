@@ -412,7 +412,10 @@ def _project_files(
     for path in paths:
         folder = path if path.is_dir() else path.parent
         config = discovery.config_for(folder)
-        roots.add(config.root if config.source is not None else folder.absolute())
+        # The project is the tree of the config file found above a path; with defaults,
+        # or a config given with --config (kept anywhere), it is the folder given.
+        found_above = config.source is not None and discovery.fixed is None
+        roots.add(config.root if found_above else folder.absolute())
     if roots == {p.absolute() for p in paths}:  # the run walked the project already
         found = list(candidates.values())
     else:
