@@ -9,7 +9,9 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods import cpp_scope
+from lintgv.config import Config
 from lintgv.errors import ParseError
+from lintgv.helpers.cpp_facts import facts_of
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
@@ -150,6 +152,10 @@ class Copy:
     map_name: str = ""
     map_field: tree_sitter.Node | None = None
     declaration: tree_sitter.Node | None = None  # in-class declaration of an out-of-line copy
+    # A copy that returns something else made of the name (`Doc::Text(name)`) stays, as a
+    # wrapper that makes that of the supply's name; its calls are left as they are.
+    wrapper: str = ""  # `Doc::Text`
+    parameter: str = ""  # the name it is asked for
 
     @property
     def helper(self) -> str:
@@ -177,7 +183,7 @@ class CopyFinder:
                 path = unit.path
                 for function in functions(unit.parsed.root):
                     method, owner = method_name(unit.parsed, function)
-                    if method != name:
+                    if method != name or _is_thin(unit.parsed, function, method, owner):
                         continue
                     line = function.start_point[0] + 1
                     try:
@@ -190,10 +196,14 @@ class CopyFinder:
     def _copy(self, unit: Unit, function: tree_sitter.Node, name: str, owner: str | None) -> Copy:
         kind = function.child_by_field_name("type")
         returns = cpp_scope.normalized(unit.parsed.text(kind)) if kind is not None else ""
+        wrapper = ""
         if returns.removeprefix("const") not in _STRING_TYPES:
-            raise NotRewritable(
-                f"it returns `{returns}`, not a string; a NameSupply returns String"
-            )
+            wrapper = _wrapper(unit.parsed, function)
+            if not wrapper:
+                raise NotRewritable(
+                    f"it returns `{returns}`, not a string, and not as one call of its "
+                    "name (`return Doc::Text(name);`); a NameSupply returns String"
+                )
         if owner is None:
             if _takes_a_map(unit.parsed, function):
                 raise NotRewritable("a free function that takes its map from each caller")
@@ -204,7 +214,7 @@ class CopyFinder:
                 f"class `{owner}` is defined {len(classes)} times in the checked files"
             )
         class_unit, class_node = classes[0]
-        copy = Copy(name, owner, unit, function, class_unit, class_node)
+        copy = Copy(name, owner, unit, function, class_unit, class_node, wrapper=wrapper)
         body = function.child_by_field_name("body")
         used = cpp_scope.identifiers(unit.parsed, body) if body is not None else set()
         maps = [
@@ -216,9 +226,71 @@ class CopyFinder:
         if len(maps) != 1:
             raise NotRewritable("it keeps no single name → counter map member")
         copy.map_name, copy.map_field = maps[0][0].name, maps[0][1]
+        if wrapper:
+            copy.parameter = _only_uniquing(unit.parsed, function, copy.map_name)
         if function.parent is None or function.parent.type != "field_declaration_list":
             copy.declaration = _declaration(class_unit.parsed, class_node, name)
         return copy
+
+
+def _is_thin(parsed: ParsedCpp, function: tree_sitter.Node, name: str, owner: str | None) -> bool:
+    """Tell whether a function of a copy's name only hands the work to a supply (a copy
+    this change made a wrapper of, or one written so)."""
+    return facts_of(parsed, function, name, Config(), owner or "").is_thin_wrapper()
+
+
+def _wrapper(parsed: ParsedCpp, function: tree_sitter.Node) -> str:
+    """Return the callee every `return` of the function hands one variable to
+    (`return Doc::Text(unique_prefix);` → `Doc::Text`), or "" when it returns otherwise."""
+    body = function.child_by_field_name("body")
+    callees = set()
+    for node in _descendants(body) if body is not None else ():
+        if node.type != "return_statement":
+            continue
+        value = node.named_children[0] if node.named_child_count else None
+        func = value.child_by_field_name("function") if value is not None else None
+        arguments = value.child_by_field_name("arguments") if value is not None else None
+        if value is None or value.type != "call_expression" or func is None or arguments is None:
+            return ""
+        if [a.type for a in arguments.named_children] != ["identifier"]:
+            return ""
+        callees.add(cpp_scope.normalized(parsed.text(func)))
+    return callees.pop() if len(callees) == 1 else ""
+
+
+def _only_uniquing(parsed: ParsedCpp, function: tree_sitter.Node, map_name: str) -> str:
+    """Return the name parameter of a copy whose body does nothing but unique it: each
+    statement is a declaration, touches the map, or returns. Anything else (a statement
+    that cleans the name first) would be lost with the body, so it stops the change."""
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    names = [
+        n.name
+        for p in (params.named_children if params is not None else [])
+        for n in cpp_scope.declared(parsed, p, cpp_scope.Kind.PARAMETER)
+    ]
+    if len(names) != 1:
+        raise NotRewritable("it takes more than the name; a wrapper would lose the rest")
+    body = function.child_by_field_name("body")
+    for statement in body.named_children if body is not None else []:
+        if statement.type in ("comment", "declaration", "return_statement"):
+            continue
+        if map_name not in cpp_scope.identifiers(parsed, statement):
+            line = parsed.text(statement).splitlines()[0].strip()
+            raise NotRewritable(
+                f"it does more than unique the name (`{line}`); a wrapper would lose it"
+            )
+    return names[0]
+
+
+def _descendants(node: tree_sitter.Node) -> Iterable[tree_sitter.Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.named_children)
 
 
 def _takes_a_map(parsed: ParsedCpp, function: tree_sitter.Node) -> bool:

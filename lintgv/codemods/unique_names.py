@@ -16,9 +16,12 @@ member as its name → counter table, one change, across every file involved:
 With a `tvm-version` of 0.25 or later the supply is a `UniqueNameSupply`, from
 `<tvm/ir/unique_name_supply.h>`, as that release renamed it.
 
-Any other use of the map, or a call through an object of unknown type, stops the change:
-the copy is reported with the reason instead. Free functions that take the map from their
-callers, and copies that return something other than a string, are left to a human.
+A copy that returns something made of the name (`return Doc::Text(unique_prefix);`)
+stays, as a wrapper whose body makes that of `name_supply_->FreshName(prefix)`; its calls
+stay too. Any other use of the map, or a call through an object of unknown type, stops
+the change: the copy is reported with the reason instead. Free functions that take the
+map from their callers, copies that return something else, and wrappers that would lose
+a statement of the copy's body (one that cleans the name first) are left to a human.
 The change is unsafe: nothing of the tree runs to tell whether the copy names as
 `NameSupply::FreshName` does. With `lintgv fix --prove-names`, the copy and the supply are
 run side by side on a fixed sequence of names, the copy in a sandbox
@@ -142,9 +145,12 @@ class _Rewrite:
     def change(self) -> Change:
         copy = self.copy
         supply = self._supply_name()
-        sites = self._calls(supply)
+        sites = 0 if copy.wrapper else self._calls(supply)
         self._map_uses(supply)
-        self._member(supply)
+        if copy.wrapper:
+            self._wrap(supply)
+        else:
+            self._member(supply)
         include = include_edit(copy.class_unit.parsed, self.header)
         if include is not None:
             self.add(copy.class_unit, include)
@@ -156,7 +162,11 @@ class _Rewrite:
                 texts[path] = apply_edits(unit.text, edits)
             except ValueError as exc:
                 raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
-        title = f"Replace {copy.helper} with a {self.kind} member `{supply}`"
+        title = (
+            f"Make {copy.helper} a wrapper of a {self.kind} member `{supply}`"
+            if copy.wrapper
+            else f"Replace {copy.helper} with a {self.kind} member `{supply}`"
+        )
         evidence = UNPROVEN
         return Change(copy.helper, texts, Applicability.UNSAFE, sites, title, evidence, copy)
 
@@ -310,6 +320,26 @@ class _Rewrite:
                 self.add(unit, cpp_edits.delete(unit.parsed, in_class))
         if copy.declaration is not None:  # defined out of line: remove the definition too
             self.add(copy.unit, cpp_edits.delete(copy.unit.parsed, copy.definition))
+
+    def _wrap(self, supply: str) -> None:
+        """Keep a copy that returns something made of the name (`Doc::Text(name)`) as a
+        wrapper whose body makes that of the supply's name; the map makes way for the
+        supply, and the calls and the declaration stay as they are."""
+        copy = self.copy
+        assert copy.map_field is not None
+        unit = copy.class_unit
+        declaration = f'{self.kind} {supply} = {self.kind}("");'
+        self.add(unit, cpp_edits.replace(unit.parsed, copy.map_field, declaration))
+        made = f"{copy.wrapper}({supply}->FreshName({copy.parameter}))"
+        body = copy.definition.child_by_field_name("body")
+        assert body is not None, "a copy is a definition"
+        self.add(copy.unit, copy.unit.parsed.replace(body, _body(copy.definition, made)))
+
+
+def _body(function: tree_sitter.Node, made: str) -> str:
+    """Return a body that returns `made`, indented one step inside `function`'s line."""
+    close = " " * function.start_point[1]
+    return f"{{\n{close}  return {made};\n{close}}}"
 
 
 def _is_member(copy: Copy) -> bool:

@@ -48,6 +48,8 @@ class GroupFix:
     # replaced; `evidence` then says which callers got a new, empty supply.
     threaded: bool = False
     evidence: str = ""
+    # The copy stays as a wrapper of the supply (it returns a `Doc` made of the name).
+    wrapped: bool = False
 
 
 @dataclass
@@ -220,8 +222,17 @@ def fix_groups(
                 reason = f"unsafe fix ({evidence}); apply with --unsafe"
             reason = reason or prove_change(change, workspace, ordered, names)
             reason = reason or _commit(change, workspace, write, tree)
+            wrapped = change.copy is not None and bool(change.copy.wrapper)
             outcomes.append(
-                GroupFix(change.helper, change.title, change.sites, files, reason is None, reason)
+                GroupFix(
+                    change.helper,
+                    change.title,
+                    change.sites,
+                    files,
+                    reason is None,
+                    reason,
+                    wrapped=wrapped,
+                )
             )
             if reason is None:
                 touched.update(change.texts)

@@ -150,7 +150,15 @@ def _copies_left(run: FixRun) -> list[CopyLeft]:
         for g in run.groups
         if not g.done and g.reason and not g.threaded
     ]
+    left += [CopyLeft(g.helper, g.paths, WRAPPED) for g in run.groups if g.done and g.wrapped]
     return left
+
+
+# A copy made a wrapper is still known by its name in the files that only declare or
+# call it (GV202, GV203): whether a definition hands the work on is seen in its file.
+WRAPPED = (
+    "now a wrapper of its NameSupply, defined in another file; here it is known by its name only"
+)
 
 
 def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:

@@ -69,7 +69,11 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     `std::unordered_map<std::string, int>` member: the method's declaration and
     definition go, the map makes way for the supply member, calls become
     `name_supply_->FreshName(x)` (`ReserveName(x)` where the result is dropped) and
-    `map.count(x)` becomes `ContainsName(x)`, in the header and every .cc involved. In
+    `map.count(x)` becomes `ContainsName(x)`, in the header and every .cc involved. A
+    method that returns something made of the name (`return Doc::Text(unique_prefix);`,
+    as TVM's text printers do) stays, as a wrapper: its body becomes `return
+    Doc::Text(name_supply_->FreshName(prefix));` and its calls are left as they are; one
+    that does more than unique the name (cleans it first) is left to a human. In
     Python, for a method whose table is set to an empty dict or set in `__init__`, or a
     module-level function whose table is a module-level dict: the same, with
     `fresh_name`, `reserve_name` and `contains_name`. Unsafe because a copy numbers

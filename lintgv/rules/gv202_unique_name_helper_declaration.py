@@ -69,7 +69,10 @@ class UniqueNameHelperDeclarationCpp(CppRule):
 
     ## Known limits
     A declaration is matched by name alone: an unrelated function with the name of a
-    helper defined elsewhere in the run is reported too.
+    helper defined elsewhere in the run is reported too. A helper's name (`GetUniqueName`)
+    declared in a header is reported even when its definition, in a `.cc` file, is a
+    thin wrapper around a NameSupply (as `lintgv fix --unsafe` leaves a copy that returns
+    a `Doc`): whether a definition hands the work on is known in its own file only.
 
     ## See also
     GV201 (the definition), GV203 (the call sites).

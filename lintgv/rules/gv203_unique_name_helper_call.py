@@ -81,7 +81,9 @@ _DOC = """A private unique-name helper is called: each call site is its own piec
     resolved, so it is not reported unless the helper's name is a known one. In Python,
     a call of a helper found by its structure in the same file is found by that second
     pass, so `lintgv check` reports it but a single-file check (the language server) may
-    not.
+    not. A call of a known name (`GetUniqueName`) is reported outside the file that
+    defines it even when that definition is a thin wrapper around a NameSupply (as
+    `lintgv fix --unsafe` leaves a copy that returns a `Doc`).
 
     ## See also
     GV201 (the definition), GV202 (its declaration); `NameSupply::FreshName` and

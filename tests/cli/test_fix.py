@@ -4,6 +4,7 @@ LINTGV_UPDATE_GOLDEN=1 rewrites tests/fixtures/fix_project_fixed from the actual
 """
 
 import difflib
+import json
 import os
 import pty
 import shutil
@@ -235,3 +236,57 @@ def test_an_inline_loop_without_a_one_line_replacement_says_why(tmp_path: Path) 
     assert (
         "GV204     1  no automatic fix: the loop builds its candidate in its condition"
     ) in result.stdout
+
+
+PRINTER_H = """\
+class RelayPrinter {
+ public:
+  Doc GetUniqueName(const std::string& prefix);
+  Doc AllocVar(const Var& var) { return GetUniqueName(var->name_hint); }
+
+ private:
+  std::unordered_map<std::string, int> name_alloc_map_;
+};
+"""
+
+PRINTER_CC = """\
+#include "printer.h"
+
+Doc RelayPrinter::GetUniqueName(const std::string& prefix) {
+  std::string unique_prefix = prefix;
+  while (name_alloc_map_.count(unique_prefix)) {
+    unique_prefix = prefix + "_" + std::to_string(++name_alloc_map_[prefix]);
+  }
+  name_alloc_map_[unique_prefix] = 0;
+  return Doc::Text(unique_prefix);
+}
+"""
+
+
+def test_a_printer_copy_becomes_a_wrapper_and_the_summary_says_what_stays(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "printer.h").write_text(PRINTER_H)
+    (tmp_path / "printer.cc").write_text(PRINTER_CC)
+    done = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+    assert "Replaced 1 unique-name copy with a NameSupply" in done.stdout
+    assert (
+        (tmp_path / "printer.cc")
+        .read_text()
+        .endswith(
+            "Doc RelayPrinter::GetUniqueName(const std::string& prefix) {\n"
+            "  return Doc::Text(name_supply_->FreshName(prefix));\n}\n"
+        )
+    )
+    # The header still declares and calls the method by its name; the summary says why.
+    why = (
+        "no automatic fix: now a wrapper of its NameSupply, defined in another file; here "
+        "it is known by its name only"
+    )
+    assert f"GV202     1  {why}" in done.stdout
+    assert f"GV203     1  {why}" in done.stdout
+    check = run_lintgv("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    codes = [(f["path"], f["code"]) for f in json.loads(check.stdout)["findings"]]
+    assert codes == [("printer.h", "GV202"), ("printer.h", "GV203")]
+    again = run_lintgv("fix", "--unsafe", "--no-cache", "--diff", ".", cwd=tmp_path)
+    assert "---" not in again.stdout

@@ -26,8 +26,87 @@ def test_the_fixture_project_becomes_the_expected_one() -> None:
     assert change.sites == 4
     for path in source.iterdir():
         assert change.texts.get(path, path.read_text()) == (expected / path.name).read_text()
-    assert [(s.helper, s.reason) for s in skipped] == [
-        ("Printer::GetUniqueName", "it returns `Doc`, not a string; a NameSupply returns String")
+    # The printer's GetUniqueName only returns `Doc()`: a wrapper, as GV201 judges it.
+    assert skipped == []
+
+
+PRINTER_H = """\
+class RelayPrinter {
+ public:
+  Doc GetUniqueName(const std::string& prefix);
+  Doc AllocVar(const Var& var) { return GetUniqueName(var->name_hint); }
+
+ private:
+  /*! \\brief name allocation map */
+  std::unordered_map<std::string, int> name_alloc_map_;
+};
+"""
+
+PRINTER_CC = """\
+#include "printer.h"
+
+/*! \\brief get a unique name with the corresponding prefix */
+Doc RelayPrinter::GetUniqueName(const std::string& prefix) {
+  std::string unique_prefix = prefix;
+  auto it = name_alloc_map_.find(prefix);
+  if (it != name_alloc_map_.end()) {
+    // numbered from one
+    while (name_alloc_map_.count(unique_prefix = prefix + std::to_string(++it->second)) > 0) {
+    }
+  }
+  name_alloc_map_[unique_prefix] = 0;
+  return Doc::Text(unique_prefix);
+}
+"""
+
+
+def test_a_copy_returning_a_doc_of_its_name_becomes_a_wrapper_of_the_supply() -> None:
+    files = {"printer.h": PRINTER_H, "printer.cc": PRINTER_CC}
+    [change], skipped = _plan(files)
+    assert skipped == []
+    assert change.title == (
+        "Make RelayPrinter::GetUniqueName a wrapper of a NameSupply member `name_supply_`"
+    )
+    assert change.sites == 0  # its calls stay: they get a Doc
+    assert change.texts[Path("printer.cc")] == (
+        '#include "printer.h"\n\n'
+        "/*! \\brief get a unique name with the corresponding prefix */\n"
+        "Doc RelayPrinter::GetUniqueName(const std::string& prefix) {\n"
+        "  return Doc::Text(name_supply_->FreshName(prefix));\n"
+        "}\n"
+    )
+    header = change.texts[Path("printer.h")]
+    assert header.startswith("#include <tvm/ir/name_supply.h>\n\n")
+    assert '  NameSupply name_supply_ = NameSupply("");\n' in header
+    assert "Doc GetUniqueName(const std::string& prefix);" in header
+    assert "return GetUniqueName(var->name_hint);" in header
+    # The wrapper is no copy: planning again on the result finds nothing to change.
+    assert _plan({str(p): t for p, t in change.texts.items()}) == ([], [])
+
+
+def test_a_copy_returning_something_else_is_left_with_the_reason() -> None:
+    code = PRINTER_CC.replace(
+        "return Doc::Text(unique_prefix);", "return Doc::Text(1, unique_prefix);"
+    )
+    changes, skipped = _plan({"printer.h": PRINTER_H, "printer.cc": code})
+    assert changes == []
+    assert [s.reason for s in skipped] == [
+        "it returns `Doc`, not a string, and not as one call of its name "
+        "(`return Doc::Text(name);`); a NameSupply returns String"
+    ]
+
+
+def test_a_doc_copy_that_cleans_its_name_first_is_left_with_the_reason() -> None:
+    code = PRINTER_CC.replace(
+        "  std::string unique_prefix = prefix;\n",
+        "  std::replace(prefix.begin(), prefix.end(), '.', '_');\n"
+        "  std::string unique_prefix = prefix;\n",
+    ).replace("const std::string& prefix", "std::string prefix")
+    changes, skipped = _plan({"printer.h": PRINTER_H, "printer.cc": code})
+    assert changes == []
+    assert [s.reason for s in skipped] == [
+        "it does more than unique the name "
+        "(`std::replace(prefix.begin(), prefix.end(), '.', '_');`); a wrapper would lose it"
     ]
 
 
