@@ -6,6 +6,7 @@ builds a longer one from a counter (`x + std::to_string(i)`, `x += std::to_strin
 by recursion, or with the counter kept in the map itself.
 """
 
+import re
 from collections.abc import Iterator
 
 import tree_sitter
@@ -349,23 +350,99 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: st
 
 def _from_input(parsed: ParsedCpp, unit: Node, walk: _Walk) -> bool:
     """Tell whether a name the function builds comes from its input: a parameter, a
-    variable set from one or a stream written with one (`ss << expr; name = ss.str()`),
+    variable written from one (declared, assigned, appended to, bound by a range-for or
+    a structured binding, or a stream written with one: `ss << expr; name = ss.str()`),
     or anything a lambda captures (its flow is not followed)."""
     captures = unit.child_by_field_name("captures") if unit.type == "lambda_expression" else None
     if captures is not None and captures.named_child_count:
         return True
     tainted = _parameters(parsed, unit)
-    changed = bool(tainted)
+    body = unit.child_by_field_name("body")
+    if not tainted or body is None:
+        return False
+    writes = _writes(parsed, body) + [
+        ({stream}, set(_words(parsed, chain))) for stream, chain in walk.writes
+    ]
+    changed = True
     while changed:
         changed = False
-        for target, value in walk.assigns + walk.writes:
-            if target not in tainted and not tainted.isdisjoint(_identifiers(parsed, value)):
-                tainted.add(target)
+        for targets, mentioned in writes:
+            if not targets <= tainted and not tainted.isdisjoint(mentioned):
+                tainted |= targets
                 changed = True
     made = walk.built_nodes + [
         chain for stream, _ in walk.stream_reads for chain in walk.streams.get(stream, ())
     ]
-    return any(not tainted.isdisjoint(_identifiers(parsed, node)) for node in made)
+    return any(not tainted.isdisjoint(_words(parsed, node)) for node in made)
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_APPENDS = frozenset({"append", "assign", "insert"})
+
+
+def _words(parsed: ParsedCpp, node: Node) -> list[str]:
+    """Return the identifiers spelled in `node`, by its text (a misread declaration's
+    `std::string base(name)` holds `name` as a type)."""
+    return _WORD.findall(parsed.text(node))
+
+
+def _writes(parsed: ParsedCpp, body: Node) -> list[tuple[set[str], set[str]]]:
+    """Return, for every write in a body, the variables written and the words written
+    into them: declarations (`const auto& b = op->name_hint;`, `auto [b, n] = p;`,
+    `std::string b(name);`), assignments of any operator, `b.append(x)`, and range-for
+    bindings (`for (const Var& v : vars)`)."""
+    found: list[tuple[set[str], set[str]]] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node is not body and node.type in ("lambda_expression", "function_definition"):
+            continue
+        stack.extend(node.named_children)
+        if node.type == "declaration":
+            for declarator in node.children_by_field_name("declarator"):
+                targets = _declared(parsed, declarator)
+                value = declarator.child_by_field_name("value")
+                source = value if value is not None else declarator
+                found.append((targets, set(_words(parsed, source)) - targets))
+        elif node.type == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None:
+                found.append((_root(parsed, left), set(_words(parsed, right))))
+        elif node.type == "for_range_loop":
+            binding = node.child_by_field_name("declarator")
+            right = node.child_by_field_name("right")
+            if binding is not None and right is not None:
+                found.append((_declared(parsed, binding), set(_words(parsed, right))))
+        elif node.type == "call_expression" and call_name(parsed, node) in _APPENDS:
+            func = node.child_by_field_name("function")
+            receiver = func.child_by_field_name("argument") if func is not None else None
+            arguments = node.child_by_field_name("arguments")
+            if func is not None and func.type == "field_expression" and receiver and arguments:
+                found.append((_root(parsed, receiver), set(_words(parsed, arguments))))
+    return found
+
+
+def _declared(parsed: ParsedCpp, declarator: Node) -> set[str]:
+    """Return the names a declarator binds: its innermost identifier, or every name of a
+    structured binding."""
+    if declarator.type == "structured_binding_declarator":
+        return {parsed.text(c) for c in declarator.named_children if c.type == "identifier"}
+    current: Node | None = declarator
+    while current is not None and current.type != "identifier":
+        current = inner_declarator(current)
+    return {parsed.text(current)} if current is not None else set()
+
+
+def _root(parsed: ParsedCpp, node: Node) -> set[str]:
+    """Return the variable an lvalue writes to (`b`, `this->b`, `*b`, `b[i]`, `b.x`)."""
+    current: Node | None = node
+    while current is not None and current.type != "identifier":
+        current = current.child_by_field_name("argument") or (
+            current.named_children[0]
+            if current.type == "parenthesized_expression" and current.named_child_count
+            else None
+        )
+    return {parsed.text(current)} if current is not None else set()
 
 
 def _parameters(parsed: ParsedCpp, unit: Node) -> set[str]:
@@ -375,18 +452,36 @@ def _parameters(parsed: ParsedCpp, unit: Node) -> set[str]:
         "function_declarator",
         "abstract_function_declarator",
     ):
-        declarator = declarator.child_by_field_name("declarator")
+        declarator = inner_declarator(declarator)
     parameters = declarator.child_by_field_name("parameters") if declarator else None
     names: set[str] = set()
     for parameter in parameters.named_children if parameters is not None else ():
         inner = parameter.child_by_field_name("declarator")
-        while inner is not None and inner.type != "identifier":
-            inner = inner.child_by_field_name("declarator") or (
-                inner.named_children[-1] if inner.named_child_count else None
-            )
-        if inner is not None:
-            names.add(parsed.text(inner))
+        # Every identifier of the declarator: a macro after the name (`name TVM_UNUSED`)
+        # leaves the name in an ERROR node beside it.
+        stack = [inner] if inner is not None else []
+        while stack:
+            node = stack.pop()
+            if node.type == "identifier":
+                names.add(parsed.text(node))
+            stack.extend(node.named_children)
     return names
+
+
+def inner_declarator(declarator: Node) -> Node | None:
+    """Return the declarator inside `declarator`: its `declarator` field, or for a
+    reference (`const std::string& F(...)`), which has none, its declarator child."""
+    inner = declarator.child_by_field_name("declarator")
+    if inner is not None:
+        return inner
+    return next(
+        (
+            c
+            for c in declarator.named_children
+            if c.type.endswith("declarator") or c.type == "identifier"
+        ),
+        None,
+    )
 
 
 def _inside(node: Node, spans: list[tuple[int, int]]) -> bool:

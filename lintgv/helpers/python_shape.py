@@ -42,6 +42,7 @@ class _Walk:
     def __init__(self) -> None:
         self.built: set[int] = set()  # id() of built expressions
         self.built_nodes: list[cst.CSTNode] = []
+        self.writes: list[tuple[set[str], cst.CSTNode]] = []  # names bound ← what from
         self.tests: list[tuple[cst.BaseExpression, bool, str]] = []  # tested, in loop, map
         self.assigns: list[tuple[str, cst.CSTNode]] = []
         self.calls: list[cst.Call] = []
@@ -62,6 +63,7 @@ class _Walk:
     def _visit(self, node: cst.CSTNode, in_loop: bool) -> None:
         if isinstance(node, cst.BaseExpression) and is_built(node):
             self._build(node)
+        self._write(node)
         if isinstance(node, cst.Call):
             self._call(node, in_loop)
         elif isinstance(node, cst.Comparison):
@@ -85,6 +87,21 @@ class _Walk:
             self.returns.append(node.value)
         elif isinstance(node, cst.Subscript):
             self.subscripts.append(node)
+
+    def _write(self, node: cst.CSTNode) -> None:
+        """Note the names `node` binds and the expression they are bound from (for the
+        name flow: `base, n = name, 0`, `base += name`, `for base in names`, `with f(name)
+        as base`, `self.base = name`)."""
+        if isinstance(node, cst.Assign):
+            bound = set().union(*(_bound(t.target) for t in node.targets))
+            self.writes.append((bound, node.value))
+        elif isinstance(node, cst.AugAssign | cst.AnnAssign | cst.NamedExpr):
+            if node.value is not None:
+                self.writes.append((_bound(node.target), node.value))
+        elif isinstance(node, cst.For):
+            self.writes.append((_bound(node.target), node.iter))
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            self.writes.append((_bound(node.asname.name), node.item))
 
     def _build(self, node: cst.CSTNode) -> None:
         self.built.add(id(node))
@@ -156,11 +173,11 @@ class FunctionScan:
         name = function.name.value
         if not (looks_up and builds) and not is_known_name(name, config):
             return None
-        return judge(name, facts_of(function, config), config)
+        return judge(name, facts_of(function, config, nested=bool(self._open)), config)
 
 
-def facts_of(function: cst.FunctionDef, config: Config) -> Facts:
-    """Return the uniquing facts of one function definition."""
+def facts_of(function: cst.FunctionDef, config: Config, nested: bool = False) -> Facts:
+    """Return the uniquing facts of one function definition (`nested` in another)."""
     name = function.name.value
     walk = _Walk()
     walk.run(function.body)
@@ -193,13 +210,14 @@ def facts_of(function: cst.FunctionDef, config: Config) -> Facts:
             holds_built and bool(mentions & tested_names) and _holds(value, counters)
         )
     facts.delegates = _delegates(function.body)
-    facts.from_input = _from_input(function, walk)
+    facts.from_input = _from_input(function, walk, nested)
     return facts
 
 
-def _from_input(function: cst.FunctionDef, walk: _Walk) -> bool:
+def _from_input(function: cst.FunctionDef, walk: _Walk, nested: bool) -> bool:
     """Tell whether a name the function builds comes from its input: a parameter other
-    than `self` or `cls`, or a variable set from one."""
+    than `self` or `cls`, a name bound from one (see _Walk._write), or, in a function
+    nested in another, a name it does not bind itself (the enclosing one's)."""
     params = function.params
     tainted = {
         p.name.value
@@ -210,14 +228,32 @@ def _from_input(function: cst.FunctionDef, walk: _Walk) -> bool:
             *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)),
         )
     } - {"self", "cls"}
+    if nested:
+        bound = set().union(*(targets for targets, _ in walk.writes)) | tainted
+        tainted |= {n for node in walk.built_nodes for n in _names(node)} - bound
     changed = bool(tainted)
     while changed:
         changed = False
-        for target, value in walk.assigns:
-            if target not in tainted and not tainted.isdisjoint(_names(value)):
-                tainted.add(target)
+        for targets, value in walk.writes:
+            if not targets <= tainted and not tainted.isdisjoint(_names(value)):
+                tainted |= targets
                 changed = True
     return any(not tainted.isdisjoint(_names(node)) for node in walk.built_nodes)
+
+
+def _bound(target: cst.CSTNode) -> set[str]:
+    """Return the names an assignment target binds: each name of a tuple or list, and
+    the attribute's own name of `self.base` (read back as `self.base`, whose words
+    include `base`)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Attribute):
+        return {target.attr.value}
+    if isinstance(target, cst.StarredElement):
+        return _bound(target.value)
+    if isinstance(target, cst.Tuple | cst.List):
+        return set().union(*(_bound(e.value) for e in target.elements))
+    return set()
 
 
 def _built_variables(walk: _Walk) -> set[str]:

@@ -47,9 +47,12 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     `f"{x}_{i}"`, `x + str(i)`, `"%s_%d" % (x, i)`, `"{}_{}".format(x, i)`), linked
     through a variable or by nesting, either in a loop, by recursion, or with the counter
     kept in the map (`return x + std::to_string(m[x])`), and it returns that name. The
-    name must come from the function's input: a parameter (not `self`), a variable set
-    from one (`base = var->name_hint`), or a stream written with one (`ss << expr;
-    name = ss.str()`); a lambda's captures count as input. A generator that numbers a
+    name must come from the function's input: a parameter (not `self`), a variable
+    written from one (`const auto& base = var->name_hint`, `base, n = name, 0`, `base +=
+    name`, `base.append(name)`, a loop or structured binding over one), or a stream
+    written with one (`ss << expr; name = ss.str()`); a C++ lambda's captures and the
+    names a nested Python function takes from the enclosing one count as input. A
+    generator that numbers a
     prefix of its own (`prefix_ + std::to_string(n_++)`) takes no name and is no copy;
     its loop is GV204's.
     Methods, free functions, out-of-class definitions (`T C::GetUniqueName(...) {...}`)
@@ -85,6 +88,8 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     SARIF reports carry the change on every finding whose line it rewrites.
 
     ## Known limits
+    The name flow does not follow `std::swap`, `except ... as`, `case` patterns or a
+    nested function's `nonlocal`: a copy whose name comes only that way is GV204's loop.
     These are found by their name only, not by their structure: a loop that appends a
     fixed suffix (`name += "_a"`) or a random number (`std::to_string(Random())`, a key
     generator) rather than a counter; a name printed with `sprintf` into a buffer; a
@@ -194,6 +199,20 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
             '        cand = "%s_%d" % (base, n)\n        if names.get(cand) is None:\n'
             "            names[cand] = 1\n            return cand\n        n += 1\n",
             span=(1, 5, 1, 10),
+        ),
+        # By structure: the name flows from the parameter by unpacking, in a closure.
+        Invalid(
+            "def make_namer(used):\n    def fresh(var):\n"
+            "        base, n = var.name_hint, 0\n        cand = base\n"
+            "        while cand in used:\n            n += 1\n"
+            '            cand = f"{base}_{n}"\n        return cand\n    return fresh\n',
+            span=(2, 9, 2, 14),
+        ),
+        Invalid(
+            "def make_namer(prefix, used):\n    def fresh():\n        cand = prefix\n"
+            "        i = 0\n        while cand in used:\n            i += 1\n"
+            '            cand = f"{prefix}_{i}"\n        return cand\n    return fresh\n',
+            span=(2, 9, 2, 14),
         ),
         # Recursion: _GetUniqueName's way.
         Invalid(
@@ -426,6 +445,23 @@ class UniqueNameHelperCpp(CppRule):
             "  used_.insert(name);\n  return name;\n}\n",
             span=(3, 31, 3, 44),
             message=helper_message(Config(), Language.CPP, "CodeGenX::GetUniqueName"),
+        ),
+        # By structure: the name is bound by reference to a field of the parameter, and
+        # the counter kept in the map.
+        Invalid(
+            "std::string Dedup(const VarNode* op) {\n"
+            "  const std::string& key = op->name_hint;\n"
+            "  if (counts_.count(key)) {\n"
+            "    return key + std::to_string(counts_[key]++);\n  }\n"
+            "  counts_[key] = 0;\n  return key;\n}\n",
+            span=(1, 13, 1, 18),
+        ),
+        Invalid(
+            "std::string Dedup(const std::string& name TVM_UNUSED) {\n"
+            "  std::string c;\n  c.append(name);\n  int i = 0;\n"
+            '  while (used_.count(c)) c = name + "_" + std::to_string(i++);\n'
+            "  return c;\n}\n",
+            span=(1, 13, 1, 18),
         ),
         # By structure: the name flows from the parameter through a stream
         # (`ss << expr; name = ss.str()`), then takes a counter until it is free.

@@ -198,7 +198,8 @@ class InlineUniquingLoopPython(PythonRule):
         loops = self._loops.pop()
         if not loops:
             return
-        facts = python_shape.facts_of(original_node, self.config)
+        # Past the module's entry, another open function encloses this one.
+        facts = python_shape.facts_of(original_node, self.config, nested=len(self._loops) > 1)
         verdict = judge(original_node.name.value, facts, self.config)
         if verdict not in (Verdict.BY_NAME, Verdict.BY_STRUCTURE):
             self._report_all(loops)
