@@ -5,6 +5,7 @@ Patterns follow .gitignore syntax. pathspec tests one pattern after another; a t
 walk asks thousands of times, so patterns are merged into a few regular expressions.
 """
 
+import os
 import re
 from collections.abc import Sequence
 from functools import cache, cached_property
@@ -136,7 +137,8 @@ def matches_any(relative: str, patterns: Sequence[str]) -> bool:
 
 def relative_to_root(path: Path, root: Path) -> str:
     """Return `path` relative to `root` in POSIX form, or its absolute form when outside."""
-    absolute = path if path.is_absolute() else Path.cwd() / path
+    # `..` is resolved lexically: `check ../pr` from inside pr names pr's own files.
+    absolute = Path(os.path.normpath(path if path.is_absolute() else Path.cwd() / path))
     try:
         return absolute.relative_to(root).as_posix()
     except ValueError:
@@ -156,3 +158,13 @@ def text_path(path: Path) -> str:
     """Return display_path(path) with each byte that is not UTF-8 replaced by U+FFFD."""
     # Python keeps such bytes of a file name as lone surrogates, which UTF-8 cannot encode.
     return display_path(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def work_tree_of(folder: Path) -> Path | None:
+    """Return the innermost folder at or above `folder` that holds a `.git` (a git work
+    tree's root), found without running git; None when there is none."""
+    current = Path(os.path.abspath(folder))
+    for candidate in (current, *current.parents):
+        if os.path.lexists(candidate / ".git"):
+            return candidate
+    return None

@@ -272,7 +272,9 @@ class _CacheHome:
     def __init__(self, paths: Sequence[Path], cache_dir: Path | None, discovery: Discovery):
         self.cache_dir = cache_dir
         self.discovery = discovery
-        self.homes = [os.path.abspath(p if p.is_dir() else p.parent) for p in paths]
+        # A path that names nothing holds no file: it must not make a home (the parent
+        # of `src/../../nope.cc` can be any folder up to the root).
+        self.homes = [os.path.abspath(p if p.is_dir() else p.parent) for p in paths if p.exists()]
 
     def __call__(self, config: Config, path: Path) -> Path:
         if self.cache_dir is not None:
@@ -280,10 +282,11 @@ class _CacheHome:
         if config.source is not None and self.discovery.fixed is None:
             return config.root / CACHE_FOLDER
         where = os.path.abspath(path)
-        for home in self.homes:
-            if where == home or where.startswith(home.rstrip("/") + "/"):
-                return Path(home) / CACHE_FOLDER
-        return Path(os.path.dirname(where)) / CACHE_FOLDER
+        holding = [h for h in self.homes if where == h or where.startswith(h.rstrip("/") + "/")]
+        # The innermost folder given that holds the file: `check ../README.md src` keeps
+        # the cache of src's files in src, not in the folder above.
+        home = max(holding, key=len) if holding else os.path.dirname(where)
+        return Path(home) / CACHE_FOLDER
 
 
 def run(

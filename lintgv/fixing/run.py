@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from lintgv.codemods.unique_names import HELPER_NAMES, Skipped
+from lintgv.config import Config, find_config_file
 from lintgv.discovery import Candidate, Discovery
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.across import copy_files, copy_names, fixes_unique_names
@@ -35,7 +36,7 @@ from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site, excluded_files
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
-from lintgv.paths import display_path
+from lintgv.paths import display_path, work_tree_of
 from lintgv.reading import read_source
 from lintgv.registry import rule_codes
 from lintgv.runner import run
@@ -412,10 +413,7 @@ def _project_files(
     for path in paths:
         folder = path if path.is_dir() else path.parent
         config = discovery.config_for(folder)
-        # The project is the tree of the config file found above a path; with defaults,
-        # or a config given with --config (kept anywhere), it is the folder given.
-        found_above = config.source is not None and discovery.fixed is None
-        roots.add(config.root if found_above else folder.absolute())
+        roots.add(_project_root(folder, config, discovery.fixed is not None))
     if roots == {p.absolute() for p in paths}:  # the run walked the project already
         found = list(candidates.values())
     else:
@@ -430,6 +428,28 @@ def _project_files(
     known = [c.path for c in found]
     excluded = cache(lambda: excluded_files(sorted(roots), overrides, config_file, known))
     return _Project(cpp, python, excluded)
+
+
+def _project_root(folder: Path, config: Config, given: bool) -> Path:
+    """Return the root of the project `folder` belongs to: the folder of the config file
+    found above it (also when that file is the one given with --config), else the git
+    work tree holding it, else the folder above the Python package holding it, else the
+    folder itself. Callers outside the folder that a threaded parameter would break must
+    be seen, so that the change is refused."""
+    if config.source is not None and (not given or find_config_file(folder) == config.source):
+        return config.source.parent
+    return work_tree_of(folder) or _package_home(folder) or folder.absolute()
+
+
+def _package_home(folder: Path) -> Path | None:
+    """Return the folder that holds the outermost package `folder` is part of (where
+    its modules are imported from), or None when `folder` is no package."""
+    current = folder.absolute()
+    if not (current / "__init__.py").is_file():
+        return None
+    while (current.parent / "__init__.py").is_file() and current.parent != current:
+        current = current.parent
+    return current.parent
 
 
 def _proof(

@@ -85,3 +85,62 @@ def test_a_fix_with_a_config_kept_elsewhere_threads_as_with_the_config_in_the_tr
     assert given.stdout == in_tree.stdout
     assert "+    global_var_supply = GlobalVarSupply(mod)" in given.stdout
     assert "noise" not in given.stderr
+
+
+def test_a_path_that_names_nothing_does_not_place_the_cache(lintgv: Lintgv, tmp_path: Path) -> None:
+    tree = tmp_path / "top" / "p"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "a.py").write_text(SITE)
+    done = lintgv("check", "src/../../../../../../../../nope.cc", "../missing.cc", "src", cwd=tree)
+    assert done.returncode == 3, done.stderr  # a finding, and two paths that name nothing
+    assert done.stdout.count("error: no such file or folder") == 2
+    assert list((tree / "src" / ".lintgv_cache").glob("results-*"))
+    assert sorted(p.name for p in (tmp_path / "top").iterdir()) == ["p"]
+    assert sorted(p.name for p in tree.iterdir()) == ["src"]
+
+
+def test_globs_apply_to_a_path_that_goes_up_and_back_into_the_tree(
+    lintgv: Lintgv, tmp_path: Path
+) -> None:
+    config, tree = _pull_request(tmp_path)
+    shutil.copy(config, tree / "lintgv.toml")
+    here = lintgv("check", "--no-cache", "--format", "json", ".", cwd=tree)
+    around = lintgv("check", "--no-cache", "--format", "json", "../pr", cwd=tree)
+    assert [p.removeprefix("../pr/") for p in _paths(around)] == _paths(here)
+
+
+PASSES = 'import tvm\n\n\ndef make_global(name, kind="fn"):\n    return tvm.ir.GlobalVar(name)\n'
+LOCAL = '\n\ndef local_use(mod):\n    return make_global("g")\n'
+DRIVER = (
+    'from pkg.sub.passes import make_global\n\n\ndef drive(mod):\n    return make_global("f")\n'
+)
+
+
+def _package(root: Path) -> None:
+    (root / "python" / "pkg" / "sub").mkdir(parents=True)
+    (root / "python" / "pkg" / "__init__.py").write_text("")
+    (root / "python" / "pkg" / "sub" / "__init__.py").write_text("")
+    (root / "python" / "pkg" / "sub" / "passes.py").write_text(PASSES + LOCAL)
+    (root / "python" / "pkg" / "driver.py").write_text(DRIVER)
+
+
+REFUSED = "python/pkg/driver.py must change too, and is not among the files given"
+
+
+def test_threading_into_a_subfolder_sees_the_callers_of_the_whole_project(
+    lintgv: Lintgv, tmp_path: Path
+) -> None:
+    """However the project is known (its config, given or found; its git work tree; the
+    package the folder is part of), a caller outside the folder given stops the change."""
+    _package(tmp_path)
+    fix = ("fix", "--unsafe", "--no-cache", "python/pkg/sub")
+    by_package = lintgv(*fix, cwd=tmp_path)
+    (tmp_path / ".git").mkdir()
+    by_work_tree = lintgv(*fix, cwd=tmp_path)
+    (tmp_path / ".git").rmdir()
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    by_config = lintgv(*fix, cwd=tmp_path)
+    by_config_given = lintgv(*fix[:3], "--config", "lintgv.toml", fix[3], cwd=tmp_path)
+    for done in (by_package, by_work_tree, by_config, by_config_given):
+        assert REFUSED in done.stdout
+    assert (tmp_path / "python" / "pkg" / "sub" / "passes.py").read_text() == PASSES + LOCAL
