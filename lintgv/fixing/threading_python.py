@@ -146,7 +146,7 @@ class _Threader(ThreadEdits):
         found = self._references(target)
         if isinstance(found, str):
             return found
-        calls, others = found
+        calls, others, stubs = found
         if others:
             places = list(dict.fromkeys(others))  # a node and its parent may both count
             shown = ", ".join(places[:_SHOWN])
@@ -159,6 +159,8 @@ class _Threader(ThreadEdits):
         self.threaded.append(target.qualified)
         self.given.add((target.file.path, id(target.function)))
         self.add(target.file.path, _parameter_edit(target.file, target.function))
+        for stub, declaration in stubs:  # the module's .pyi declares it: the same parameter
+            self.add(stub.path, _parameter_edit(stub, declaration))
         grounded = False
         built: dict[tuple[Path, int], list[tuple[PyFile, cst.Call, str]]] = {}
         for file, call in calls:
@@ -179,11 +181,18 @@ class _Threader(ThreadEdits):
         self.grounded = grounded
         return None
 
-    def _references(self, target: Target) -> tuple[list[tuple[PyFile, cst.Call]], list[str]] | str:
-        """Return the calls of `target` in the project, and the places that name it some
-        other way (or call a method of its name on an unknown receiver)."""
+    def _references(
+        self, target: Target
+    ) -> (
+        tuple[list[tuple[PyFile, cst.Call]], list[str], list[tuple[PyFile, cst.FunctionDef]]] | str
+    ):
+        """Return the calls of `target` in the project, the places that name it some
+        other way (or call a method of its name on an unknown receiver), and its
+        declaration in its module's stub (`passes.pyi` beside `passes.py`)."""
         calls: list[tuple[PyFile, cst.Call]] = []
         others: list[str] = []
+        stubs: list[tuple[PyFile, cst.FunctionDef]] = []
+        stub_path = target.file.path.with_suffix(".pyi")
         name = re.escape(target.name)
         word = re.compile(rf"(?<!\w){name}(?!\w)")
         # A method is followed in its own file only: elsewhere, any `.name` or `def name`
@@ -194,15 +203,21 @@ class _Threader(ThreadEdits):
             text = self.read(path)
             if text is None:
                 if names_in_bytes(path, target.name, self.max_size):
-                    return calls, [f"{path.name} (names it, and cannot be read as text)"]
+                    return calls, [f"{path.name} (names it, and cannot be read as text)"], stubs
                 continue
             if target.name not in text or word.search(text) is None:
+                continue
+            if path == stub_path and path != target.file.path:
+                stub = self._stub_declaration(path, target)
+                if isinstance(stub, str):
+                    return calls, [stub], stubs
+                stubs.extend([stub] if stub is not None else [])
                 continue
             if target.cls is not None and path != target.file.path:
                 found = method_use.search(text)
                 if found is not None:
                     line = text.count("\n", 0, found.start()) + 1
-                    return calls, [f"{path.name}:{line}"]
+                    return calls, [f"{path.name}:{line}"], stubs
                 continue
             file = load(self.files, path, self.modules, self.read)
             if isinstance(file, str):
@@ -224,7 +239,31 @@ class _Threader(ThreadEdits):
                     others.append(file.where(node) + verdict.removeprefix("other"))
             if others:
                 break  # the change is refused: the rest need not be parsed
-        return calls, others
+        return calls, others, stubs
+
+    def _stub_declaration(
+        self, path: Path, target: Target
+    ) -> tuple[PyFile, cst.FunctionDef] | str | None:
+        """Return the one declaration of `target` in its module's stub (None when the stub
+        does not declare it), or why the stub stops the change."""
+        file = load(self.files, path, self.modules, self.read)
+        if isinstance(file, str):
+            return f"{file}, so its declaration of {target.name} is unknown"
+        body: Sequence[cst.CSTNode] = file.module.body
+        if target.cls is not None:
+            classes = [
+                c
+                for c in body
+                if isinstance(c, cst.ClassDef) and c.name.value == target.cls.name.value
+            ]
+            if len(classes) != 1:
+                return None if not classes else f"{path.name} defines {target.cls.name.value} twice"
+            inner = classes[0].body
+            body = inner.body if isinstance(inner, cst.IndentedBlock) else []
+        found = [d for d in body if isinstance(d, cst.FunctionDef) and d.name.value == target.name]
+        if len(found) > 1:
+            return f"{path.name} declares {target.name} {len(found)} times (overloads)"
+        return (file, found[0]) if found else None
 
     def _pass_one_supply(self, members: list[tuple[PyFile, cst.Call, str]]) -> None:
         """Make the calls of one caller that each would build a supply from its module

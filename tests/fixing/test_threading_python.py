@@ -321,3 +321,62 @@ def test_a_fifo_among_the_callers_files_is_never_opened(project: Path) -> None:
     result = run_fix(project, "--unsafe")
     assert "pkg.passes.make_global (4 calls updated" in result.stdout
     assert "zz.py: a named pipe (FIFO), not a regular file; not checked" in result.stdout
+
+
+STUB = """\
+from tvm.ir import GlobalVar, IRModule
+
+def make_global(name: str, kind: str = ...) -> GlobalVar: ...
+def lower(mod: IRModule) -> IRModule: ...
+
+class Namer:
+    def fresh(self, name: str) -> GlobalVar: ...
+    def run(self, mod: IRModule) -> GlobalVar: ...
+"""
+METHOD = (
+    "\n\nclass Namer:\n"
+    "    def fresh(self, name):\n"
+    "        return tvm.ir.GlobalVar(name)\n\n"
+    "    def run(self, mod):\n"
+    "        return self.fresh('main')\n"
+)
+
+
+def test_the_module_s_stub_declares_the_new_parameter_too(project: Path) -> None:
+    (project / "python" / "pkg" / "passes.py").write_text(PASSES + METHOD)
+    stub = project / "python" / "pkg" / "passes.pyi"
+    stub.write_text(STUB)
+    result = run_fix(project, "--unsafe")
+    assert "pkg.passes.make_global (4 calls updated" in result.stdout, result.stdout
+    assert "pkg.passes.Namer.fresh (1 call updated" in result.stdout
+    text = stub.read_text()
+    assert text.startswith(
+        "from tvm.ir import GlobalVar, IRModule\nfrom tvm.ir.supply import GlobalVarSupply\n"
+    )
+    assert (
+        "def make_global(name: str, kind: str = ..., *, global_var_supply: GlobalVarSupply)"
+        " -> GlobalVar: ..."
+    ) in text
+    assert (
+        "    def fresh(self, name: str, *, global_var_supply: GlobalVarSupply) -> GlobalVar: ..."
+    ) in text
+    assert "def lower(mod: IRModule) -> IRModule: ..." in text
+    ast.parse(text)
+    again = run_fix(project, "--unsafe")
+    assert stub.read_text() == text
+    assert "Thread" not in again.stdout
+
+
+def test_overloads_in_the_stub_stop_the_change(project: Path) -> None:
+    stub = project / "python" / "pkg" / "passes.pyi"
+    overloads = (
+        "from typing import overload\nfrom tvm.ir import GlobalVar\n\n"
+        "@overload\ndef make_global(name: str) -> GlobalVar: ...\n"
+        "@overload\ndef make_global(name: str, kind: str) -> GlobalVar: ...\n"
+    )
+    stub.write_text(overloads)
+    before = _texts(project)
+    result = run_fix(project, "--unsafe")
+    assert "passes.pyi declares make_global 2 times (overloads)" in result.stdout
+    assert _texts(project) == before
+    assert stub.read_text() == overloads
