@@ -12,6 +12,7 @@ from lintgv.helpers.python_shape import is_docstring
 from lintgv.lines import lines_with_breaks
 from lintgv.model import Edit, Span
 from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.python import quiet_parse
 
 GLOBAL_VAR_SUPPLY_HEADER = "tvm/ir/global_var_supply.h"
 NAME_SUPPLY_HEADER = "tvm/ir/name_supply.h"
@@ -159,7 +160,7 @@ def without_unused_import(text: str, name: str, before: str) -> str:
     before the fixes) still used is dropped: one unused already is none of the fixes'
     business. Anything else is left as it is."""
     try:
-        tree = ast.parse(text)
+        tree = quiet_parse(text)
     except (SyntaxError, ValueError):
         return text
     lines = lines_with_breaks(text)

@@ -196,10 +196,10 @@ class CopyFinder:
     def _copy(self, unit: Unit, function: tree_sitter.Node, name: str, owner: str | None) -> Copy:
         kind = function.child_by_field_name("type")
         returns = cpp_scope.normalized(unit.parsed.text(kind)) if kind is not None else ""
-        wrapper = ""
+        wrapper = ("", "")
         if returns.removeprefix("const") not in _STRING_TYPES:
             wrapper = _wrapper(unit.parsed, function)
-            if not wrapper:
+            if not wrapper[0]:
                 raise NotRewritable(
                     f"it returns `{returns}`, not a string, and not as one call of its "
                     "name (`return Doc::Text(name);`); a NameSupply returns String"
@@ -214,7 +214,7 @@ class CopyFinder:
                 f"class `{owner}` is defined {len(classes)} times in the checked files"
             )
         class_unit, class_node = classes[0]
-        copy = Copy(name, owner, unit, function, class_unit, class_node, wrapper=wrapper)
+        copy = Copy(name, owner, unit, function, class_unit, class_node, wrapper=wrapper[0])
         body = function.child_by_field_name("body")
         used = cpp_scope.identifiers(unit.parsed, body) if body is not None else set()
         maps = [
@@ -226,8 +226,13 @@ class CopyFinder:
         if len(maps) != 1:
             raise NotRewritable("it keeps no single name → counter map member")
         copy.map_name, copy.map_field = maps[0][0].name, maps[0][1]
-        if wrapper:
-            copy.parameter = _only_uniquing(unit.parsed, function, copy.map_name)
+        if any(c.type == "storage_class_specifier" for c in copy.map_field.children):
+            raise NotRewritable(
+                f"its map `{copy.map_name}` is static, shared by every object; a supply "
+                "member would not be"
+            )
+        if wrapper[0]:
+            copy.parameter = _only_uniquing(unit.parsed, function, copy.map_name, wrapper)
         if function.parent is None or function.parent.type != "field_declaration_list":
             copy.declaration = _declaration(class_unit.parsed, class_node, name)
         return copy
@@ -239,11 +244,11 @@ def _is_thin(parsed: ParsedCpp, function: tree_sitter.Node, name: str, owner: st
     return facts_of(parsed, function, name, Config(), owner or "").is_thin_wrapper()
 
 
-def _wrapper(parsed: ParsedCpp, function: tree_sitter.Node) -> str:
-    """Return the callee every `return` of the function hands one variable to
-    (`return Doc::Text(unique_prefix);` → `Doc::Text`), or "" when it returns otherwise."""
+def _wrapper(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[str, str]:
+    """Return (callee, variable) when every `return` of the function hands the same
+    variable to the same call (`return Doc::Text(unique_prefix);`), else ("", "")."""
     body = function.child_by_field_name("body")
-    callees = set()
+    found = set()
     for node in _descendants(body) if body is not None else ():
         if node.type != "return_statement":
             continue
@@ -251,38 +256,116 @@ def _wrapper(parsed: ParsedCpp, function: tree_sitter.Node) -> str:
         func = value.child_by_field_name("function") if value is not None else None
         arguments = value.child_by_field_name("arguments") if value is not None else None
         if value is None or value.type != "call_expression" or func is None or arguments is None:
-            return ""
-        if [a.type for a in arguments.named_children] != ["identifier"]:
-            return ""
-        callees.add(cpp_scope.normalized(parsed.text(func)))
-    return callees.pop() if len(callees) == 1 else ""
+            return "", ""
+        args = arguments.named_children
+        if [a.type for a in args] != ["identifier"]:
+            return "", ""
+        found.add((cpp_scope.normalized(parsed.text(func)), parsed.text(args[0])))
+    return found.pop() if len(found) == 1 else ("", "")
 
 
-def _only_uniquing(parsed: ParsedCpp, function: tree_sitter.Node, map_name: str) -> str:
-    """Return the name parameter of a copy whose body does nothing but unique it: each
-    statement is a declaration, touches the map, or returns. Anything else (a statement
-    that cleans the name first) would be lost with the body, so it stops the change."""
+# What a copy's body may call and still be nothing but uniquing: the map's lookups, the
+# counter's text, a stream's text. Anything else (a cleaner, a check, a log) would be
+# lost with the body.
+_UNIQUING_CALLS = frozenset(
+    {"find", "count", "end", "insert", "emplace", "str", "to_string", "StrCat"}
+)
+_LOST = frozenset(
+    {"throw_statement", "goto_statement", "try_statement", "lambda_expression", "switch_statement"}
+)
+
+
+def _only_uniquing(
+    parsed: ParsedCpp, function: tree_sitter.Node, map_name: str, wrapper: tuple[str, str]
+) -> str:
+    """Return the name parameter of a copy whose body does nothing but unique it and
+    hand the unique name, a string, to `wrapper`'s callee; otherwise say what a wrapper
+    would lose or get wrong."""
     declarator = function.child_by_field_name("declarator")
     while declarator is not None and declarator.type != "function_declarator":
         declarator = declarator.child_by_field_name("declarator")
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    names = [
-        n.name
+    declared = [
+        (p, n.name)
         for p in (params.named_children if params is not None else [])
         for n in cpp_scope.declared(parsed, p, cpp_scope.Kind.PARAMETER)
     ]
-    if len(names) != 1:
+    if len(declared) != 1:
         raise NotRewritable("it takes more than the name; a wrapper would lose the rest")
+    parameter, name = declared[0]
+    if _type_of(parsed, parameter) not in _STRING_TYPES:
+        raise NotRewritable(
+            f"it is asked with a `{_type_of(parsed, parameter)}`, not a string name; a "
+            "NameSupply takes a string"
+        )
     body = function.child_by_field_name("body")
-    for statement in body.named_children if body is not None else []:
-        if statement.type in ("comment", "declaration", "return_statement"):
-            continue
-        if map_name not in cpp_scope.identifiers(parsed, statement):
-            line = parsed.text(statement).splitlines()[0].strip()
+    assert body is not None, "a copy is a definition"
+    locals_ = {
+        b.name: statement
+        for statement in _descendants(body)
+        if statement.type == "declaration"
+        for b in cpp_scope.declared(parsed, statement, cpp_scope.Kind.LOCAL)
+    }
+    callee, variable = wrapper
+    holder = locals_.get(variable)
+    if variable != name and (holder is None or _type_of(parsed, holder) not in _STRING_TYPES):
+        raise NotRewritable(f"it returns `{callee}({variable})`, not of a string it made unique")
+    writable = {*locals_, name, map_name}
+    for node in _descendants(body):
+        if _loses(parsed, node, writable, callee):
+            line = parsed.text(_statement_of(node, body)).splitlines()[0].strip()
             raise NotRewritable(
                 f"it does more than unique the name (`{line}`); a wrapper would lose it"
             )
-    return names[0]
+    return name
+
+
+def _loses(parsed: ParsedCpp, node: tree_sitter.Node, writable: set[str], callee: str) -> bool:
+    """Tell whether `node` does something a wrapper of the supply would not: calls other
+    than uniquing ones, writes to anything but the function's own variables and its map,
+    a stream other than its own, preprocessor lines, throws."""
+    kind = node.type
+    if kind in _LOST or kind.startswith("preproc"):
+        return True
+    if kind == "call_expression":
+        func = node.child_by_field_name("function")
+        text = cpp_scope.normalized(parsed.text(func)) if func is not None else ""
+        bare = text.rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1]
+        return bare not in _UNIQUING_CALLS and text != callee
+    if kind in ("assignment_expression", "update_expression"):
+        target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+        return target is not None and not (_roots(parsed, target) <= writable)
+    if kind == "binary_expression" and node.child_by_field_name("operator") is not None:
+        operator = node.child_by_field_name("operator")
+        if operator is not None and parsed.text(operator) == "<<":
+            left = node.child_by_field_name("left")
+            while left is not None and left.type == "binary_expression":
+                left = left.child_by_field_name("left")
+            return left is None or left.type != "identifier" or parsed.text(left) not in writable
+    return False
+
+
+def _roots(parsed: ParsedCpp, node: tree_sitter.Node) -> set[str]:
+    """Return the variable an lvalue writes through (`it->second` → it, `m[x]` → m)."""
+    current: tree_sitter.Node | None = node
+    while current is not None and current.type != "identifier":
+        if current.type == "parenthesized_expression" and current.named_child_count:
+            current = current.named_children[0]
+        else:
+            current = current.child_by_field_name("argument")
+    return {parsed.text(current)} if current is not None else {""}
+
+
+def _statement_of(node: tree_sitter.Node, body: tree_sitter.Node) -> tree_sitter.Node:
+    while node.parent is not None and node.parent != body:
+        node = node.parent
+    return node
+
+
+def _type_of(parsed: ParsedCpp, declaration: tree_sitter.Node) -> str:
+    kind = declaration.child_by_field_name("type")
+    text = cpp_scope.normalized(parsed.text(kind)) if kind is not None else ""
+    return text.removeprefix("const")
 
 
 def _descendants(node: tree_sitter.Node) -> Iterable[tree_sitter.Node]:

@@ -333,13 +333,18 @@ class _Rewrite:
         made = f"{copy.wrapper}({supply}->FreshName({copy.parameter}))"
         body = copy.definition.child_by_field_name("body")
         assert body is not None, "a copy is a definition"
-        self.add(copy.unit, copy.unit.parsed.replace(body, _body(copy.definition, made)))
+        self.add(copy.unit, copy.unit.parsed.replace(body, _body(copy.unit, copy.definition, made)))
 
 
-def _body(function: tree_sitter.Node, made: str) -> str:
-    """Return a body that returns `made`, indented one step inside `function`'s line."""
-    close = " " * function.start_point[1]
-    return f"{{\n{close}  return {made};\n{close}}}"
+def _body(unit: Unit, function: tree_sitter.Node, made: str) -> str:
+    """Return a body that returns `made`, indented one step inside `function`'s line
+    (a tab where the line is indented with tabs)."""
+    lines = split_lines(unit.text)
+    row = function.start_point[0]
+    line = lines[row] if row < len(lines) else ""
+    close = line[: len(line) - len(line.lstrip(" \t"))]
+    step = "\t" if "\t" in close else "  "
+    return f"{{\n{close}{step}return {made};\n{close}}}"
 
 
 def _is_member(copy: Copy) -> bool:

@@ -188,7 +188,7 @@ def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:
 
 def _group_lines(run: FixRun) -> list[str]:
     lines = []
-    done = [g for g in run.groups if g.done and not g.threaded]
+    done = [g for g in run.groups if g.done and not g.threaded and not g.wrapped]
     if done:
         verb = "Replaced" if run.write else "Would replace"
         sites = sum(g.sites for g in done)
@@ -196,6 +196,15 @@ def _group_lines(run: FixRun) -> list[str]:
         helpers = ", ".join(g.helper for g in done)
         lines.append(
             f"{verb} {copies} with a NameSupply ({_plural(sites, 'call site')}): {helpers}."
+        )
+    wrapped = [g for g in run.groups if g.done and g.wrapped]
+    if wrapped:
+        verb = "Made" if run.write else "Would make"
+        copies = _plural(len(wrapped), "unique-name copy").replace("copys", "copies")
+        helpers = ", ".join(g.helper for g in wrapped)
+        lines.append(
+            f"{verb} {copies} a wrapper of a NameSupply (it returns what it made of the "
+            f"name; its calls stay): {helpers}."
         )
     for group in (g for g in run.groups if g.done and g.threaded):
         verb = "Threaded" if run.write else "Would thread"

@@ -217,3 +217,79 @@ def test_a_map_callers_can_reach_keeps_its_place(access: str) -> None:
     )
     assert change.texts[Path("base.cc")] == ""
     assert 'auto n = name_supply_->FreshName("x");' in change.texts[Path("derived.cc")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        (
+            "std::string unique_prefix = prefix;",
+            "std::string unique_prefix = Sanitize(prefix);",
+            "it does more than unique the name (`std::string unique_prefix = "
+            "Sanitize(prefix);`); a wrapper would lose it",
+        ),
+        (
+            "    // numbered from one\n",
+            "    ++collisions_;\n",
+            "it does more than unique the name (`if (it != name_alloc_map_.end()) {`); a "
+            "wrapper would lose it",
+        ),
+        (
+            "  name_alloc_map_[unique_prefix] = 0;\n",
+            "  name_alloc_map_[unique_prefix] = 0;\n#ifdef TRACE\n  Log(unique_prefix);\n#endif\n",
+            "it does more than unique the name (`#ifdef TRACE`); a wrapper would lose it",
+        ),
+        (
+            "  return Doc::Text(unique_prefix);\n",
+            "  if (unique_prefix.empty()) return Doc::Text(fallback_);\n"
+            "  return Doc::Text(unique_prefix);\n",
+            "it returns `Doc`, not a string, and not as one call of its name "
+            "(`return Doc::Text(name);`); a NameSupply returns String",
+        ),
+        (
+            "  return Doc::Text(unique_prefix);\n",
+            "  Doc d = Doc::Text(unique_prefix);\n  return std::move(d);\n",
+            "it returns `std::move(d)`, not of a string it made unique",
+        ),
+    ],
+)
+def test_a_wrapper_that_would_lose_or_break_something_is_not_made(
+    old: str, new: str, reason: str
+) -> None:
+    assert old in PRINTER_CC
+    changes, skipped = _plan({"printer.h": PRINTER_H, "printer.cc": PRINTER_CC.replace(old, new)})
+    assert changes == []
+    assert [s.reason for s in skipped] == [reason]
+
+
+def test_a_copy_asked_with_a_node_or_keeping_a_static_map_is_left() -> None:
+    by_var = PRINTER_CC.replace(
+        "(const std::string& prefix) {\n  std::string unique_prefix = prefix;",
+        "(const Var& v) {\n  std::string prefix = v->name_hint;\n"
+        "  std::string unique_prefix = prefix;",
+    )
+    header = PRINTER_H.replace("(const std::string& prefix)", "(const Var& v)")
+    _, skipped = _plan({"printer.h": header, "printer.cc": by_var})
+    assert [s.reason for s in skipped] == [
+        "it is asked with a `Var`, not a string name; a NameSupply takes a string"
+    ]
+    static = PRINTER_H.replace("  std::unordered_map", "  static std::unordered_map")
+    _, skipped = _plan({"printer.h": static, "printer.cc": PRINTER_CC})
+    assert [s.reason for s in skipped] == [
+        "its map `name_alloc_map_` is static, shared by every object; a supply member would not be"
+    ]
+
+
+def test_a_tab_indented_wrapper_keeps_its_tabs() -> None:
+    header = (
+        "class RelayPrinter {\n public:\n\tDoc GetUniqueName(const std::string& prefix) {\n"
+        "\t\tstd::string u = prefix;\n\t\twhile (name_alloc_map_.count(u)) {\n"
+        "\t\t\tu = prefix + std::to_string(++name_alloc_map_[prefix]);\n\t\t}\n"
+        "\t\tname_alloc_map_[u] = 0;\n\t\treturn Doc::Text(u);\n\t}\n\n private:\n"
+        "\tstd::unordered_map<std::string, int> name_alloc_map_;\n};\n"
+    )
+    [change], _ = _plan({"printer.h": header})
+    assert (
+        "\tDoc GetUniqueName(const std::string& prefix) {\n"
+        "\t\treturn Doc::Text(name_supply_->FreshName(prefix));\n\t}\n"
+    ) in change.texts[Path("printer.h")]
