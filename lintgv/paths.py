@@ -160,11 +160,22 @@ def text_path(path: Path) -> str:
     return display_path(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def work_tree_of(folder: Path) -> Path | None:
-    """Return the innermost folder at or above `folder` that holds a `.git` (a git work
-    tree's root), found without running git; None when there is none."""
+_VCS = (".git", ".hg", ".svn")
+_BUILD_FILES = ("CMakeLists.txt", "pyproject.toml", "setup.py")
+
+
+def project_root_of(folder: Path) -> Path | None:
+    """Return the root of the project holding `folder`, from what marks one without
+    running anything: the innermost folder at or above it that a version control system
+    keeps (`.git`, `.hg`, `.svn`), else the outermost one with a build file
+    (`CMakeLists.txt`, `pyproject.toml`, `setup.py`: an exported tree has no `.git`);
+    None when nothing marks it. A home folder or the file system's root is no project
+    (dotfiles kept in git, a stray build file)."""
     current = Path(os.path.abspath(folder))
-    for candidate in (current, *current.parents):
-        if os.path.lexists(candidate / ".git"):
+    too_wide = {Path(current.anchor), Path(os.path.expanduser("~"))}
+    chain = [c for c in (current, *current.parents) if c not in too_wide]
+    for candidate in chain:
+        if any(os.path.lexists(candidate / marker) for marker in _VCS):
             return candidate
-    return None
+    built = [c for c in chain if any(os.path.isfile(c / name) for name in _BUILD_FILES)]
+    return built[-1] if built else None

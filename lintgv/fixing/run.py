@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from lintgv.codemods.unique_names import HELPER_NAMES, Skipped
-from lintgv.config import Config, find_config_file
+from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.across import copy_files, copy_names, fixes_unique_names
@@ -36,12 +36,13 @@ from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site, excluded_files
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Applicability, FileError, FileResult, Finding, Language, SourceFile
-from lintgv.paths import display_path, work_tree_of
+from lintgv.paths import display_path, project_root_of
 from lintgv.reading import read_source
 from lintgv.registry import rule_codes
 from lintgv.runner import run
 
 log = logging.getLogger(__name__)
+_HEADERS = frozenset({".h", ".hpp", ".hh", ".cuh", ".hxx"})
 
 # Below this many files to fix, worker processes cost more than they save.
 _PARALLEL_THRESHOLD = 16
@@ -376,6 +377,16 @@ def _thread_supplies(
             files = tuple(sorted(change.texts))
             done.append(GroupFix(change.helper, "", 0, files, False, why, threaded=True))
             continue
+        headers = [p for p in sorted(change.texts) if p.suffix in _HEADERS]
+        if project.unmarked and headers:
+            why = (
+                f"it is declared in {display_path(headers[0])}, which any file may include, "
+                "and nothing marks the project's root (a config file, a version control "
+                "folder, a build file): "
+                "its callers outside the folder given cannot be seen"
+            )
+            done.append(GroupFix(change.helper, "", 0, tuple(headers), False, why, threaded=True))
+            continue
         given = [p for p in [*project.cpp, *project.python] if p in candidates]
         group = apply_change(change, workspace, given, HELPER_NAMES, write=write, tree=tree)
         done.append(group)
@@ -399,6 +410,10 @@ class _Project:
     # folders, nor what .gitignore ignores), found on first use: a supply threaded past
     # a call in one of them would leave that call broken.
     excluded: Callable[[], list[Path]]
+    # A path given whose project nothing marks (no config file, version control folder,
+    # build file or package above it): its own folder stands for the project, and
+    # callers elsewhere are unseen.
+    unmarked: bool = False
 
 
 def _project_files(
@@ -410,10 +425,13 @@ def _project_files(
     given = {p.absolute(): p for p in candidates}
     discovery = Discovery(overrides, config_file)
     roots = set()
+    unmarked = False
     for path in paths:
         folder = path if path.is_dir() else path.parent
         config = discovery.config_for(folder)
-        roots.add(_project_root(folder, config, discovery.fixed is not None))
+        root = _project_root(folder, config, discovery.fixed is not None)
+        unmarked |= root is None
+        roots.add(root or folder.absolute())
     if roots == {p.absolute() for p in paths}:  # the run walked the project already
         found = list(candidates.values())
     else:
@@ -427,18 +445,21 @@ def _project_files(
 
     known = [c.path for c in found]
     excluded = cache(lambda: excluded_files(sorted(roots), overrides, config_file, known))
-    return _Project(cpp, python, excluded)
+    return _Project(cpp, python, excluded, unmarked)
 
 
-def _project_root(folder: Path, config: Config, given: bool) -> Path:
-    """Return the root of the project `folder` belongs to: the folder of the config file
-    found above it (also when that file is the one given with --config), else the git
-    work tree holding it, else the folder above the Python package holding it, else the
-    folder itself. Callers outside the folder that a threaded parameter would break must
-    be seen, so that the change is refused."""
-    if config.source is not None and (not given or find_config_file(folder) == config.source):
-        return config.source.parent
-    return work_tree_of(folder) or _package_home(folder) or folder.absolute()
+def _project_root(folder: Path, config: Config, given: bool) -> Path | None:
+    """Return the root of the project `folder` belongs to: the folder of its config file
+    (found above it, or given with --config and kept at or above it), else what marks
+    a project above it (paths.project_root_of), else the folder above the Python package
+    holding it; None when nothing marks it. Callers outside the folder that a threaded
+    parameter would break must be seen, so that the change is refused."""
+    absolute = folder.resolve()
+    if config.source is not None:
+        home = config.source.parent
+        if not given or absolute == home or home in absolute.parents:
+            return home
+    return project_root_of(folder) or _package_home(folder)
 
 
 def _package_home(folder: Path) -> Path | None:

@@ -3,6 +3,7 @@ the lines a partial parse keeps (python_lines), parsed piece by piece (python_pa
 """
 
 import ast
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -116,7 +117,7 @@ def _parse_both(
     """Return libcst's module of `text` and CPython's, if CPython accepts it too."""
     tree = None
     try:
-        tree = ast.parse(text)
+        tree = quiet_parse(text)
     except (MemoryError, RecursionError) as exc:
         raise ParseError("Python nesting too deep to parse") from exc
     except SyntaxError as exc:
@@ -129,6 +130,15 @@ def _parse_both(
     return cst.parse_module(text), tree
 
 
+def quiet_parse(text: str) -> ast.Module:
+    """Return CPython's parse of `text`; the warnings it gives about the tree's code (an
+    invalid escape such as "\\d") are not the run's, and under `-W error` they would
+    raise."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text)
+
+
 def _starts(module: cst.Module, tree: ast.Module | None) -> tuple[int, ...] | None:
     """Return the line where each top-level statement's code starts, its leading lines
     included, from CPython's line numbers; None when the two parses do not line up."""
@@ -139,7 +149,7 @@ def _python_error(text: str) -> tuple[int, int, str] | None:
     """Return where and why Python's own parser rejects `text` (line, 1-based column,
     message): libcst's tokenizer often points a line late. Parsing runs nothing."""
     try:
-        ast.parse(text)
+        quiet_parse(text)
     except SyntaxError as exc:
         if exc.lineno is not None:
             return exc.lineno, exc.offset or 1, exc.msg

@@ -144,3 +144,53 @@ def test_threading_into_a_subfolder_sees_the_callers_of_the_whole_project(
     for done in (by_package, by_work_tree, by_config, by_config_given):
         assert REFUSED in done.stdout
     assert (tmp_path / "python" / "pkg" / "sub" / "passes.py").read_text() == PASSES + LOCAL
+
+
+LIB_H = "#pragma once\nnamespace tvm {\nGlobalVar MakeMain(const std::string& name);\n}\n"
+LIB_CC = (
+    '#include "lib.h"\nnamespace tvm {\n'
+    "GlobalVar MakeMain(const std::string& name) { return GlobalVar(name); }\n"
+    'void LocalUse(IRModule mod) { GlobalVar g = MakeMain("x"); }\n}\n'
+)
+USER_CC = (
+    '#include "../a/lib.h"\nnamespace tvm {\n'
+    'void Use(IRModule mod) { GlobalVar g = MakeMain("y"); }\n}\n'
+)
+
+
+def _cpp_project(root: Path) -> dict[Path, str]:
+    files = {
+        root / "a" / "lib.h": LIB_H,
+        root / "a" / "lib.cc": LIB_CC,
+        root / "b" / "user.cc": USER_CC,
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return files
+
+
+def test_a_function_a_header_declares_is_not_threaded_when_nothing_marks_the_project(
+    lintgv: Lintgv, tmp_path: Path
+) -> None:
+    files = _cpp_project(tmp_path / "p")
+    done = lintgv("fix", "--unsafe", "--no-cache", "p/a", cwd=tmp_path)
+    assert (
+        "it is declared in p/a/lib.h, which any file may include, and nothing marks the "
+        "project's root (a config file, a version control folder, a build file): its "
+        "callers outside the folder given cannot be seen"
+    ) in done.stdout
+    assert all(path.read_text() == text for path, text in files.items())
+    # A build file marks an exported tree's root: the caller in b/ is seen and stops it.
+    (tmp_path / "p" / "CMakeLists.txt").write_text("project(p)\n")
+    done = lintgv("fix", "--unsafe", "--no-cache", "p/a", cwd=tmp_path)
+    assert "p/b/user.cc must change too, and is not among the files given" in done.stdout
+    (tmp_path / "p" / "CMakeLists.txt").unlink()
+    # A config given with --config, kept in the project under a name discovery would not
+    # find, marks the project too.
+    (tmp_path / "p" / "lintgv-ci.toml").write_text('tvm-version = "0.16"\n')
+    done = lintgv(
+        "fix", "--unsafe", "--no-cache", "--config", "p/lintgv-ci.toml", "p/a", cwd=tmp_path
+    )
+    assert "p/b/user.cc must change too, and is not among the files given" in done.stdout
+    assert all(path.read_text() == text for path, text in files.items())
