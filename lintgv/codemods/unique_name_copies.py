@@ -226,6 +226,10 @@ class CopyFinder:
         if len(maps) != 1:
             raise NotRewritable("it keeps no single name → counter map member")
         copy.map_name, copy.map_field = maps[0][0].name, maps[0][1]
+        if len(copy.map_field.children_by_field_name("declarator")) > 1:
+            raise NotRewritable(
+                f"its map `{copy.map_name}` is declared together with other members"
+            )
         if any(c.type == "storage_class_specifier" for c in copy.map_field.children):
             raise NotRewritable(
                 f"its map `{copy.map_name}` is static, shared by every object; a supply "
@@ -308,11 +312,14 @@ def _only_uniquing(
     }
     callee, variable = wrapper
     holder = locals_.get(variable)
-    if variable != name and (holder is None or _type_of(parsed, holder) not in _STRING_TYPES):
-        raise NotRewritable(f"it returns `{callee}({variable})`, not of a string it made unique")
-    writable = {*locals_, name, map_name}
+    if variable != name and not _starts_as(parsed, holder, variable, name):
+        raise NotRewritable(
+            f"it returns `{callee}({variable})`, not the name it was asked for made unique"
+        )
+    # The parameter stays as it came: the supply is asked for exactly that name.
+    writable = {*locals_, map_name}
     for node in _descendants(body):
-        if _loses(parsed, node, writable, callee):
+        if _loses(parsed, node, writable, callee) or _changes_first(parsed, node, body, variable):
             line = parsed.text(_statement_of(node, body)).splitlines()[0].strip()
             raise NotRewritable(
                 f"it does more than unique the name (`{line}`); a wrapper would lose it"
@@ -320,13 +327,68 @@ def _only_uniquing(
     return name
 
 
+def _starts_as(
+    parsed: ParsedCpp, holder: tree_sitter.Node | None, variable: str, name: str
+) -> bool:
+    """Tell whether `holder` declares `variable` as a string that starts as the name
+    asked for (`std::string unique_prefix = prefix;`)."""
+    if holder is None or _type_of(parsed, holder) not in _STRING_TYPES:
+        return False
+    for declarator in holder.children_by_field_name("declarator"):
+        target = declarator.child_by_field_name("declarator")
+        value = declarator.child_by_field_name("value")
+        if target is not None and parsed.text(target) == variable:
+            return value is not None and parsed.text(value) == name
+    return False
+
+
+def _changes_first(
+    parsed: ParsedCpp, node: tree_sitter.Node, body: tree_sitter.Node, variable: str
+) -> bool:
+    """Tell whether `node` changes the name before any uniquing: a write to it that is a
+    statement of the body itself (`unique_prefix += "_v";`), not inside the uniquing
+    loop or test."""
+    if node.type not in ("assignment_expression", "update_expression"):
+        return False
+    target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+    return (
+        target is not None
+        and _roots(parsed, target) == {variable}
+        and node.parent is not None
+        and node.parent.type == "expression_statement"
+        and node.parent.parent == body
+    )
+
+
+# Declarations a uniquing body makes: the name, a counter, an iterator, a stream.
+_PLAIN_TYPES = _STRING_TYPES | frozenset(
+    {
+        "int", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "unsigned", "auto",
+        "std::ostringstream", "std::stringstream", "ostringstream", "stringstream",
+    }
+)  # fmt: skip
+
+
 def _loses(parsed: ParsedCpp, node: tree_sitter.Node, writable: set[str], callee: str) -> bool:
     """Tell whether `node` does something a wrapper of the supply would not: calls other
     than uniquing ones, writes to anything but the function's own variables and its map,
-    a stream other than its own, preprocessor lines, throws."""
+    a stream other than its own, preprocessor lines, throws, a declaration of anything
+    but a plain value (a lock, a reference or pointer to a member)."""
     kind = node.type
     if kind in _LOST or kind.startswith("preproc"):
         return True
+    if kind == "declaration":
+        declarators = node.children_by_field_name("declarator")
+        plain = all(
+            d.type == "identifier"
+            or (
+                d.type == "init_declarator"
+                and (inner := d.child_by_field_name("declarator")) is not None
+                and inner.type == "identifier"
+            )
+            for d in declarators
+        )
+        return not plain or _type_of(parsed, node) not in _PLAIN_TYPES
     if kind == "call_expression":
         func = node.child_by_field_name("function")
         text = cpp_scope.normalized(parsed.text(func)) if func is not None else ""

@@ -225,8 +225,7 @@ def test_a_map_callers_can_reach_keeps_its_place(access: str) -> None:
         (
             "std::string unique_prefix = prefix;",
             "std::string unique_prefix = Sanitize(prefix);",
-            "it does more than unique the name (`std::string unique_prefix = "
-            "Sanitize(prefix);`); a wrapper would lose it",
+            "it returns `Doc::Text(unique_prefix)`, not the name it was asked for made unique",
         ),
         (
             "    // numbered from one\n",
@@ -249,7 +248,7 @@ def test_a_map_callers_can_reach_keeps_its_place(access: str) -> None:
         (
             "  return Doc::Text(unique_prefix);\n",
             "  Doc d = Doc::Text(unique_prefix);\n  return std::move(d);\n",
-            "it returns `std::move(d)`, not of a string it made unique",
+            "it returns `std::move(d)`, not the name it was asked for made unique",
         ),
     ],
 )
@@ -293,3 +292,40 @@ def test_a_tab_indented_wrapper_keeps_its_tabs() -> None:
         "\tDoc GetUniqueName(const std::string& prefix) {\n"
         "\t\treturn Doc::Text(name_supply_->FreshName(prefix));\n\t}\n"
     ) in change.texts[Path("printer.h")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        (
+            "  std::string unique_prefix = prefix;\n",
+            '  std::string unique_prefix = prefix;\n  unique_prefix += "_v";\n',
+            'it does more than unique the name (`unique_prefix += "_v";`); a wrapper would lose it',
+        ),
+        (
+            "  std::string unique_prefix = prefix;\n",
+            "  std::lock_guard<std::mutex> lock(mu_);\n  std::string unique_prefix = prefix;\n",
+            "it does more than unique the name (`std::lock_guard<std::mutex> lock(mu_);`); a "
+            "wrapper would lose it",
+        ),
+        (
+            "  std::string unique_prefix = prefix;\n",
+            "  int& calls = calls_;\n  calls += 1;\n  std::string unique_prefix = prefix;\n",
+            "it does more than unique the name (`int& calls = calls_;`); a wrapper would lose it",
+        ),
+    ],
+)
+def test_a_wrapper_keeps_nothing_the_copy_did_first(old: str, new: str, reason: str) -> None:
+    assert old in PRINTER_CC
+    changes, skipped = _plan({"printer.h": PRINTER_H, "printer.cc": PRINTER_CC.replace(old, new)})
+    assert changes == []
+    assert [s.reason for s in skipped] == [reason]
+
+
+def test_a_map_declared_with_other_members_is_left() -> None:
+    header = PRINTER_H.replace("int> name_alloc_map_;", "int> name_alloc_map_, other_map_;")
+    changes, skipped = _plan({"printer.h": header, "printer.cc": PRINTER_CC})
+    assert changes == []
+    assert [s.reason for s in skipped] == [
+        "its map `name_alloc_map_` is declared together with other members"
+    ]
