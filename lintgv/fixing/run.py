@@ -470,7 +470,9 @@ def _package_home(folder: Path) -> Path | None:
         return None
     while (current.parent / "__init__.py").is_file() and current.parent != current:
         current = current.parent
-    return current.parent
+    home = current.parent
+    # A package kept straight in a home folder (or at /) does not make it a project.
+    return None if home in (Path(home.anchor), Path(os.path.expanduser("~"))) else home
 
 
 def _proof(

@@ -250,6 +250,7 @@ class _Threader(ThreadEdits):
         if isinstance(file, str):
             return f"{file}, so its declaration of {target.name} is unknown"
         body: Sequence[cst.CSTNode] = file.module.body
+        scope: cst.CSTNode = file.module
         if target.cls is not None:
             classes = [
                 c
@@ -258,11 +259,22 @@ class _Threader(ThreadEdits):
             ]
             if len(classes) != 1:
                 return None if not classes else f"{path.name} defines {target.cls.name.value} twice"
+            scope = classes[0]
             inner = classes[0].body
             body = inner.body if isinstance(inner, cst.IndentedBlock) else []
         found = [d for d in body if isinstance(d, cst.FunctionDef) and d.name.value == target.name]
         if len(found) > 1:
             return f"{path.name} declares {target.name} {len(found)} times (overloads)"
+        anywhere = [
+            d
+            for d in descendants(scope)
+            if isinstance(d, cst.FunctionDef) and d.name.value == target.name
+        ]
+        if len(anywhere) > len(found):
+            # `if TYPE_CHECKING:` or a version test: a declaration the change would miss.
+            return f"{path.name} declares {target.name} inside a block"
+        if found and _SUPPLY_NAME.search(file.text) and not _SUPPLY_IMPORT.search(file.text):
+            return f"{path.name} gives the name GlobalVarSupply to something else"
         return (file, found[0]) if found else None
 
     def _pass_one_supply(self, members: list[tuple[PyFile, cst.Call, str]]) -> None:
@@ -362,6 +374,12 @@ class _Threader(ThreadEdits):
             self.restore(saved)
         self.unresolved.append(file.where(call))
         return _NEW_SUPPLY
+
+
+_SUPPLY_NAME = re.compile(r"\bGlobalVarSupply\b")
+_SUPPLY_IMPORT = re.compile(
+    r"^from\s+tvm\.ir\.supply\s+import\s+[^\n]*\bGlobalVarSupply\b(?!\s+as\b)", re.MULTILINE
+)
 
 
 def _unthreadable(target: Target) -> str | None:

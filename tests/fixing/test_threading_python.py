@@ -380,3 +380,35 @@ def test_overloads_in_the_stub_stop_the_change(project: Path) -> None:
     assert "passes.pyi declares make_global 2 times (overloads)" in result.stdout
     assert _texts(project) == before
     assert stub.read_text() == overloads
+
+
+@pytest.mark.parametrize(
+    ("stub", "reason"),
+    [
+        (
+            "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+            "    def make_global(name: str, kind: str = ...) -> object: ...\n",
+            "passes.pyi declares make_global inside a block",
+        ),
+        (
+            "import sys\n\ndef make_global(name: str, kind: str = ...) -> object: ...\n"
+            "if sys.version_info >= (3, 12):\n"
+            "    def make_global(name: str, kind: str = ...) -> object: ...\n",
+            "passes.pyi declares make_global inside a block",
+        ),
+        (
+            "from mylib import Thing as GlobalVarSupply\n\n"
+            "def make_global(name: str, kind: str = ...) -> object: ...\n"
+            "def other(x: GlobalVarSupply) -> None: ...\n",
+            "passes.pyi gives the name GlobalVarSupply to something else",
+        ),
+    ],
+)
+def test_a_stub_the_change_cannot_follow_stops_it(project: Path, stub: str, reason: str) -> None:
+    path = project / "python" / "pkg" / "passes.pyi"
+    path.write_text(stub)
+    before = _texts(project)
+    result = run_fix(project, "--unsafe")
+    assert reason in result.stdout, result.stdout
+    assert _texts(project) == before
+    assert path.read_text() == stub
