@@ -449,17 +449,26 @@ def _project_files(
 
 
 def _project_root(folder: Path, config: Config, given: bool) -> Path | None:
-    """Return the root of the project `folder` belongs to: the folder of its config file
-    (found above it, or given with --config and kept at or above it), else what marks
-    a project above it (paths.project_root_of), else the folder above the Python package
-    holding it; None when nothing marks it. Callers outside the folder that a threaded
-    parameter would break must be seen, so that the change is refused."""
+    """Return the root of the project `folder` belongs to: the outermost of what marks
+    one above it: the folder of its config file (found above it, or given with --config
+    and kept at or above it), what paths.project_root_of finds (version control, a build
+    file), the folder above the Python package holding it; None when nothing marks it.
+    The outermost, since a nested config or a package inside a repository is part of
+    a larger project: callers outside the folder that a threaded parameter would break
+    must be seen, so that the change is refused."""
     absolute = folder.resolve()
+    marks = [project_root_of(folder), _package_home(folder)]
     if config.source is not None:
         home = config.source.parent
         if not given or absolute == home or home in absolute.parents:
-            return home
-    return project_root_of(folder) or _package_home(folder)
+            marks.append(home)
+    holding = [m for m in marks if m is not None and _holds(m, absolute)]
+    return min(holding, key=lambda m: len(m.resolve().parts)) if holding else None
+
+
+def _holds(root: Path, folder: Path) -> bool:
+    resolved = root.resolve()
+    return folder == resolved or resolved in folder.parents
 
 
 def _package_home(folder: Path) -> Path | None:

@@ -141,7 +141,10 @@ def test_threading_into_a_subfolder_sees_the_callers_of_the_whole_project(
     (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\n')
     by_config = lintgv(*fix, cwd=tmp_path)
     by_config_given = lintgv(*fix[:3], "--config", "lintgv.toml", fix[3], cwd=tmp_path)
-    for done in (by_package, by_work_tree, by_config, by_config_given):
+    # A config of its own in the folder given does not make it a project apart.
+    (tmp_path / "python" / "pkg" / "sub" / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    by_nested_config = lintgv(*fix, cwd=tmp_path)
+    for done in (by_package, by_work_tree, by_config, by_config_given, by_nested_config):
         assert REFUSED in done.stdout
     assert (tmp_path / "python" / "pkg" / "sub" / "passes.py").read_text() == PASSES + LOCAL
 
