@@ -11,7 +11,7 @@ import tree_sitter
 from lintgv.codemods import cpp_scope
 from lintgv.config import Config
 from lintgv.errors import ParseError
-from lintgv.helpers.cpp_facts import facts_of
+from lintgv.helpers.cpp_facts import facts_of, lvalue_root
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
@@ -353,7 +353,7 @@ def _changes_first(
     target = node.child_by_field_name("left") or node.child_by_field_name("argument")
     return (
         target is not None
-        and _roots(parsed, target) == {variable}
+        and lvalue_root(parsed, target) == {variable}
         and node.parent is not None
         and node.parent.type == "expression_statement"
         and node.parent.parent == body
@@ -396,7 +396,8 @@ def _loses(parsed: ParsedCpp, node: tree_sitter.Node, writable: set[str], callee
         return bare not in _UNIQUING_CALLS and text != callee
     if kind in ("assignment_expression", "update_expression"):
         target = node.child_by_field_name("left") or node.child_by_field_name("argument")
-        return target is not None and not (_roots(parsed, target) <= writable)
+        roots = lvalue_root(parsed, target) if target is not None else set()
+        return target is not None and (not roots or not roots <= writable)
     if kind == "binary_expression" and node.child_by_field_name("operator") is not None:
         operator = node.child_by_field_name("operator")
         if operator is not None and parsed.text(operator) == "<<":
@@ -405,17 +406,6 @@ def _loses(parsed: ParsedCpp, node: tree_sitter.Node, writable: set[str], callee
                 left = left.child_by_field_name("left")
             return left is None or left.type != "identifier" or parsed.text(left) not in writable
     return False
-
-
-def _roots(parsed: ParsedCpp, node: tree_sitter.Node) -> set[str]:
-    """Return the variable an lvalue writes through (`it->second` → it, `m[x]` → m)."""
-    current: tree_sitter.Node | None = node
-    while current is not None and current.type != "identifier":
-        if current.type == "parenthesized_expression" and current.named_child_count:
-            current = current.named_children[0]
-        else:
-            current = current.child_by_field_name("argument")
-    return {parsed.text(current)} if current is not None else {""}
 
 
 def _statement_of(node: tree_sitter.Node, body: tree_sitter.Node) -> tree_sitter.Node:

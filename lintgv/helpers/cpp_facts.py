@@ -68,7 +68,7 @@ class _Walk:
         self.built_nodes: list[Node] = []
         self.streams: dict[str, list[Node]] = {}  # stream variable → its `<<` chains
         self.stream_reads: list[tuple[str, Node]] = []  # `os.str()`
-        self.writes: list[tuple[str, Node]] = []  # stream variable ← every `<<` chain
+        self.stream_writes: list[tuple[str, Node]] = []  # stream variable ← every `<<` chain
         self.assigns: list[tuple[str, Node]] = []  # variable ← value
         self.returns: list[Node] = []
         self.subscripts: list[Node] = []
@@ -142,7 +142,7 @@ class _Walk:
                 chain.append(left)
                 left = left.child_by_field_name("left")
             if left is not None and left.type == "identifier":
-                self.writes.append((self.parsed.text(left), node))
+                self.stream_writes.append((self.parsed.text(left), node))
                 if len(chain) >= 2:
                     self.streams.setdefault(self.parsed.text(left), []).append(node)
 
@@ -361,7 +361,7 @@ def _from_input(parsed: ParsedCpp, unit: Node, walk: _Walk) -> bool:
     if not tainted or body is None:
         return False
     writes = _writes(parsed, body) + [
-        ({stream}, set(_words(parsed, chain))) for stream, chain in walk.writes
+        ({stream}, set(_words(parsed, chain))) for stream, chain in walk.stream_writes
     ]
     changed = True
     while changed:
@@ -407,7 +407,7 @@ def _writes(parsed: ParsedCpp, body: Node) -> list[tuple[set[str], set[str]]]:
         elif node.type == "assignment_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is not None and right is not None:
-                found.append((_root(parsed, left), set(_words(parsed, right))))
+                found.append((lvalue_root(parsed, left), set(_words(parsed, right))))
         elif node.type == "for_range_loop":
             binding = node.child_by_field_name("declarator")
             right = node.child_by_field_name("right")
@@ -418,7 +418,7 @@ def _writes(parsed: ParsedCpp, body: Node) -> list[tuple[set[str], set[str]]]:
             receiver = func.child_by_field_name("argument") if func is not None else None
             arguments = node.child_by_field_name("arguments")
             if func is not None and func.type == "field_expression" and receiver and arguments:
-                found.append((_root(parsed, receiver), set(_words(parsed, arguments))))
+                found.append((lvalue_root(parsed, receiver), set(_words(parsed, arguments))))
     return found
 
 
@@ -433,7 +433,7 @@ def _declared(parsed: ParsedCpp, declarator: Node) -> set[str]:
     return {parsed.text(current)} if current is not None else set()
 
 
-def _root(parsed: ParsedCpp, node: Node) -> set[str]:
+def lvalue_root(parsed: ParsedCpp, node: Node) -> set[str]:
     """Return the variable an lvalue writes to (`b`, `this->b`, `*b`, `b[i]`, `b.x`)."""
     current: Node | None = node
     while current is not None and current.type != "identifier":
