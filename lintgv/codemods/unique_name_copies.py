@@ -13,6 +13,7 @@ from lintgv.config import Config
 from lintgv.errors import ParseError
 from lintgv.helpers.cpp_facts import facts_of, lvalue_root
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
+from lintgv.parsing.cpp_nodes import function_declarator, named_descendants
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
 _STRING_TYPES = frozenset({"std::string", "string", "String", "runtime::String", "tvm::String"})
@@ -253,7 +254,7 @@ def _wrapper(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[str, str]:
     variable to the same call (`return Doc::Text(unique_prefix);`), else ("", "")."""
     body = function.child_by_field_name("body")
     found = set()
-    for node in _descendants(body) if body is not None else ():
+    for node in named_descendants(body) if body is not None else ():
         if node.type != "return_statement":
             continue
         value = node.named_children[0] if node.named_child_count else None
@@ -285,9 +286,7 @@ def _only_uniquing(
     """Return the name parameter of a copy whose body does nothing but unique it and
     hand the unique name, a string, to `wrapper`'s callee; otherwise say what a wrapper
     would lose or get wrong."""
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
     declared = [
         (p, n.name)
@@ -306,7 +305,7 @@ def _only_uniquing(
     assert body is not None, "a copy is a definition"
     locals_ = {
         b.name: statement
-        for statement in _descendants(body)
+        for statement in named_descendants(body)
         if statement.type == "declaration"
         for b in cpp_scope.declared(parsed, statement, cpp_scope.Kind.LOCAL)
     }
@@ -318,7 +317,7 @@ def _only_uniquing(
         )
     # The parameter stays as it came: the supply is asked for exactly that name.
     writable = {*locals_, map_name}
-    for node in _descendants(body):
+    for node in named_descendants(body):
         if _loses(parsed, node, writable, callee) or _changes_first(parsed, node, body, variable):
             line = parsed.text(_statement_of(node, body)).splitlines()[0].strip()
             raise NotRewritable(
@@ -418,14 +417,6 @@ def _type_of(parsed: ParsedCpp, declaration: tree_sitter.Node) -> str:
     kind = declaration.child_by_field_name("type")
     text = cpp_scope.normalized(parsed.text(kind)) if kind is not None else ""
     return text.removeprefix("const")
-
-
-def _descendants(node: tree_sitter.Node) -> Iterable[tree_sitter.Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.named_children)
 
 
 def _takes_a_map(parsed: ParsedCpp, function: tree_sitter.Node) -> bool:

@@ -61,7 +61,7 @@ from lintgv.fixing.thread_edits import (
 )
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
-from lintgv.parsing.names import dotted
+from lintgv.parsing.names import dotted, parameter_names
 from lintgv.parsing.walk import descendants
 
 _DECLARATION = f"{PARAMETER}: GlobalVarSupply"
@@ -395,12 +395,7 @@ def _unthreadable(target: Target) -> str | None:
         name = dotted(applied.func if isinstance(applied, cst.Call) else applied) or "?"
         if name not in _PLAIN_DECORATORS:
             return f"{target.name} is decorated with @{name}: its callers are not in the code"
-    params = target.function.params
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    extra = [params.star_arg, params.star_kwarg]
-    if any(p.name.value == PARAMETER for p in every) or any(
-        isinstance(p, cst.Param) and p.name.value == PARAMETER for p in extra
-    ):
+    if PARAMETER in parameter_names(target.function.params):
         return f"{target.name} has a parameter named {PARAMETER} already"
     if PARAMETER in scope.names_in(target.function.body):
         return f"{target.name} uses the name {PARAMETER} already"

@@ -14,6 +14,7 @@ import tree_sitter
 from lintgv.config import Config
 from lintgv.helpers.names import Facts, is_supply_method
 from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp_nodes import function_declarator, inner_declarator
 
 Node = tree_sitter.Node
 LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
@@ -344,7 +345,11 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: st
             _inside(c, appended) for c in counters
         )
     facts.delegates = _delegates(body)
-    facts.from_input = _from_input(parsed, unit, walk)
+    # The name flow is followed only where it decides something: a uniquing shape that
+    # returns the name.
+    facts.from_input = (
+        facts.shape() is not None and facts.returns_name and _from_input(parsed, unit, walk)
+    )
     return facts
 
 
@@ -447,12 +452,7 @@ def lvalue_root(parsed: ParsedCpp, node: Node) -> set[str]:
 
 def _parameters(parsed: ParsedCpp, unit: Node) -> set[str]:
     """Return the names of a function's or lambda's parameters."""
-    declarator = unit.child_by_field_name("declarator")
-    while declarator is not None and declarator.type not in (
-        "function_declarator",
-        "abstract_function_declarator",
-    ):
-        declarator = inner_declarator(declarator)
+    declarator = function_declarator(unit)
     parameters = declarator.child_by_field_name("parameters") if declarator else None
     names: set[str] = set()
     for parameter in parameters.named_children if parameters is not None else ():
@@ -466,22 +466,6 @@ def _parameters(parsed: ParsedCpp, unit: Node) -> set[str]:
                 names.add(parsed.text(node))
             stack.extend(node.named_children)
     return names
-
-
-def inner_declarator(declarator: Node) -> Node | None:
-    """Return the declarator inside `declarator`: its `declarator` field, or for a
-    reference (`const std::string& F(...)`), which has none, its declarator child."""
-    inner = declarator.child_by_field_name("declarator")
-    if inner is not None:
-        return inner
-    return next(
-        (
-            c
-            for c in declarator.named_children
-            if c.type.endswith("declarator") or c.type == "identifier"
-        ),
-        None,
-    )
 
 
 def _inside(node: Node, spans: list[tuple[int, int]]) -> bool:

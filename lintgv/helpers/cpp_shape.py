@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.helpers.cpp_facts import facts_of, inner_declarator
+from lintgv.helpers.cpp_facts import facts_of
 from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     Facts,
@@ -17,6 +17,7 @@ from lintgv.helpers.names import (
     name_triggers,
 )
 from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.parsing.cpp_regions import Region
 from lintgv.prefilter import bytes_pattern
 
@@ -43,9 +44,7 @@ class CppUnit:
 
 
 def _function_name(parsed: ParsedCpp, function: Node) -> tuple[Node, str] | None:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = inner_declarator(declarator)  # through `&` and `&&` of the return type
+    declarator = function_declarator(function)  # through `&` and `&&` of the return type
     inner = declarator.child_by_field_name("declarator") if declarator is not None else None
     if inner is None or inner.type not in _NAME_NODES:
         return None

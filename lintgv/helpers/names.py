@@ -80,7 +80,8 @@ class Facts:
     # The name it builds comes from its input: a parameter (or a variable set from one,
     # or a lambda's capture) is part of it. A generator that numbers a fixed prefix
     # (`"v" + std::to_string(n++)`) takes no name and is no copy of GetUniqueName; its
-    # loop is GV204's.
+    # loop is GV204's. Worked out only for a uniquing shape that returns the name, where
+    # it decides whether the function is a helper.
     from_input: bool = False
 
     def shape(self) -> Shape | None:

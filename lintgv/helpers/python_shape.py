@@ -20,7 +20,7 @@ from lintgv.helpers.python_text import (
     is_number_text,
     may_build,
 )
-from lintgv.parsing.names import dotted
+from lintgv.parsing.names import dotted, parameter_names
 from lintgv.parsing.walk import children, descendants
 
 _UNITS = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
@@ -210,7 +210,10 @@ def facts_of(function: cst.FunctionDef, config: Config, nested: bool = False) ->
             holds_built and bool(mentions & tested_names) and _holds(value, counters)
         )
     facts.delegates = _delegates(function.body)
-    facts.from_input = _from_input(function, walk, nested)
+    # The name flow is followed only where it decides something (see cpp_facts.facts_of).
+    facts.from_input = (
+        facts.shape() is not None and facts.returns_name and _from_input(function, walk, nested)
+    )
     return facts
 
 
@@ -218,16 +221,7 @@ def _from_input(function: cst.FunctionDef, walk: _Walk, nested: bool) -> bool:
     """Tell whether a name the function builds comes from its input: a parameter other
     than `self` or `cls`, a name bound from one (see _Walk._write), or, in a function
     nested in another, a name it does not bind itself (the enclosing one's)."""
-    params = function.params
-    tainted = {
-        p.name.value
-        for p in (
-            *params.posonly_params,
-            *params.params,
-            *params.kwonly_params,
-            *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)),
-        )
-    } - {"self", "cls"}
+    tainted = set(parameter_names(function.params)) - {"self", "cls"}
     if nested:
         bound = set().union(*(targets for targets, _ in walk.writes)) | tainted
         tainted |= {n for node in walk.built_nodes for n in _names(node)} - bound

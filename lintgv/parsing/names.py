@@ -25,6 +25,13 @@ def resolve_relative(name: str, module_name: str) -> str:
     return ".".join(parts)
 
 
+def parameter_names(params: cst.Parameters) -> list[str]:
+    """Return the names of every parameter, `*args` and `**kwargs` included, in order."""
+    stars = (p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param))
+    every = (*params.posonly_params, *params.params, *params.kwonly_params, *stars)
+    return [p.name.value for p in every]
+
+
 def dotted(node: cst.BaseExpression) -> str | None:
     """Return `a.b.c` for a Name/Attribute chain, else None."""
     if isinstance(node, cst.Name):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp_nodes import named_descendants
 from lintgv.rules._global_symbol.messages import Evidence, Kind
 
 Node = tree_sitter.Node
@@ -156,7 +157,7 @@ class CppScan:
             and read.end_byte <= node.start_byte < call.start_byte
             and self.text(node) == name
             and _guards_absence(self.parsed, node, call)
-            for node in _descendants(scope)
+            for node in named_descendants(scope)
         )
 
     def _subject(self, read: Node) -> set[str]:
@@ -176,7 +177,7 @@ class CppScan:
     def _reads(self, node: Node) -> list[Node]:
         """Return the calls under `node` that read the symbol (take its key, change nothing)."""
         reads = []
-        for call in [node, *_descendants(node)]:
+        for call in [node, *named_descendants(node)]:
             if call.type != "call_expression":
                 continue
             arguments = call.child_by_field_name("arguments")
@@ -191,7 +192,7 @@ class CppScan:
         arguments = call.child_by_field_name("arguments")
         values = [a for a in arguments.named_children if a != target] if arguments else []
         return any(
-            self._reads(v) and not any(n.type == "binary_expression" for n in _descendants(v))
+            self._reads(v) and not any(n.type == "binary_expression" for n in named_descendants(v))
             for v in values
         )
 
@@ -432,25 +433,15 @@ def _bound_names(declarator: Node, parsed: ParsedCpp) -> list[str]:
         return [parsed.text(declarator)]
     return [
         parsed.text(n)
-        for n in _descendants(declarator)
+        for n in named_descendants(declarator)
         if n.type == "identifier" and n.parent is not None and n.parent.type != "array_declarator"
     ]
-
-
-def _descendants(node: Node) -> list[Node]:
-    found = []
-    stack = list(node.named_children)
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(current.named_children)
-    return found
 
 
 def _bindings(scope: Node, parsed: ParsedCpp) -> dict[str, list[Node]]:
     """Return, for each variable of `scope`, the expressions it is bound to."""
     found: dict[str, list[Node]] = {}
-    for node in _descendants(scope):
+    for node in named_descendants(scope):
         pairs: list[tuple[Node | None, Node | None]] = []
         has_value = node.child_by_field_name("value") is not None
         if node.type == "init_declarator" or (node.type == "declaration" and has_value):

@@ -1,0 +1,43 @@
+"""Walking tree-sitter C++ nodes: every named node below one, and the declarators of a
+function (through the `&` of a return type, which has no `declarator` field)."""
+
+from collections.abc import Iterator
+
+import tree_sitter
+
+Node = tree_sitter.Node
+_FUNCTION_DECLARATORS = frozenset({"function_declarator", "abstract_function_declarator"})
+
+
+def named_descendants(node: Node) -> Iterator[Node]:
+    """Yield every named node below `node` (not `node` itself), depth first."""
+    stack = list(node.named_children)
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.named_children)
+
+
+def inner_declarator(declarator: Node) -> Node | None:
+    """Return the declarator inside `declarator`: its `declarator` field, or for a
+    reference (`const std::string& F(...)`), which has none, its declarator child."""
+    inner = declarator.child_by_field_name("declarator")
+    if inner is not None:
+        return inner
+    return next(
+        (
+            c
+            for c in declarator.named_children
+            if c.type.endswith("declarator") or c.type == "identifier"
+        ),
+        None,
+    )
+
+
+def function_declarator(function: Node) -> Node | None:
+    """Return the declarator that holds a function definition's or a lambda's
+    parameters, or None when it has none."""
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type not in _FUNCTION_DECLARATORS:
+        declarator = inner_declarator(declarator)
+    return declarator
