@@ -2,9 +2,12 @@
 
 libcst's PositionProvider generates the code of the whole module, recording a range for
 every node; in a file with one finding that is most of the cost of checking it. Only the
-innermost statement holding a node asked about is generated, with positions, started on
-the line it starts on with the indentation around it. Ranges are the same as
-PositionProvider's: they come from the same code generation.
+innermost statement holding a node asked about is generated, started on the line it
+starts on with the indentation around it. Ranges are the same as PositionProvider's: they
+come from the same code generation and its same hooks, but a node's range is kept as the
+tokens it spans and turned into lines and columns only when asked for (PositionProvider
+counts lines and columns at every token and opens a generator-based context manager for
+every node: generating a statement with it took two and a half times as long).
 
 Where a statement starts is read from CPython's parse of the same text, which numbers
 the line of every statement: the way down from the top-level statement is followed in
@@ -22,8 +25,7 @@ from typing import TypeGuard, cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
-from libcst.metadata import CodeRange, PositionProvider
-from libcst.metadata.position_provider import PositionProvidingCodegenState
+from libcst.metadata import CodePosition, CodeRange
 
 from lintgv.parsing.python_lines import line_offsets
 
@@ -75,6 +77,106 @@ class _IndexingState(CodegenState):
 
 
 _NOTHING = nullcontext()
+
+
+class _Chart:
+    """The tokens of one code generation, started at column 0 of `line`; turns a place
+    between tokens into a line and a column (as PositionProvider counts: characters,
+    with "\r\n", "\r" and "\n" each ending a line), charted on the first question."""
+
+    def __init__(self, tokens: list[str], line: int) -> None:
+        self._tokens = tokens
+        self._line = line
+        self._places: list[CodePosition] | None = None
+
+    def at(self, token: int) -> CodePosition:
+        if self._places is None:
+            line, column = self._line, 0
+            places = [CodePosition(line, column)]
+            for value in self._tokens:
+                breaks = _newlines(value)
+                if breaks:
+                    line += breaks
+                    column = len(value) - max(value.rfind("\n"), value.rfind("\r")) - 1
+                else:
+                    column += len(value)
+                places.append(CodePosition(line, column))
+            self._places = places
+        return self._places[min(token, len(self._places) - 1)]
+
+
+_Marks = dict[cst.CSTNode, tuple[_Chart, int, int]]
+
+
+class _Mark:
+    """The context libcst opens around a node's syntactic part: notes the tokens it spans
+    (or those of the nodes libcst names for its start and end)."""
+
+    __slots__ = ("_end_node", "_node", "_start", "_start_node", "_state")
+
+    def __init__(
+        self,
+        state: "_MarkingState",
+        node: cst.CSTNode,
+        start_node: cst.CSTNode | None,
+        end_node: cst.CSTNode | None,
+    ) -> None:
+        self._state = state
+        self._node = node
+        self._start_node = start_node
+        self._end_node = end_node
+        self._start = 0
+
+    def __enter__(self) -> None:
+        self._start = len(self._state.tokens)
+
+    def __exit__(self, *_: object) -> None:
+        state = self._state
+        marks = state.marks
+        start = marks[self._start_node][1] if self._start_node is not None else self._start
+        end = marks[self._end_node][2] if self._end_node is not None else len(state.tokens)
+        marks[self._node] = (state.chart, start, end)
+
+
+@dataclass
+class _MarkingState(CodegenState):
+    """Code generation that notes, for every node, the tokens its range spans: its
+    syntactic part where libcst records one, else all it generates (as PositionProvider
+    does)."""
+
+    chart: _Chart = field(default_factory=lambda: _Chart([], 1))
+    marks: _Marks = field(default_factory=dict)
+    opened: list[int] = field(default_factory=list)
+
+    @classmethod
+    def starting(cls, module: cst.Module, line: int, indent: list[str]) -> "_MarkingState":
+        state = cls(module.default_indent, module.default_newline)
+        state.chart = _Chart(state.tokens, line)
+        state.indent_tokens = indent
+        return state
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self.opened.append(len(self.tokens))
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        start = self.opened.pop()
+        if node not in self.marks:
+            self.marks[node] = (self.chart, start, len(self.tokens))
+
+    def pop_trailing_newline(self) -> None:
+        # The module's last newline is dropped from its code, not from its positions.
+        pass
+
+    def record_syntactic_position(  # type: ignore[override]  # any context manager does
+        self,
+        node: cst.CSTNode,
+        *,
+        start_node: cst.CSTNode | None = None,
+        end_node: cst.CSTNode | None = None,
+    ) -> AbstractContextManager[None]:
+        return _Mark(self, node, start_node, end_node)
+
+
 _IS_STATEMENT: dict[type, bool] = {}
 
 
@@ -116,8 +218,10 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         self._module = module
         self._located = located if parent_of is not None else None
         self._located_done: set[int] = set()  # statements generated through `located`
-        # One provider holds every range computed so far, statement by statement.
-        self._provider = PositionProvider()
+        # Every node generated so far, statement by statement, with the tokens it spans;
+        # and the ranges worked out of them so far.
+        self._marks: _Marks = {}
+        self._ranges: dict[cst.CSTNode, CodeRange] = {}
         self._owners: dict[int, int] | None = None
         self._statements: list[_Statement] = []
         self._done: set[int] = set()
@@ -129,15 +233,18 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         self._indexed_tops: set[int] = set()
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
-        computed = self._provider._computed
-        if node not in computed and not self._complete and not self._generate_located(node):
+        found = self._ranges.get(node)
+        if found is not None:
+            return found
+        marks = self._marks
+        if node not in marks and not self._complete and not self._generate_located(node):
             statement = self._owner(node)
             if statement != _HEADER and statement not in self._done:
                 self._generate(statement)
-            if node not in computed:
+            if node not in marks:
                 self._generate_all()
-        found = computed[node]
-        assert isinstance(found, CodeRange)
+        chart, start, end = marks[node]
+        found = self._ranges[node] = CodeRange(chart.at(start), chart.at(end))
         return found
 
     def _generate_located(self, node: cst.CSTNode) -> bool:
@@ -164,25 +271,19 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         start = self._located.start_of(self._module, path[: inner + 1])
         if start is None:
             return False
-        provider = PositionProvider()
-        state = PositionProvidingCodegenState(
-            default_indent=self._module.default_indent,
-            default_newline=self._module.default_newline,
-            provider=provider,
-        )
-        state.line = start
         # What the blocks around it (and a `match` around its cases) indent by.
-        state.indent_tokens = [
+        indent = [
             self._module.default_indent if n.indent is None else n.indent
             for n in path[:inner]
             if isinstance(n, cst.IndentedBlock | cst.Match)
         ]
+        state = _MarkingState.starting(self._module, start, indent)
         statement._codegen(state)
         if not self._located.holds(start, "".join(state.tokens)):
             return False
-        self._provider._computed.update(provider._computed)
+        self._marks.update(state.marks)
         self._located_done.add(id(statement))
-        return node in self._provider._computed
+        return node in self._marks
 
     def _owner(self, node: cst.CSTNode) -> int:
         """Return the index of the innermost statement holding `node` (or _HEADER)."""
@@ -216,11 +317,11 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
 
     def __iter__(self) -> Iterator[cst.CSTNode]:
         self._generate_all()
-        return iter(self._provider._computed)
+        return iter(self._marks)
 
     def __len__(self) -> int:
         self._generate_all()
-        return len(self._provider._computed)
+        return len(self._marks)
 
     def _index(self) -> dict[int, int]:
         if self._owners is None:
@@ -234,21 +335,17 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         return self._owners
 
     def _generate(self, index: int) -> None:
-        module = self._module
         statement = self._statements[index]
-        state = PositionProvidingCodegenState(
-            default_indent=module.default_indent,
-            default_newline=module.default_newline,
-            provider=self._provider,
-        )
-        state.line = statement.line
-        state.indent_tokens = list(statement.indent)
+        state = _MarkingState.starting(self._module, statement.line, list(statement.indent))
         statement.node._codegen(state)
+        self._marks.update(state.marks)
         self._done.add(index)
 
     def _generate_all(self) -> None:
         if not self._complete:
-            self._provider._gen_impl(self._module)
+            state = _MarkingState.starting(self._module, 1, [])
+            self._module._codegen(state)
+            self._marks.update(state.marks)
             self._complete = True
 
 
