@@ -1,5 +1,6 @@
 """Rule bases for GV301 and GV302: one scan, each code reporting its own kind."""
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -64,7 +65,9 @@ class GlobalSymbolPython(PythonRule):
         super().__init__(context, parsed)
         self._states = [FunctionState()]
         self._ifs: list[cst.If] = []
-        self._assigned: dict[int, set[str]] = {}  # id() of an assigned value: its targets
+        # id() of an assigned value: its targets (their code is worked out only for a
+        # value that sets an attribute: most assignments set none).
+        self._assigned: dict[int, Sequence[cst.AssignTarget]] = {}
         # Open `transform.Apply(lambda f: ...)` calls: each hands its lambda every function
         # of the module, so `f` is taken from the module.
         self._handed: list[tuple[cst.Call, frozenset[str]]] = []
@@ -85,7 +88,7 @@ class GlobalSymbolPython(PythonRule):
         for target in node.targets:
             self._bind(target.target, node.value)
         # `f = f.with_attr(...)` changes `f`; a bare `f.with_attr(...)` makes a copy.
-        self._assigned[id(node.value)] = {self._code(t.target) for t in node.targets}
+        self._assigned[id(node.value)] = node.targets
 
     def visit_For(self, node: cst.For) -> None:
         self._bind(node.target, node.iter)
@@ -132,7 +135,8 @@ class GlobalSymbolPython(PythonRule):
         evidence = self._evidence(node, target, family) or traced
         state = self._states[-1]
         code = self._code(target)
-        if kind is Kind.SET and code in self._assigned.get(id(node), ()):
+        targets = self._assigned.get(id(node), ())
+        if kind is Kind.SET and any(self._code(t.target) == code for t in targets):
             state.sets.append((code, node))
         if kind is self.KIND:
             self.report(node, message_for(self, kind, evidence))
