@@ -10,7 +10,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,9 @@ class RunResult:
     errors: tuple[FileError, ...]
     # The files the run found, with their configs: a fix reuses them rather than walk again.
     candidates: tuple[Candidate, ...] = ()
+    # The content digest of the text each result is of, where the run knows it (see
+    # `run`'s `digests`): a fix reuses the result for a file still holding that text.
+    digests: Mapping[Path, str] = field(default_factory=dict)
 
     @property
     def findings_count(self) -> int:
@@ -56,8 +59,8 @@ class _Task:
     helper_names: frozenset[str]
     known_digest: str | None
     whole: bool
-    # Whether the caller keeps the file's state and digest (a cache): without one, the
-    # worker neither stats nor hashes the file.
+    # Whether the caller keeps the file's state and digest (a cache, or a fix that reuses
+    # the result): without either, the worker neither stats nor hashes the file.
     remembered: bool = True
 
 
@@ -300,11 +303,13 @@ def run(
     whole: bool = False,
     force_exclude: bool = False,
     progress: Progress | None = None,
+    digests: bool = False,
 ) -> RunResult:
     """Check every file under `paths` and return all results, sorted by path.
 
     `force_exclude` applies the excludes to files named in `paths` too; `progress` is
-    told (stage, files done, files in all) as files are checked.
+    told (stage, files done, files in all) as files are checked; `digests` has the
+    content digest of every file checked kept in the result, as the cache keeps it.
     """
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
     discovery_errors: list[tuple[Path, str]] = []
@@ -315,7 +320,10 @@ def run(
         walk = discovery.discover(paths, discovery_errors)
     pool = _Pool(jobs or os.cpu_count() or 1)
     try:
-        return _checked(walk, discovery_errors, pool, use_cache, cache_home, whole, progress)
+        remembered = use_cache or digests
+        return _checked(
+            walk, discovery_errors, pool, use_cache, cache_home, whole, progress, remembered
+        )
     finally:
         pool.close()
 
@@ -328,6 +336,7 @@ def _checked(
     cache_home: "_CacheHome",
     whole: bool,
     progress: Progress | None,
+    remembered: bool,
 ) -> RunResult:
     """Check the files `walk` finds, with `pool`; see `run`."""
     caches: dict[str, ResultCache] = {}
@@ -343,6 +352,7 @@ def _checked(
         return caches[key]
 
     results: dict[Path, FileResult] = {}
+    digests: dict[Path, str] = {}
     tasks: list[_Task] = []
     candidates: list[Candidate] = []
 
@@ -355,11 +365,12 @@ def _checked(
             stat = stat_key(candidate.path) if cache else None
             entry = cache.entry(candidate.path, module) if cache else None
             hit = cache.get(candidate.path, stat, module) if cache and stat else None
-            if hit is not None:
+            if hit is not None and entry is not None:
                 results[candidate.path] = hit
+                digests[candidate.path] = entry.digest
             else:
                 known = entry.digest if entry is not None else None
-                tasks.append(_Task(candidate, frozenset(), known, whole, use_cache))
+                tasks.append(_Task(candidate, frozenset(), known, whole, remembered))
                 yield tasks[-1]
 
     for count, done in enumerate(pool.map(_work, walked()), 1):
@@ -373,6 +384,8 @@ def _checked(
             results[path] = previous.result
         elif done.result is not None:
             results[path] = done.result
+        if done.digest:
+            digests[path] = done.digest
         if cache is not None and done.stat is not None and done.digest:
             cache.put(path, done.stat, done.digest, results[path], module)
 
@@ -380,14 +393,15 @@ def _checked(
     index.replace({path: r.defined_helpers for path, r in results.items()})
     helpers = index.names
     if helpers:
-        second = [_Task(c, helpers, None, whole, use_cache) for c in candidates]
+        second = [_Task(c, helpers, None, whole, remembered) for c in candidates]
         for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))
             if done.result is not None:
                 results[done.candidate.path] = done.result
+                digests[done.candidate.path] = done.digest
     for cache in caches.values():
         cache.save()
     errors = tuple(FileError(path, message) for path, message in discovery_errors)
     ordered = tuple(results[c.path] for c in sorted(candidates, key=lambda c: c.path.as_posix()))
-    return RunResult(ordered, errors, tuple(candidates))
+    return RunResult(ordered, errors, tuple(candidates), digests)

@@ -101,6 +101,12 @@ class _Task:
     helper_names: frozenset[str]
     unsafe: bool
     max_rounds: int
+    # The first pass's check of the file and the digest of what it checked: reused when
+    # the file still holds that (a file of thousands of sites is not checked again). Its
+    # partial parse gives the same findings and fixes as a whole one (tests/
+    # test_one_analysis.py), and every round after it is proved on a whole parse.
+    checked: FileResult | None = None
+    checked_digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,9 @@ def _settle_one(task: _Task) -> _Settled:
         fix = FileFix(candidate.path, "", "", errors=(loaded,))
         return _Settled(candidate.path, "", None, "", fix)
     stored = stored_text(loaded.text, loaded.data)
+    digest = digest_of(loaded.data)
+    # The first pass checked the text as read; a settle of CRLF text checks it with \n.
+    same = task.checked_digest == digest and stored.text == loaded.text
 
     def checker(text: str) -> FileResult:
         source = SourceFile(candidate.path, candidate.language, text)
@@ -158,6 +167,7 @@ def _settle_one(task: _Task) -> _Settled:
         checker,
         unsafe=task.unsafe,
         max_rounds=task.max_rounds,
+        checked=task.checked if same else None,
     )
     errors = settled.result.errors
     after = settled.text
@@ -175,7 +185,7 @@ def _settle_one(task: _Task) -> _Settled:
         settled.initial.findings,
         tuple(errors),
     )
-    return _Settled(candidate.path, after, stored, digest_of(loaded.data), fix)
+    return _Settled(candidate.path, after, stored, digest, fix)
 
 
 def _execute(tasks: Sequence[_Task], jobs: int, progress: Progress | None) -> Iterable[_Settled]:
@@ -242,6 +252,7 @@ def fix_paths(
         use_cache=use_cache,
         cache_dir=cache_dir,
         jobs=jobs,
+        digests=True,
     )
     fixable = _fixable_codes()
     wanted = {r.path for r in first.results if any(f.code in fixable for f in r.findings)}
@@ -251,11 +262,18 @@ def fix_paths(
     # A file fix may not write is still checked (its findings stand) but never fixed, in
     # --diff mode too: what the diff shows is what a run would write.
     refused = {p: why for p in wanted if (why := tree.refusal(p)) is not None}
+    by_path = {r.path: r for r in first.results}
     tasks = [
-        _Task(candidates[path], helpers, unsafe, max_rounds)
+        _Task(
+            candidates[path],
+            helpers,
+            unsafe,
+            max_rounds,
+            by_path[path],
+            first.digests.get(path, ""),
+        )
         for path in sorted(wanted & candidates.keys() - refused.keys(), key=lambda p: p.as_posix())
     ]
-    by_path = {r.path: r for r in first.results}
     workspace = Workspace(
         max(c.config.max_file_size for c in candidates.values()) if candidates else 0,
         configs={path: c.config for path, c in candidates.items()},

@@ -297,11 +297,13 @@ def settle(
     *,
     unsafe: bool,
     max_rounds: int = MAX_ROUNDS,
+    checked: FileResult | None = None,
 ) -> Settled:
-    """Apply every applicable fix to `text` until nothing changes; see the module docstring."""
+    """Apply every applicable fix to `text` until nothing changes; see the module
+    docstring. `checked` is the checker's result for `text`, when already known."""
     loop = _Loop(language, checker, unsafe, syntax_errors(text, language))
     original = text
-    result = initial = checker(text)
+    result = initial = checked if checked is not None else checker(text)
     applied: list[Finding] = []
     rejected: dict[tuple[object, ...], Rejected] = {}
     rounds = 0

@@ -1,18 +1,42 @@
 """A fix run over several files: one file's failure stops neither the others nor the run."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from lintgv import runner
 from lintgv.fixing import run as fix_run
 from lintgv.fixing.files import Tree
 from lintgv.fixing.files import write_atomically as real_write
 from lintgv.fixing.run import fix_paths
 from lintgv.fixing.settle import Checker, Settled
 from lintgv.fixing.settle import settle as real_settle
-from lintgv.model import Language
+from lintgv.model import FileResult, Language
 
 SITE = 'void F(IRModule mod) {\n  GlobalVar gv("f");\n  mod->Add(gv, x);\n}\n'
+
+
+def _settle_after(
+    hook: Callable[[str, FileResult | None], None],
+) -> Callable[..., Settled]:
+    """Return lintgv's settle, with `hook` told each text and its first check first."""
+
+    def settle(
+        text: str,
+        language: Language,
+        checker: Checker,
+        *,
+        unsafe: bool,
+        max_rounds: int,
+        checked: FileResult | None,
+    ) -> Settled:
+        hook(text, checked)
+        return real_settle(
+            text, language, checker, unsafe=unsafe, max_rounds=max_rounds, checked=checked
+        )
+
+    return settle
 
 
 def _project(root: Path) -> list[Path]:
@@ -45,15 +69,12 @@ def test_a_crash_while_fixing_one_file_is_reported_and_the_other_is_fixed(
 ) -> None:
     first, second = _project(tmp_path)
 
-    def crashing(
-        text: str, language: Language, checker: Checker, *, unsafe: bool, max_rounds: int
-    ) -> Settled:
+    def crash(text: str, checked: FileResult | None) -> None:
         if "crash" in text:
             raise RuntimeError("boom")
-        return real_settle(text, language, checker, unsafe=unsafe, max_rounds=max_rounds)
 
     first.write_text("// crash\n" + SITE)
-    monkeypatch.setattr(fix_run, "settle", crashing)
+    monkeypatch.setattr(fix_run, "settle", _settle_after(crash))
     result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
     assert first.read_text() == "// crash\n" + SITE
     assert "FreshGlobal" in second.read_text()
@@ -124,3 +145,28 @@ def test_the_globalvar_import_the_fixes_leave_unused_goes(tmp_path: Path) -> Non
     assert exported.read_text().startswith("from tvm.relay import GlobalVar\n")
     again = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
     assert not any(f.applied for f in again.fixes)
+
+
+def test_the_first_pass_check_of_a_file_is_reused_while_the_file_holds_what_it_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = _project(tmp_path)
+    reused: dict[str, bool] = {}
+
+    def record(text: str, checked: FileResult | None) -> None:
+        reused[text.splitlines()[0]] = checked is not None
+
+    real_run = runner.run
+
+    def run_then_edit(*args: object, **kwargs: object) -> object:
+        done = real_run(*args, **kwargs)  # type: ignore[arg-type]
+        # Changed after the first pass: its check is of another text and must not be used.
+        second.write_text("// edited\n" + SITE)
+        return done
+
+    first.write_text("// kept\n" + SITE)
+    monkeypatch.setattr(fix_run, "settle", _settle_after(record))
+    monkeypatch.setattr(fix_run, "run", run_then_edit)
+    fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
+    assert reused == {"// kept": True, "// edited": False}
+    assert "FreshGlobal" in first.read_text() and "FreshGlobal" in second.read_text()
