@@ -146,3 +146,26 @@ def test_partial_and_whole_parses_agree_on_generated_files(chosen: list[str]) ->
     text = "import tvm\n" + "\n".join(chosen) + "\ngv = tvm.ir.GlobalVar('main')\n"
     partial, whole = _both(Path("/p/gen.py"), text, Path("/p"))
     assert _outcome(partial) == _outcome(whole)
+
+
+def test_a_fix_adds_its_import_where_the_leading_imports_end_in_both_modes() -> None:
+    body = (
+        '\n\ndef build(mod, f):\n    gv = relay.GlobalVar("g1")\n    mod[gv] = f\n    return mod\n'
+    )
+    ends = {
+        "a call": 'pytest.importorskip("ethosu.vela")\n',
+        "a function": "def helper():\n    x = 1\n    return x\n",
+        "a decorated class": "@dataclass\nclass Options:\n    x: int = 1\n",
+        # Too long to be kept whole as a block of imports.
+        "a long try statement": "try:\n    import vela\n"
+        + "".join(f"    x{i} = {i}\n" for i in range(50))
+        + "except ImportError:\n    vela = None\n",
+    }
+    for name, end in ends.items():
+        text = f'"""Tests."""\n\nimport pytest\n\n{end}\nfrom tvm import relay\n{body}'
+        partial, whole = _both(Path("/p/test_x.py"), text, Path("/p"))
+        assert _outcome(partial) == _outcome(whole), name
+        [finding] = whole.findings
+        assert finding.fix is not None
+        [line] = [e.span.start_line for e in finding.fix.edits if "import" in e.text]
+        assert text.splitlines()[line - 2] == "import pytest", name

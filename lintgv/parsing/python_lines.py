@@ -20,6 +20,7 @@ _DEF = re.compile(r"[ \t]*(?:async[ \t]+def|def)\b")
 _DECORATOR = re.compile(r"[ \t]*@")
 _IMPORT = re.compile(r"(?:import|from)[ \t]")
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import|from)[ \t]", re.M)
+_STRING = re.compile(r"[rRuUbBfF]{0,2}['\"]")
 _CONTINUES_BLOCK = re.compile(r"[ \t]*(?:elif|else|except|finally|case)\b")
 # A top-level compound statement that imports something is kept whole when it is this short.
 _MAX_IMPORT_BLOCK = 40
@@ -303,6 +304,28 @@ class _Segmenter:
                     self.text, self.offsets[item.first], end
                 ):
                     self.keep_logical(index, last)
+        self._keep_end_of_leading_imports()
+
+    def _keep_end_of_leading_imports(self) -> None:
+        """Keep the first top-level statement that is not an import when an import
+        follows it (a compound one as its headers over stub bodies): a fix adds its
+        import after the leading imports (codemods/includes.import_edit), which end there
+        in the whole file, and must end there in the lines kept too."""
+        top = [i for i, item in enumerate(self.logical) if item.indent == 0]
+        for place, index in enumerate(top):
+            if self._starts(index, _IMPORT) or self._starts(index, _DECORATOR):
+                continue
+            if place == 0 and self._starts(index, _STRING):
+                continue  # the module's docstring
+            if not any(self._starts(later, _IMPORT) for later in top[place + 1 :]):
+                return
+            if self.block_end(index) == index and not self._starts(index, _CONTINUES_BLOCK):
+                self.keep_logical(index, index)
+                return
+            for clause in self.clauses(index):
+                self.keep_logical(clause, clause)
+                self.stub_clauses.add(clause)
+            return
 
     def stubs(self) -> tuple[tuple[int, str], ...]:
         found = []
