@@ -309,14 +309,18 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: st
     for arg, in_loop, _ in walk.tests:
         linked = _within(arg, built) or parsed.text(_unwrap(arg)) in built_vars
         facts.linked_test_in_loop |= linked and in_loop
+    # Recursion uniques a name only when the call's answer is returned (see python_shape).
+    returned = [(v.start_byte, v.end_byte) for v in walk.returns]
     for call in walk.calls:
         called = call_name(parsed, call)
         facts.calls_supply |= is_supply_method(called, config)
         if calls_itself(parsed, call, name, owner):
             facts.self_call = True
             arguments = call.child_by_field_name("arguments")
-            if arguments is not None and (
-                _within(arguments, built) or set(_identifiers(parsed, arguments)) & built_vars
+            if (
+                arguments is not None
+                and any(s <= call.start_byte and call.end_byte <= e for s, e in returned)
+                and (_within(arguments, built) or set(_identifiers(parsed, arguments)) & built_vars)
             ):
                 facts.self_call_built = True
     # A counter kept in the map that was asked, and incremented here.

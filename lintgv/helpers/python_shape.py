@@ -186,11 +186,15 @@ def facts_of(function: cst.FunctionDef, config: Config, nested: bool = False) ->
     for tested, in_loop, _ in walk.tests:
         linked = _holds(tested, walk.built) or dotted(tested) in built_vars
         facts.linked_test_in_loop |= linked and in_loop
+    # Recursion uniques a name only when the call's answer is what the function returns
+    # (`return unique(name + "_1")`), as the trigger that has the file parsed requires: a
+    # function that names the parts of a value recursively returns the value.
+    returned = {id(n) for value in walk.returns for n in descendants(value)}
     for call in walk.calls:
         facts.calls_supply |= is_supply_method(called_name(call), config)
         if is_self_call(call, name):
             facts.self_call = True
-            facts.self_call_built |= any(
+            facts.self_call_built |= id(call) in returned and any(
                 _holds(a.value, walk.built) or bool(_names(a.value) & built_vars) for a in call.args
             )
     tested_names = {t for tested, _, _ in walk.tests if (t := dotted(tested)) is not None}

@@ -158,6 +158,19 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
             "        key = prefix + str(random.random())\n        if key not in cmap:\n"
             "            return key\n"
         ),
+        # A binder that names the parts of a value recursively (TVM's TIR parser) returns
+        # the value, not the answer of the call with the longer name: no recursion of a copy.
+        Valid(
+            "def bind_value(self, var_name, value):\n"
+            "    if self.var_table.contains(var_name):\n"
+            "        self.report_error(var_name)\n"
+            "    if isinstance(value, tuple):\n"
+            "        for i, v in enumerate(value):\n"
+            '            bind_value(self, f"{var_name}_{i}", v)\n'
+            "        return value\n"
+            "    IRBuilder.name(var_name, value)\n"
+            "    return var_name\n"
+        ),
         # A generator numbering a prefix it keeps itself takes no name: no copy.
         Valid(
             "class Lowering:\n    def new_temp(self):\n        name = self.prefix\n"
@@ -390,6 +403,20 @@ class UniqueNameHelperCpp(CppRule):
             "  std::string name = hint;\n"
             "  for (int i = 1; used.count(name) > 0; ++i) {\n"
             '    name = hint + "_" + std::to_string(i);\n  }\n  return name;\n}\n',
+            span=(1, 15, 1, 23),
+        ),
+        # Beside a copy, a binder that names the parts of a value recursively returns the
+        # name it was given, not the answer of the call with the longer name: not a copy.
+        Invalid(
+            "inline String PickName(std::string hint, const std::unordered_set<String>& used) {\n"
+            "  std::string name = hint;\n"
+            "  for (int i = 1; used.count(name) > 0; ++i) {\n"
+            '    name = hint + "_" + std::to_string(i);\n  }\n  return name;\n}\n'
+            "std::string Bind(const std::string& name, const Array<Var>& parts) {\n"
+            "  ICHECK(!bound_.count(name));\n"
+            "  for (size_t i = 0; i < parts.size(); ++i) {\n"
+            '    Bind(name + "_" + std::to_string(i), {parts[i]});\n  }\n'
+            "  return name;\n}\n",
             span=(1, 15, 1, 23),
         ),
         # Recursion (_GetUniqueName's way), renamed.
