@@ -27,6 +27,7 @@ from lintgv.codemods.unique_name_copies import (
 from lintgv.config import config_for, load_config
 from lintgv.model import FileError, Finding
 from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.reading import read_source
 from lintgv.rules.gv511_copy_names_differ import CopyNamesDiffer
 from lintgv.rules.gv512_copy_not_executable import CopyNotExecutable
@@ -115,9 +116,7 @@ def _free_functions(parsed: ParsedCpp, used: set[str]) -> str:
 def _parameters(
     parsed: ParsedCpp, function: tree_sitter.Node
 ) -> tuple[list[str], list[tuple[str, str]], str | None]:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     listed = declarator.child_by_field_name("parameters") if declarator is not None else None
     params = [
         p for p in (listed.named_children if listed else []) if p.type.endswith("declaration")

@@ -14,6 +14,7 @@ from enum import StrEnum
 import tree_sitter
 
 from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp_nodes import function_declarator
 
 _SPACE = re.compile(r"\s+")
 FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
@@ -209,9 +210,7 @@ def declared(parsed: ParsedCpp, declaration: tree_sitter.Node, kind: Kind) -> It
 
 
 def _parameters(parsed: ParsedCpp, function: tree_sitter.Node) -> Iterator[Binding]:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.child_by_field_name("parameters") is None:
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     if declarator is None:
         return
     parameters = declarator.child_by_field_name("parameters")
@@ -228,7 +227,7 @@ def _class_of(
     parent = function.parent
     if parent is not None and parent.type == "field_declaration_list":
         return parent.parent, False
-    declarator = function.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     inner = declarator.child_by_field_name("declarator") if declarator is not None else None
     if inner is None or inner.type != "qualified_identifier":
         return None, False

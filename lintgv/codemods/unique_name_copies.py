@@ -114,9 +114,7 @@ class Project:
 
 def method_name(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[str, str | None]:
     """Return (method name, class name or None) of a function definition."""
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type not in ("function_declarator",):
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     inner = declarator.child_by_field_name("declarator") if declarator is not None else None
     if inner is None:
         return "", None
@@ -422,7 +420,7 @@ def _type_of(parsed: ParsedCpp, declaration: tree_sitter.Node) -> str:
 def _takes_a_map(parsed: ParsedCpp, function: tree_sitter.Node) -> bool:
     """Tell whether one of the function's parameters is a name → counter map (by
     pointer or reference, as TVM's relay::backend::GetUniqueName takes it)."""
-    declarator = function.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
     for param in params.named_children if params is not None else []:
         kind = param.child_by_field_name("type")
@@ -453,13 +451,8 @@ def _type_text(unit: Unit, declaration: tree_sitter.Node) -> str:
 
 def _declaration(parsed: ParsedCpp, cls: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
     for member in fields(parsed, cls):
-        declarator = member.child_by_field_name("declarator")
+        declarator = function_declarator(member)
         inner = declarator.child_by_field_name("declarator") if declarator is not None else None
-        if (
-            declarator is not None
-            and declarator.type == "function_declarator"
-            and inner is not None
-            and cpp_scope.normalized(parsed.text(inner)) == name
-        ):
+        if inner is not None and cpp_scope.normalized(parsed.text(inner)) == name:
             return member
     return None

@@ -14,6 +14,7 @@ from lintgv.helpers.cpp_facts import call_name
 from lintgv.helpers.cpp_shape import class_name
 from lintgv.helpers.names import cpp_identity
 from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp_nodes import function_declarator
 
 Node = tree_sitter.Node
 _NAMESPACE = re.compile(r"\b\w+::")
@@ -42,9 +43,7 @@ def declarations(
         stack.extend(node.named_children)
         if node.type not in ("declaration", "field_declaration") and not is_definition:
             continue
-        declarator = node.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
+        declarator = function_declarator(node)
         if declarator is None:
             continue
         inner = declarator.child_by_field_name("declarator")

@@ -24,6 +24,7 @@ import tree_sitter
 
 from lintgv.model import Edit, Span
 from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp_nodes import function_declarator
 
 Node = tree_sitter.Node
 MEMBER = "global_var_supply_"
@@ -86,9 +87,7 @@ def _is_static(parsed: ParsedCpp, declaration: Node) -> bool:
 
 
 def _qualified_name(parsed: ParsedCpp, function: Node) -> str | None:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     inner = declarator.child_by_field_name("declarator") if declarator is not None else None
     return "".join(parsed.text(inner).split()) if inner is not None else None
 

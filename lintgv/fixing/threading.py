@@ -45,6 +45,7 @@ from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp
+from lintgv.parsing.cpp_nodes import function_declarator
 
 Node = tree_sitter.Node
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
@@ -120,9 +121,7 @@ def _where(path: Path, parsed: ParsedCpp, node: Node) -> str:
 
 
 def _parameters(function: Node) -> Node | None:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     return declarator.child_by_field_name("parameters") if declarator is not None else None
 
 

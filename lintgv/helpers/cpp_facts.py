@@ -14,7 +14,7 @@ import tree_sitter
 from lintgv.config import Config
 from lintgv.helpers.names import Facts, is_supply_method
 from lintgv.parsing.cpp import ParsedCpp
-from lintgv.parsing.cpp_nodes import function_declarator, inner_declarator
+from lintgv.parsing.cpp_nodes import function_declarator, inner_declarator, named_descendants
 
 Node = tree_sitter.Node
 LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
@@ -247,12 +247,9 @@ def _is_constant_part(parsed: ParsedCpp, node: Node) -> bool:
 
 
 def _identifiers(parsed: ParsedCpp, node: Node) -> Iterator[str]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
+    for current in [node, *named_descendants(node)]:
         if current.type == "identifier":
             yield parsed.text(current)
-        stack.extend(current.named_children)
 
 
 def calls_itself(parsed: ParsedCpp, call: Node, name: str, owner: str) -> bool:
@@ -463,12 +460,8 @@ def _parameters(parsed: ParsedCpp, unit: Node) -> set[str]:
         inner = parameter.child_by_field_name("declarator")
         # Every identifier of the declarator: a macro after the name (`name TVM_UNUSED`)
         # leaves the name in an ERROR node beside it.
-        stack = [inner] if inner is not None else []
-        while stack:
-            node = stack.pop()
-            if node.type == "identifier":
-                names.add(parsed.text(node))
-            stack.extend(node.named_children)
+        if inner is not None:
+            names.update(_identifiers(parsed, inner))
     return names
 
 

@@ -35,9 +35,15 @@ def inner_declarator(declarator: Node) -> Node | None:
 
 
 def function_declarator(function: Node) -> Node | None:
-    """Return the declarator that holds a function definition's or a lambda's
-    parameters, or None when it has none."""
-    declarator = function.child_by_field_name("declarator")
+    """Return the declarator that holds the parameters of a function definition, of a
+    declaration (its first declarator) or of a lambda, or None when it has none."""
+    return function_declarator_in(function.child_by_field_name("declarator"))
+
+
+def function_declarator_in(declarator: Node | None) -> Node | None:
+    """Return `declarator`, or the declarator inside it, that holds a function's
+    parameters (past the `*`, `&` and parentheses a return type puts around it), or None
+    when it has none."""
     while declarator is not None and declarator.type not in _FUNCTION_DECLARATORS:
         declarator = inner_declarator(declarator)
     return declarator

@@ -19,6 +19,7 @@ from lintgv.helpers.names import (
     name_triggers,
 )
 from lintgv.model import Severity
+from lintgv.parsing.cpp_nodes import function_declarator_in
 from lintgv.rules._base import CppRule, Invalid, RuleMeta, Valid
 
 Node = tree_sitter.Node
@@ -37,13 +38,10 @@ _DECLARATIONS = frozenset({"field_declaration", "declaration"})
 def declared_function(node: Node) -> Node | None:
     """Return the name node of the function a declaration declares, if it declares one."""
     for declarator in node.children_by_field_name("declarator"):
-        while declarator.type in ("pointer_declarator", "reference_declarator"):
-            inner = declarator.child_by_field_name("declarator")
-            if inner is None:
-                break
-            declarator = inner
-        if declarator.type == "function_declarator":
-            return declarator.child_by_field_name("declarator")
+        function = function_declarator_in(declarator)
+        name = function.child_by_field_name("declarator") if function is not None else None
+        if name is not None:
+            return name
     return None
 
 
@@ -144,6 +142,11 @@ class UniqueNameHelperDeclarationCpp(CppRule):
             "    return name;\n  }\n  names_[name] = names_[name] + 1;\n"
             "  return name + std::to_string(names_[name]);\n}\n",
             span=(2, 15, 2, 22),
+        ),
+        # A helper that returns a reference: its name is past the `&`.
+        Invalid(
+            "class Namer {\n  const std::string& GetUniqueName(const std::string& prefix);\n};\n",
+            span=(2, 22, 2, 35),
         ),
         Invalid(
             "class Lowerer {\n  std::string Rename(const std::string& name);\n};\n",

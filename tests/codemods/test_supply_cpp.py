@@ -263,3 +263,17 @@ def test_without_supply_or_module_a_new_supply_is_shown_not_applied() -> None:
     # 0.26 has no GlobalVarSupply: nothing is suggested.
     [later] = _checker("0.26")(code).findings
     assert later.fix is None
+
+
+def test_a_function_returning_a_reference_or_pointer_sees_its_parameters_and_members() -> None:
+    code = (
+        "const GlobalVar& Register(IRModule mod, Table* table) {\n"
+        '  table->last = GlobalVar("main");\n  return table->last;\n}\n'
+        "struct Builder {\n  GlobalVar* Make();\n  IRModule mod_;\n  GlobalVar made_;\n};\n"
+        'GlobalVar* Builder::Make() {\n  made_ = GlobalVar("made");\n  return &made_;\n}\n'
+    )
+    after = fixed(code)
+    assert "GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n" in after
+    assert "GlobalVarSupply global_var_supply = GlobalVarSupply(mod_);\n" in after
+    assert 'table->last = global_var_supply->FreshGlobal("main", false);' in after
+    assert 'made_ = global_var_supply->FreshGlobal("made", false);' in after

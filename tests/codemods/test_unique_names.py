@@ -174,9 +174,10 @@ def test_a_call_through_an_object_of_unknown_type_stops_the_change() -> None:
     assert skipped.reason == "cannot tell the type of `info` at info.cc:14"
 
 
-def test_a_free_copy_that_takes_the_map_is_left_to_a_human() -> None:
+@pytest.mark.parametrize("returns", ["std::string", "const std::string&"])
+def test_a_free_copy_that_takes_the_map_is_left_to_a_human(returns: str) -> None:
     code = (
-        "std::string GetUniqueName(std::string name, std::unordered_map<std::string, int>* m) {\n"
+        f"{returns} GetUniqueName(std::string name, std::unordered_map<std::string, int>* m) {{\n"
         "  return name;\n}\n"
     )
     changes, [skipped] = _plan({"cache.cc": code})
@@ -329,3 +330,42 @@ def test_a_map_declared_with_other_members_is_left() -> None:
     assert [s.reason for s in skipped] == [
         "its map `name_alloc_map_` is declared together with other members"
     ]
+
+
+REFERENCE_H = """\
+class Namer {
+ public:
+  const std::string& GetUniqueName(const std::string& prefix);
+
+ private:
+  std::unordered_map<std::string, int> name_map_;
+  std::string last_;
+};
+"""
+
+REFERENCE_CC = """\
+#include "namer.h"
+
+const std::string& Namer::GetUniqueName(const std::string& prefix) {
+  last_ = prefix;
+  while (name_map_.count(last_)) last_ = prefix + "_" + std::to_string(++name_map_[prefix]);
+  name_map_[last_] = 0;
+  return last_;
+}
+
+void Use(Namer* namer) { std::string name = namer->GetUniqueName("x"); }
+"""
+
+
+def test_a_copy_returning_a_reference_is_replaced_with_its_declaration() -> None:
+    # Its name and the name its class declares are past the `&`.
+    [change], skipped = _plan({"namer.h": REFERENCE_H, "namer.cc": REFERENCE_CC})
+    assert skipped == []
+    assert change.helper == "Namer::GetUniqueName"
+    assert change.texts[Path("namer.cc")] == (
+        '#include "namer.h"\n\n'
+        'void Use(Namer* namer) { std::string name = namer->name_supply_->FreshName("x"); }\n'
+    )
+    header = change.texts[Path("namer.h")]
+    assert "GetUniqueName" not in header and "name_map_" not in header
+    assert ' public:\n  NameSupply name_supply_ = NameSupply("");\n' in header

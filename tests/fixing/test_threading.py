@@ -399,3 +399,65 @@ def test_a_caller_in_an_excluded_file_stops_the_change(tmp_path: Path) -> None:
     result = run_fix(root, "--unsafe")
     assert "global_var_supply" in (root / "tests" / "test_make.cc").read_text(), result.stdout
     assert "global_var_supply" in (root / "tests" / "test_make.py").read_text(), result.stdout
+
+
+REFERENCES_H = """#pragma once
+#include <tvm/ir/module.h>
+
+namespace tvm {
+struct Table {
+  GlobalVar last;
+};
+
+const GlobalVar& Define(Table* table, const std::string& name);
+
+class Registry {
+ public:
+  const GlobalVar& Add(const std::string& name);
+
+ private:
+  Table table_;
+};
+}  // namespace tvm
+"""
+
+REFERENCES_CC = """#include "table.h"
+
+namespace tvm {
+const GlobalVar& Define(Table* table, const std::string& name) {
+  table->last = GlobalVar(name);
+  return table->last;
+}
+
+const GlobalVar& Registry::Add(const std::string& name) { return Define(&table_, name); }
+}  // namespace tvm
+"""
+
+
+@pytest.mark.system("c++")
+def test_functions_returning_a_reference_are_threaded_and_pass_a_member(tmp_path: Path) -> None:
+    # The parameters, the declaration and the out-of-class method's name are past the `&`.
+    root = gv101_project(
+        tmp_path / "references", {"include/table.h": REFERENCES_H, "src/table.cc": REFERENCES_CC}
+    )
+    result = run_fix(root, "--unsafe")
+    assert "Threaded a GlobalVarSupply parameter into Define (1 call updated" in result.stdout
+    header = (root / "include" / "table.h").read_text()
+    source = (root / "src" / "table.cc").read_text()
+    assert (
+        "const GlobalVar& Define(Table* table, const std::string& name, "
+        "GlobalVarSupply global_var_supply);"
+    ) in header
+    assert "class Registry {\n  GlobalVarSupply global_var_supply_ = " in header
+    assert "table->last = global_var_supply->FreshGlobal(name, false);" in source
+    assert "return Define(&table_, name, global_var_supply_); }" in source
+    done = subprocess.run(
+        [
+            *("c++", "-std=c++17", "-fsyntax-only", f"-I{STUBS}"),
+            *(f"-I{root / 'include'}", str(root / "src" / "table.cc")),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr

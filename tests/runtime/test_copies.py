@@ -47,6 +47,26 @@ class Renamer {
 };
 """
 
+# Returns a reference to a member it keeps the name in.
+REFERENCE = """\
+#include <string>
+#include <unordered_map>
+
+class Namer {
+ public:
+  const std::string& GetUniqueName(const std::string& prefix) {
+    last_ = prefix;
+    while (names_.count(last_)) last_ = prefix + "_" + std::to_string(++names_[prefix]);
+    names_[last_] = 0;
+    return last_;
+  }
+
+ private:
+  std::unordered_map<std::string, int> names_;
+  std::string last_;
+};
+"""
+
 
 def run_cpp(tmp_path: Path, text: str, line: int, version: str = "0.25") -> CopyRun:
     path = tmp_path / "copy.cc"
@@ -81,6 +101,13 @@ def test_free_function_gets_its_map_and_helpers(tmp_path: Path) -> None:
     run = run_cpp(tmp_path, FREE_FUNCTION, 9)
     assert run.ran, run.reason
     assert run.helper == "GetUniqueName"
+    assert run.names is not None and run.names[:3] == ("x", "x_1", "x_2")
+
+
+def test_copy_returning_a_reference_runs(tmp_path: Path) -> None:
+    run = run_cpp(tmp_path, REFERENCE, 6)
+    assert run.ran, run.reason
+    assert run.helper == "Namer::GetUniqueName"
     assert run.names is not None and run.names[:3] == ("x", "x_1", "x_2")
 
 

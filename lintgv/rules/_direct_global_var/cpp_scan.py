@@ -10,6 +10,7 @@ from lintgv.codemods import supply_cpp
 from lintgv.config import Config
 from lintgv.model import Fix
 from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.rules._base import CppRule, RuleContext
 from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
 
@@ -190,7 +191,7 @@ class CppSites(CppRule):
         """Tell whether `node` sits in the GlobalVar constructor or its FFI registration."""
         for parent in self.parsed.ancestors(node):
             if parent.type == "function_definition":
-                declarator = parent.child_by_field_name("declarator")
+                declarator = function_declarator(parent)
                 inner = declarator.child_by_field_name("declarator") if declarator else None
                 if inner is not None and _SPACE.sub("", self.text(inner)).endswith(
                     "GlobalVar::GlobalVar"
