@@ -13,35 +13,12 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lintgv.config import Config
-from lintgv.engine import check
-from lintgv.model import FileResult, Finding, Language, SourceFile
+from benchmarks.one_analysis import both, outcome
+from lintgv.model import Language
 from lintgv.parsing.python_lines import line_offsets, logical_lines
 from lintgv.registry import all_rules
 
 ROOT = Path(__file__).parent.parent
-
-
-def _key(finding: Finding) -> tuple[object, ...]:
-    fix = finding.fix
-    edits = () if fix is None else tuple((e.span, e.text, e.old_text) for e in fix.edits)
-    shown = None if fix is None else (fix.title, fix.applicability)
-    return (finding.code, finding.span, finding.message, finding.statement_line, shown, edits)
-
-
-def _outcome(result: FileResult) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    findings = sorted((_key(f) for f in result.findings), key=repr)
-    errors = sorted(((e.message, e.line, e.column) for e in result.errors), key=repr)
-    return findings, errors
-
-
-def _both(path: Path, text: str, root: Path) -> tuple[FileResult, FileResult]:
-    source = SourceFile(path, Language.PYTHON, text)
-    config = Config(root=root)
-    return (
-        check(source, config, module_name=path.stem),
-        check(source, config, module_name=path.stem, whole=True),
-    )
 
 
 def test_partial_and_whole_parses_agree_on_lintgv_own_tree_and_examples() -> None:
@@ -50,8 +27,8 @@ def test_partial_and_whole_parses_agree_on_lintgv_own_tree_and_examples() -> Non
     assert len(files) > 100
     differ = []
     for path in files:
-        partial, whole = _both(path, path.read_text(encoding="utf-8"), ROOT)
-        if _outcome(partial) != _outcome(whole):
+        partial, whole = both(path, path.read_text(encoding="utf-8"), ROOT)
+        if outcome(partial) != outcome(whole):
             differ.append(path.relative_to(ROOT))
     assert differ == []
 
@@ -64,23 +41,23 @@ def test_partial_and_whole_parses_agree_on_every_rule_example() -> None:
         if rule.LANGUAGE != Language.PYTHON:
             continue
         for example in [*rule.VALID, *rule.INVALID]:
-            partial, whole = _both(Path("/example-project/example.py"), example.code, ROOT)
-            assert _outcome(partial) == _outcome(whole), example.code
+            partial, whole = both(Path("/example-project/example.py"), example.code, ROOT)
+            assert outcome(partial) == outcome(whole), example.code
             compared += 1
     assert compared > 50
 
 
 def test_a_module_level_site_gets_the_whole_parse_reason_in_both_modes() -> None:
     text = 'from tvm import relay\n\n\ndef f():\n    pass\n\n\nADD = relay.GlobalVar("add")\n'
-    partial, whole = _both(Path("/p/ops.py"), text, Path("/p"))
-    assert _outcome(partial) == _outcome(whole)
+    partial, whole = both(Path("/p/ops.py"), text, Path("/p"))
+    assert outcome(partial) == outcome(whole)
     [finding] = partial.findings
     assert "no GlobalVarSupply or IRModule in scope" in finding.message
 
 
 def test_a_syntax_error_is_reported_at_its_real_line() -> None:
     text = 'import tvm\nx = tvm.ir.GlobalVar("a")\ndef g(:\n    pass\n'
-    partial, whole = _both(Path("/p/a.py"), text, Path("/p"))
+    partial, whole = both(Path("/p/a.py"), text, Path("/p"))
     for result in (partial, whole):
         [error] = result.errors
         assert (error.line, error.column) == (3, 7)
@@ -144,8 +121,8 @@ def test_logical_line_scanner_matches_pythons_tokenizer(chosen: list[str]) -> No
 @given(st.lists(st.sampled_from(_STATEMENTS + _BROKEN), min_size=1, max_size=10))
 def test_partial_and_whole_parses_agree_on_generated_files(chosen: list[str]) -> None:
     text = "import tvm\n" + "\n".join(chosen) + "\ngv = tvm.ir.GlobalVar('main')\n"
-    partial, whole = _both(Path("/p/gen.py"), text, Path("/p"))
-    assert _outcome(partial) == _outcome(whole)
+    partial, whole = both(Path("/p/gen.py"), text, Path("/p"))
+    assert outcome(partial) == outcome(whole)
 
 
 def test_a_fix_adds_its_import_where_the_leading_imports_end_in_both_modes() -> None:
@@ -163,8 +140,8 @@ def test_a_fix_adds_its_import_where_the_leading_imports_end_in_both_modes() -> 
     }
     for name, end in ends.items():
         text = f'"""Tests."""\n\nimport pytest\n\n{end}\nfrom tvm import relay\n{body}'
-        partial, whole = _both(Path("/p/test_x.py"), text, Path("/p"))
-        assert _outcome(partial) == _outcome(whole), name
+        partial, whole = both(Path("/p/test_x.py"), text, Path("/p"))
+        assert outcome(partial) == outcome(whole), name
         [finding] = whole.findings
         assert finding.fix is not None
         [line] = [e.span.start_line for e in finding.fix.edits if "import" in e.text]
