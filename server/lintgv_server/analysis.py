@@ -80,13 +80,24 @@ class Analysis:
             whole=True,
         )
 
+    def _diagnosed(self) -> FileResult | None:
+        """Return the check the diagnostics came from when fixes are computed on the same
+        text (no CRLF to normalise): its partial parse gives the findings and fixes a
+        whole one does (tests/test_one_analysis.py), as `lintgv fix` reuses its first
+        pass. None when there is no such check."""
+        checked = self.target is not None and self.result.path == self.target.path
+        return self.result if checked and self.fix_source() == self.text else None
+
     def fix_findings(self) -> tuple[Finding, ...]:
-        """Return the findings with the fixes `lintgv fix` would apply (the whole file parsed)."""
+        """Return the findings with the fixes `lintgv fix` would apply."""
         if self.target is None:
             return ()
         with self._lock:
             if self._fix_result is None:
-                self._fix_result = self._check_whole(self.fix_source())
+                diagnosed = self._diagnosed()
+                self._fix_result = (
+                    diagnosed if diagnosed is not None else self._check_whole(self.fix_source())
+                )
             return self._fix_result.findings
 
     def fix_for(self, finding: Finding) -> Finding | None:
@@ -104,7 +115,11 @@ class Analysis:
             if unsafe not in self._settled:
                 target = self.target
                 self._settled[unsafe] = settle(
-                    self.fix_source(), target.language, self._check_whole, unsafe=unsafe
+                    self.fix_source(),
+                    target.language,
+                    self._check_whole,
+                    unsafe=unsafe,
+                    checked=self._diagnosed(),
                 )
             return self._settled[unsafe]
 
