@@ -10,6 +10,7 @@ import io
 import tokenize
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -146,3 +147,38 @@ def test_a_fix_adds_its_import_where_the_leading_imports_end_in_both_modes() -> 
         assert finding.fix is not None
         [line] = [e.span.start_line for e in finding.fix.edits if "import" in e.text]
         assert text.splitlines()[line - 2] == "import pytest", name
+
+
+# Starts of files that decide where the leading imports end, each followed by late imports
+# and a site: (start, the line the import goes before).
+STARTS = {
+    "a docstring and a decorated class": ('"""Doc."""\n@dec\n@dec2(1)\nclass C:\n    x = 1\n', 2),
+    "a decorated class": ("@dec\n@dec2(1)\nclass C:\n    x = 1\n", 1),
+    # Comments above the first statement are the module's header: the import goes below.
+    "a comment above a decorated def": ("# about f\n@dec\ndef f():\n    pass\n", 2),
+    "a string that is no docstring": ('"%s" % 1\n', 1),
+    "a docstring in parentheses": ('("doc")\ndef h():\n    pass\n', 2),
+    "a docstring then a comment": ('"""Doc."""\n# c\nX = 1\n', 2),
+    "a comment above a statement": ("# c\n\n# d\nX = 1\n", 4),
+    "two strings": ('"""Doc."""\nb"more"\n', 2),
+}
+
+
+@pytest.mark.parametrize("start", STARTS, ids=list(STARTS))
+def test_the_import_a_fix_adds_goes_to_one_place_that_parses_in_both_modes(start: str) -> None:
+    head, before = STARTS[start]
+    site = '\n\ndef build(mod, f):\n    gv = relay.GlobalVar("g1")\n    mod[gv] = f\n'
+    for imports in ("from tvm import relay\nimport tvm\n", ""):
+        text = (
+            head
+            + imports
+            + (site if imports else site.replace("    gv", "    from tvm import relay\n    gv"))
+        )
+        partial, whole = both(Path("/p/x.py"), text, Path("/p"))
+        assert outcome(partial) == outcome(whole), imports
+        [finding] = whole.findings
+        assert finding.fix is not None
+        [edit] = [e for e in finding.fix.edits if "import" in e.text]
+        assert edit.span.start_line == before
+        lines = text.splitlines(keepends=True)
+        ast.parse("".join([*lines[: before - 1], edit.text, *lines[before - 1 :]]))

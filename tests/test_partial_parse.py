@@ -20,14 +20,16 @@ CONTINUED = (
 def test_a_backslash_continued_string_still_allows_a_partial_parse() -> None:
     selection = select_lines(CONTINUED, combined(("GlobalVar",)))
     assert selection is not None  # None would mean: parse the whole file
-    assert selection.keep == frozenset({5, 6})
+    # g, and the header of f: the first statement, where a fix's import would go.
+    assert selection.keep == frozenset({0, 5, 6})
+    assert [line for line, _ in selection.stubs] == [1]
 
 
 def test_the_partial_parse_keeps_the_file_line_numbers() -> None:
     selection = select_lines(CONTINUED, combined(("GlobalVar",)))
     parsed = parse_python(CONTINUED, "", selection)
     assert not parsed.complete
-    assert parsed.file_line(1) == 6
+    assert parsed.file_line(3) == 6
 
 
 def test_an_escaped_backslash_before_a_newline_ends_nothing() -> None:

@@ -133,7 +133,10 @@ def import_edit(
         first = module.body[0] if module.body else None
         if first is None:
             return Edit(_point(1, 0), line + "\n", "")
-        start = span_of(first).start_line - _comment_lines(first)
+        # Above a decorated statement's first decorator, and the comments above that.
+        decorators = getattr(first, "decorators", ())
+        top = decorators[0] if decorators else first
+        start = span_of(top).start_line - _comment_lines(first)
         return Edit(_point(start, 0), line + "\n", "")
     end = span_of(anchor)
     if anchor is module.body[-1] and not module.has_trailing_newline:

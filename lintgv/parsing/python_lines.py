@@ -20,7 +20,8 @@ _DEF = re.compile(r"[ \t]*(?:async[ \t]+def|def)\b")
 _DECORATOR = re.compile(r"[ \t]*@")
 _IMPORT = re.compile(r"(?:import|from)[ \t]")
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import|from)[ \t]", re.M)
-_STRING = re.compile(r"[rRuUbBfF]{0,2}['\"]")
+# What may be a docstring: a string, perhaps in parentheses.
+_STRING = re.compile(r"[(\s]*[rRuUbBfF]{0,2}['\"]")
 _CONTINUES_BLOCK = re.compile(r"[ \t]*(?:elif|else|except|finally|case)\b")
 # A top-level compound statement that imports something is kept whole when it is this short.
 _MAX_IMPORT_BLOCK = 40
@@ -307,25 +308,36 @@ class _Segmenter:
         self._keep_end_of_leading_imports()
 
     def _keep_end_of_leading_imports(self) -> None:
-        """Keep the first top-level statement that is not an import when an import
-        follows it (a compound one as its headers over stub bodies): a fix adds its
-        import after the leading imports (codemods/includes.import_edit), which end there
-        in the whole file, and must end there in the lines kept too."""
+        """Keep what decides where a fix adds its import (codemods/includes.import_edit:
+        after the leading imports and a docstring, else above the first statement and the
+        comments right above it), so that the lines kept put it where the whole file does:
+        the first statement, and when it is a string (a docstring, or what only looks like
+        one) or an import, the first later statement that is not an import."""
         top = [i for i, item in enumerate(self.logical) if item.indent == 0]
+        decorators: int | None = None
         for place, index in enumerate(top):
-            if self._starts(index, _IMPORT) or self._starts(index, _DECORATOR):
+            if self._starts(index, _DECORATOR):
+                decorators = index if decorators is None else decorators
                 continue
-            if place == 0 and self._starts(index, _STRING):
-                continue  # the module's docstring
-            if not any(self._starts(later, _IMPORT) for later in top[place + 1 :]):
+            if self._starts(index, _IMPORT):
+                decorators = None
+                continue
+            self._keep_top_level(index, decorators)
+            if place > 0 or not self._starts(index, _STRING):
                 return
-            if self.block_end(index) == index and not self._starts(index, _CONTINUES_BLOCK):
-                self.keep_logical(index, index)
-                return
-            for clause in self.clauses(index):
-                self.keep_logical(clause, clause)
-                self.stub_clauses.add(clause)
+
+    def _keep_top_level(self, index: int, decorators: int | None) -> None:
+        """Keep the top-level statement at `index` (a compound one as its headers over stub
+        bodies) and its decorators from `decorators` on. (Comments above a file's first
+        statement are libcst's module header, in both parses alike.)"""
+        if decorators is not None:
+            self.keep_logical(decorators, index - 1)
+        if self.block_end(index) == index and not self._starts(index, _CONTINUES_BLOCK):
+            self.keep_logical(index, index)
             return
+        for clause in self.clauses(index):
+            self.keep_logical(clause, clause)
+            self.stub_clauses.add(clause)
 
     def stubs(self) -> tuple[tuple[int, str], ...]:
         found = []
