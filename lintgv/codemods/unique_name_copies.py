@@ -11,7 +11,8 @@ import tree_sitter
 from lintgv.codemods import cpp_scope
 from lintgv.config import Config
 from lintgv.errors import ParseError
-from lintgv.helpers.cpp_facts import facts_of, lvalue_root
+from lintgv.helpers.cpp_facts import facts_of
+from lintgv.helpers.cpp_name_flow import lvalue_root
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import function_declarator, named_descendants
 

@@ -9,8 +9,8 @@ import tree_sitter
 
 from lintgv.codemods.cpp_scope import scope_at
 from lintgv.config import Config
+from lintgv.helpers.cpp_body_walk import call_name
 from lintgv.helpers.cpp_calls import call_candidates, temporary_class
-from lintgv.helpers.cpp_facts import call_name
 from lintgv.helpers.cpp_shape import class_name
 from lintgv.helpers.names import cpp_identity
 from lintgv.parsing.cpp import ParsedCpp, compile_query

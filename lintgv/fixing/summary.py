@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lintgv.fixing.run import FileFix, FixRun
+from lintgv.fixing.file_fix import FileFix
+from lintgv.fixing.run import FixRun
 from lintgv.model import Applicability, Finding
 from lintgv.paths import display_path
 

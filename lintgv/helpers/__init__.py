@@ -5,4 +5,7 @@ helper, and the messages. Below the rules and the codemods, above parsing.
 
 `names` holds the language-free parts; `cpp_shape` and `python_shape` find the copies in a
 parsed file, `cpp_loops` and `python_loops` the inline loops, `cpp_calls` the calls.
+`cpp_shape` judges a C++ function by `cpp_facts`, which draws its verdict from what
+`cpp_body_walk` gathers in one pass over the body and from the name flow `cpp_name_flow`
+follows.
 """

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.helpers.cpp_facts import call_name, is_substring_search, receiver_of
+from lintgv.helpers.cpp_body_walk import call_name, is_substring_search, receiver_of
 from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import Verdict, judge
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query

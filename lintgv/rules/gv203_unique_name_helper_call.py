@@ -7,7 +7,7 @@ import libcst as cst
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.helpers import cpp_facts, cpp_shape, python_shape
+from lintgv.helpers import cpp_body_walk, cpp_shape, python_shape
 from lintgv.helpers.cpp_calls import call_candidates
 from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
@@ -337,7 +337,7 @@ class UniqueNameHelperCallCpp(CppRule):
             return
         cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
         for call in cursor.captures(self.parsed.root).get("call", []):
-            name = cpp_facts.call_name(self.parsed, call)
+            name = cpp_body_walk.call_name(self.parsed, call)
             if not name:
                 continue
             by_name = is_known_name(name, self.config) and (
@@ -353,7 +353,7 @@ class UniqueNameHelperCallCpp(CppRule):
                 continue  # the helper's own recursion is part of its definition
             if _in_misread_declaration(call):
                 continue  # `TVM_DLL T F(T x);` in a class, misread as a bit-field (GV202's)
-            if "supply" in cpp_facts.receiver_of(self.parsed, call).lower():
+            if "supply" in cpp_body_walk.receiver_of(self.parsed, call).lower():
                 continue
             self.report(
                 call, call_message(self.config, Language.CPP, name, _is_dropped(self.parsed, call))

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from lintgv import runner
+from lintgv.fixing import file_fix
 from lintgv.fixing import run as fix_run
 from lintgv.fixing.files import Tree
 from lintgv.fixing.files import write_atomically as real_write
@@ -56,7 +57,7 @@ def test_a_failed_write_is_reported_and_the_other_file_is_written(
             raise OSError("disk full")
         real_write(path, data, digest, tree)
 
-    monkeypatch.setattr(fix_run, "write_atomically", failing)
+    monkeypatch.setattr(file_fix, "write_atomically", failing)
     result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
     assert first.read_text() == SITE
     assert "FreshGlobal" in second.read_text()
@@ -74,7 +75,7 @@ def test_a_crash_while_fixing_one_file_is_reported_and_the_other_is_fixed(
             raise RuntimeError("boom")
 
     first.write_text("// crash\n" + SITE)
-    monkeypatch.setattr(fix_run, "settle", _settle_after(crash))
+    monkeypatch.setattr(file_fix, "settle", _settle_after(crash))
     result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
     assert first.read_text() == "// crash\n" + SITE
     assert "FreshGlobal" in second.read_text()
@@ -165,7 +166,7 @@ def test_the_first_pass_check_of_a_file_is_reused_while_the_file_holds_what_it_c
         return done
 
     first.write_text("// kept\n" + SITE)
-    monkeypatch.setattr(fix_run, "settle", _settle_after(record))
+    monkeypatch.setattr(file_fix, "settle", _settle_after(record))
     monkeypatch.setattr(fix_run, "run", run_then_edit)
     fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
     assert reused == {"// kept": True, "// edited": False}

@@ -142,14 +142,15 @@ def test_a_call_on_a_temporary_is_its_class_s_call(project: Path) -> None:
 def test_a_failure_to_plan_threading_is_reported_not_raised(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from lintgv.fixing import run as fix_run
+    from lintgv.fixing import supply_stage
+    from lintgv.fixing.run import fix_paths
     from lintgv.fixing.summary import render_summary
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("planner bug")
 
-    monkeypatch.setattr(fix_run, "plan_threading", broken)
-    outcome = fix_run.fix_paths([project], {}, unsafe=True, write=False, use_cache=False)
+    monkeypatch.setattr(supply_stage, "plan_threading", broken)
+    outcome = fix_paths([project], {}, unsafe=True, write=False, use_cache=False)
     summary = render_summary(outcome, unsafe=True)
     assert (
         "  no supply parameter threaded: supply threading could not be planned: "

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lintgv.fixing import run as fix_run
+from lintgv.fixing import file_fix
 from lintgv.fixing.run import fix_paths
 from lintgv.fixing.settle import settle as real_settle
 
@@ -78,7 +78,7 @@ def test_a_file_changed_or_deleted_between_read_and_write_is_not_overwritten(
     victim = tmp_path / "victim.cc"
     victim.write_text(SITE)
     monkeypatch.setenv("FAULT_ROOT", str(tmp_path))
-    monkeypatch.setattr(fix_run, "settle", _settle_then(action))
+    monkeypatch.setattr(file_fix, "settle", _settle_then(action))
     result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False, jobs=1)
     assert [e.path.name for e in result.all_errors] == ["victim.cc"]
     assert message in result.all_errors[0].message
