@@ -79,8 +79,13 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: st
     for arg, in_loop, _ in walk.tests:
         linked = _within(arg, built) or parsed.text(unwrap(arg)) in built_vars
         facts.linked_test_in_loop |= linked and in_loop
-    # Recursion uniques a name only when the call's answer is returned (see python_shape).
-    returned = [(v.start_byte, v.end_byte) for v in walk.returns]
+    # Recursion uniques a name only when the call's answer is returned, directly or
+    # through a variable (see python_shape).
+    returned_names = {n for value in walk.returns for n in identifiers(parsed, value)}
+    returned = [
+        (v.start_byte, v.end_byte)
+        for v in [*walk.returns, *(v for t, v in walk.assigns if t in returned_names)]
+    ]
     for call in walk.calls:
         called = call_name(parsed, call)
         facts.calls_supply |= is_supply_method(called, config)

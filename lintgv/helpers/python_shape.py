@@ -186,10 +186,13 @@ def facts_of(function: cst.FunctionDef, config: Config, nested: bool = False) ->
     for tested, in_loop, _ in walk.tests:
         linked = _holds(tested, walk.built) or dotted(tested) in built_vars
         facts.linked_test_in_loop |= linked and in_loop
-    # Recursion uniques a name only when the call's answer is what the function returns
-    # (`return unique(name + "_1")`), as the trigger that has the file parsed requires: a
-    # function that names the parts of a value recursively returns the value.
-    returned = {id(n) for value in walk.returns for n in descendants(value)}
+    # Recursion uniques a name only when the call's answer is what the function returns,
+    # directly (`return unique(name + "_1")`) or through a variable (`name = unique(...)`
+    # and `return name`): a function that names the parts of a value recursively
+    # returns the value.
+    returned_names = {n for value in walk.returns for n in _names(value)}
+    values = [*walk.returns, *(v for target, v in walk.assigns if target in returned_names)]
+    returned = {id(n) for value in values for n in descendants(value)}
     for call in walk.calls:
         facts.calls_supply |= is_supply_method(called_name(call), config)
         if is_self_call(call, name):

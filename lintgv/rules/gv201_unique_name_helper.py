@@ -179,6 +179,15 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
         ),
     ]
     INVALID = [
+        # Recursion whose answer is returned through a variable.
+        Invalid(
+            "class Codegen:\n    def _unique(self, name):\n"
+            "        if name not in self.name_map:\n            self.name_map[name] = 1\n"
+            "            return name\n        index = self.name_map[name]\n"
+            "        self.name_map[name] += 1\n"
+            "        result = self._unique(name + str(index))\n        return result\n",
+            span=(2, 9, 2, 16),
+        ),
         # By name: a printer's own copy, with str().
         Invalid(
             "class Printer:\n    def get_unique_name(self, prefix):\n"
@@ -363,6 +372,20 @@ class UniqueNameHelperCpp(CppRule):
         ),
     ]
     INVALID = [
+        # Recursion whose answer is returned through a variable, beside a copy whose loop
+        # has the file's functions analysed.
+        Invalid(
+            "inline String PickName(std::string hint, const std::unordered_set<String>& used) {\n"
+            "  std::string name = hint;\n"
+            "  for (int i = 1; used.count(name) > 0; ++i) {\n"
+            '    name = hint + "_" + std::to_string(i);\n  }\n  return name;\n}\n'
+            "std::string GraphCodegen::OpName(const std::string& name) {\n"
+            "  if (!name_map_.count(name)) {\n    name_map_[name] = 1;\n    return name;\n  }\n"
+            "  auto index = name_map_[name];\n  name_map_[name] += 1;\n"
+            "  std::string r = OpName(name + std::to_string(index));\n  return r;\n}\n",
+            span=(1, 15, 1, 23),
+            also=((8, 13, 8, 33),),
+        ),
         # By name: CodeGenSourceBase's copy, out of its class, with a string stream.
         Invalid(
             "std::string CodeGenC::GetUniqueName(std::string prefix) {\n"
