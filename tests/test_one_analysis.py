@@ -161,6 +161,18 @@ STARTS = {
     "a docstring then a comment": ('"""Doc."""\n# c\nX = 1\n', 2),
     "a comment above a statement": ("# c\n\n# d\nX = 1\n", 4),
     "two strings": ('"""Doc."""\nb"more"\n', 2),
+    "an import with no space before its dot": ("from.a import b\nx = 1\n", 2),
+    "a form feed before an import": ("import os\n\fimport sys\nx = 1\n", 3),
+    "a docstring in parentheses after a comment": ('(  # the doc\n    "doc"\n)\nx = 1\n', 4),
+    # `from __future__` imports must come first, however the line goes on.
+    "a __future__ import with more on its line": (
+        "from __future__ import annotations; X = 1\n",
+        2,
+    ),
+    "a docstring and a __future__ import on one line": (
+        '"""Doc."""; from __future__ import annotations\n',
+        2,
+    ),
 }
 
 
@@ -181,4 +193,5 @@ def test_the_import_a_fix_adds_goes_to_one_place_that_parses_in_both_modes(start
         [edit] = [e for e in finding.fix.edits if "import" in e.text]
         assert edit.span.start_line == before
         lines = text.splitlines(keepends=True)
-        ast.parse("".join([*lines[: before - 1], edit.text, *lines[before - 1 :]]))
+        fixed = "".join([*lines[: before - 1], edit.text, *lines[before - 1 :]])
+        compile(fixed, "fixed.py", "exec")  # only compiled (a __future__ import's place)

@@ -126,9 +126,14 @@ def import_edit(
             break
         is_import = all(isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body)
         is_doc = index == 0 and is_docstring(statement)
-        if not (is_import or is_doc):
+        # A `from __future__` import must stay first: an import goes after its line, even
+        # when the line holds more (`from __future__ import annotations; X = 1`).
+        future = any(_is_future(s) for s in statement.body)
+        if not (is_import or is_doc or future):
             break
         anchor = statement
+        if future and not is_import:
+            break
     if anchor is None:
         first = module.body[0] if module.body else None
         if first is None:
@@ -142,6 +147,11 @@ def import_edit(
     if anchor is module.body[-1] and not module.has_trailing_newline:
         return Edit(_point(end.end_line, end.end_col), "\n" + line, "")
     return Edit(_point(end.end_line + 1, 0), line + "\n", "")
+
+
+def _is_future(statement: cst.BaseSmallStatement) -> bool:
+    module = statement.module if isinstance(statement, cst.ImportFrom) else None
+    return isinstance(module, cst.Name) and module.value == "__future__"
 
 
 def _comment_lines(statement: cst.CSTNode) -> int:

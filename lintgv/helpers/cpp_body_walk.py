@@ -15,7 +15,9 @@ from collections.abc import Iterator
 import tree_sitter
 
 from lintgv.parsing.cpp import ParsedCpp
-from lintgv.parsing.cpp_nodes import named_descendants
+from lintgv.parsing.cpp_nodes import inner_declarator, named_descendants
+
+_BY_REFERENCE = frozenset({"reference_declarator", "pointer_declarator"})
 
 Node = tree_sitter.Node
 LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
@@ -91,6 +93,9 @@ class BodyWalk:
             self._assignment(node)
         elif kind == "init_declarator":
             target = node.child_by_field_name("declarator")
+            # `const std::string& r = F(x)` binds `r` as well.
+            while target is not None and target.type in _BY_REFERENCE:
+                target = inner_declarator(target)
             value = node.child_by_field_name("value")
             if target is not None and value is not None and target.type == "identifier":
                 self.assigns.append((self.parsed.text(target), value))

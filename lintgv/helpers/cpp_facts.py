@@ -80,12 +80,16 @@ def facts_of(parsed: ParsedCpp, unit: Node, name: str, config: Config, owner: st
         linked = _within(arg, built) or parsed.text(unwrap(arg)) in built_vars
         facts.linked_test_in_loop |= linked and in_loop
     # Recursion uniques a name only when the call's answer is returned, directly or
-    # through a variable (see python_shape).
-    returned_names = {n for value in walk.returns for n in identifiers(parsed, value)}
-    returned = [
-        (v.start_byte, v.end_byte)
-        for v in [*walk.returns, *(v for t, v in walk.assigns if t in returned_names)]
-    ]
+    # through variables (see python_shape).
+    values = list(walk.returns)
+    returned_names: set[str] = set()
+    while True:
+        names = {n for value in values for n in identifiers(parsed, value)}
+        if names <= returned_names:
+            break
+        returned_names |= names
+        values = [*walk.returns, *(v for t, v in walk.assigns if t in returned_names)]
+    returned = [(v.start_byte, v.end_byte) for v in values]
     for call in walk.calls:
         called = call_name(parsed, call)
         facts.calls_supply |= is_supply_method(called, config)

@@ -190,8 +190,14 @@ def facts_of(function: cst.FunctionDef, config: Config, nested: bool = False) ->
     # directly (`return unique(name + "_1")`) or through a variable (`name = unique(...)`
     # and `return name`): a function that names the parts of a value recursively
     # returns the value.
-    returned_names = {n for value in walk.returns for n in _names(value)}
-    values = [*walk.returns, *(v for target, v in walk.assigns if target in returned_names)]
+    values: list[cst.CSTNode] = list(walk.returns)
+    returned_names: set[str] = set()
+    while True:
+        names = {n for value in values for n in _names(value)}
+        if names <= returned_names:
+            break
+        returned_names |= names
+        values = [*walk.returns, *(v for bound, v in walk.writes if bound & returned_names)]
     returned = {id(n) for value in values for n in descendants(value)}
     for call in walk.calls:
         facts.calls_supply |= is_supply_method(called_name(call), config)

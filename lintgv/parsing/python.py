@@ -145,9 +145,11 @@ def _starts(module: cst.Module, tree: ast.Module | None) -> tuple[int, ...] | No
     return top_level_starts(module, tree) if tree is not None else None
 
 
-def _python_error(text: str) -> tuple[int, int, str] | None:
+def python_error(text: str) -> tuple[int, int, str] | None:
     """Return where and why Python's own parser rejects `text` (line, 1-based column,
-    message): libcst's tokenizer often points a line late. Parsing runs nothing."""
+    message): libcst's tokenizer often points a line late. Parsing runs nothing. A
+    partial parse sees no error outside the lines it keeps: this is how a caller that
+    reuses a partial check for fixes (which a whole parse would refuse) tells."""
     try:
         quiet_parse(text)
     except SyntaxError as exc:
@@ -182,7 +184,7 @@ def parse_python(
     try:
         module, tree = _parse_both(text, parts)
     except cst.ParserSyntaxError as exc:
-        located = _python_error(text)
+        located = python_error(text)
         if located is not None:
             raise ParseError(f"Python syntax error: {located[2]}", located[0], located[1]) from exc
         raise ParseError(

@@ -18,10 +18,10 @@ _TOKEN = re.compile(r'"""|\'\'\'|"|\'|#|[\[\](){}]|\\\r?\n|\n')
 _HEADER = re.compile(r"[ \t]*(?:async[ \t]+def|def|class)\b")
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+def|def)\b")
 _DECORATOR = re.compile(r"[ \t]*@")
-_IMPORT = re.compile(r"(?:import|from)[ \t]")
+_IMPORT = re.compile(r"(?:import[ \t]|from[ \t.])")  # `from.a import b` too
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import|from)[ \t]", re.M)
 # What may be a docstring: a string, perhaps in parentheses.
-_STRING = re.compile(r"[(\s]*[rRuUbBfF]{0,2}['\"]")
+_STRING = re.compile(r"(?:[(\s]|#[^\n]*)*[rRuUbBfF]{0,2}['\"]")
 _CONTINUES_BLOCK = re.compile(r"[ \t]*(?:elif|else|except|finally|case)\b")
 # A top-level compound statement that imports something is kept whole when it is this short.
 _MAX_IMPORT_BLOCK = 40
@@ -184,7 +184,10 @@ class _Segmenter:
         self._functions_kept: set[int] = set()
 
     def _starts(self, index: int, pattern: re.Pattern[str]) -> bool:
-        return pattern.match(self.text, self.offsets[self.logical[index].first]) is not None
+        start = self.offsets[self.logical[index].first]
+        while self.text.startswith("\f", start):  # a form feed before a statement is blank
+            start += 1
+        return pattern.match(self.text, start) is not None
 
     def logical_at(self, offset: int) -> int | None:
         line = bisect_right(self.offsets, offset) - 1
