@@ -222,7 +222,9 @@ class ResultCache:
         module_name: str = "",
     ) -> None:
         """Remember the result for `path` as module `module_name`."""
-        clean = not (result.findings or result.errors or result.defined_helpers)
+        clean = not (
+            result.findings or result.errors or result.defined_helpers or result.thin_helpers
+        )
         self.stored[str(path)] = (stat_key, module_name, digest, None if clean else result)
         self.dirty = True
 

@@ -165,13 +165,16 @@ def check(
     *,
     module_name: str = "",
     helper_names: frozenset[str] = frozenset(),
+    thin_names: frozenset[str] = frozenset(),
     whole: bool = False,
     reuse: Reuse | None = None,
 ) -> FileResult:
     """Return the findings and errors for one file.
 
-    `whole` parses every line of a Python file (fixes need the full scope); otherwise
-    only the parts near a trigger are parsed, which finds the same things faster.
+    `helper_names` and `thin_names` are what other files of the run define (see
+    RuleContext). `whole` parses every line of a Python file (fixes need the full
+    scope); otherwise only the parts near a trigger are parsed, which finds the same
+    things faster.
     `reuse` is what the caller kept of the document's last version (see Reuse).
     """
     rules = rules_for(source.path, source.language, config)
@@ -180,11 +183,11 @@ def check(
     run_all = bool(suppressions) or (whole and source.language == Language.PYTHON)
     hints = reuse.hints if reuse is not None and source.language == Language.CPP else None
     triggered = _Triggered(code_rules, config, source.text, helper_names, run_all, hints)
-    context = RuleContext(source.path, config, triggered.mentions, helper_names)
+    context = RuleContext(source.path, config, triggered.mentions, helper_names, thin_names)
     code_rules = list(triggered.rules)
     try:
         if source.language == Language.PYTHON:
-            findings, errors, helpers = _check_python(
+            findings, errors, defined = _check_python(
                 source,
                 context,
                 code_rules,
@@ -198,7 +201,7 @@ def check(
         else:
             if not triggered.wanted and not suppressions:
                 return FileResult(source.path)
-            findings, errors, helpers = _check_cpp(source, context, code_rules, reuse)
+            findings, errors, defined = _check_cpp(source, context, code_rules, reuse)
     except ParseError as exc:
         error = FileError(source.path, str(exc), exc.line, exc.column)
         return FileResult(source.path, errors=(error,))
@@ -210,10 +213,14 @@ def check(
         findings, suppressions, source.path, judges, frozenset(enabled), severities, known
     )
     kept.sort(key=lambda f: (f.span, f.code))
-    return FileResult(source.path, tuple(kept), tuple(errors), frozenset(helpers))
+    helpers, thin = defined
+    return FileResult(source.path, tuple(kept), tuple(errors), frozenset(helpers), frozenset(thin))
 
 
-_Outcome = tuple[list[Finding], list[FileError], set[str]]
+# Findings, errors, and what the file defines: helpers found by their structure, and
+# functions with a helper's name that are thin wrappers (see FileResult).
+_Defined = tuple[set[str], set[str]]
+_Outcome = tuple[list[Finding], list[FileError], _Defined]
 
 
 def _check_python(
@@ -230,11 +237,11 @@ def _check_python(
     if whole or has_suppressions:
         selection = None
         if not whole and statement is None and function is None:
-            return [], [], set()
+            return [], [], (set(), set())
     else:
         selection = select_lines(source.text, statement, function)
         if selection is not None and selection.is_empty:
-            return [], [], set()
+            return [], [], (set(), set())
     if has_lone_return(source.text):
         # The partial parse (selected lines, the editor's kept statements) splits at `\n`
         # only; libcst and the line model also end a line at a lone `\r`: parse it whole.
@@ -255,16 +262,17 @@ def _check_python(
         )
     findings: list[Finding] = []
     errors: list[FileError] = []
-    helpers: set[str] = set()
+    defined: _Defined = (set(), set())
     for visitor in visitors:
         if visitor.crash is not None:
             errors.append(FileError(source.path, str(visitor.crash), code=visitor.crash.code))
             continue
         findings.extend(visitor.findings)
-        helpers.update(visitor.defined_helpers)
+        defined[0].update(visitor.defined_helpers)
+        defined[1].update(visitor.thin_helpers)
     if has_suppressions:
         findings = _with_python_statements(parsed, findings)
-    return findings, errors, helpers
+    return findings, errors, defined
 
 
 def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> list[Finding]:
@@ -295,7 +303,7 @@ def _check_cpp(
     parsed = reuse.parse_cpp(source.text) if reuse is not None else parse_cpp(source.text)
     findings: list[Finding] = []
     errors: list[FileError] = []
-    helpers: set[str] = set()
+    defined: _Defined = (set(), set())
     for rule in rules:
         if not issubclass(rule, CppRule):
             continue
@@ -308,5 +316,6 @@ def _check_cpp(
             errors.append(FileError(source.path, str(crash), code=rule.META.code))
             continue
         findings.extend(instance.findings)
-        helpers.update(instance.defined_helpers)
-    return findings, errors, helpers
+        defined[0].update(instance.defined_helpers)
+        defined[1].update(instance.thin_helpers)
+    return findings, errors, defined

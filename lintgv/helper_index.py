@@ -1,50 +1,82 @@
-"""The one cross-file fact lintgv keeps: which unique-name helpers each file defines.
+"""The cross-file facts lintgv keeps: which unique-name helpers each file defines, and
+which functions with a helper's name it defines as thin wrappers around a supply.
 
 GV201 finds a helper by its structure in the file that defines it; GV202 and GV203 then
-report its declarations and calls in every other file. `lintgv check` fills the index in
-its first pass over the tree and checks again the files that mention a name in it; the
-language server fills it in the background when a session starts and keeps it current
-file by file, on save and on watched-file changes.
+report its declarations and calls in every other file, and GV202 leaves alone the
+declaration of a method that its file defines as a thin wrapper. `lintgv check` fills
+the index in its first pass over the tree and checks again the files that mention a
+name in it; the language server fills it in the background when a session starts and
+keeps it current file by file, on save and on watched-file changes.
 """
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from lintgv.model import FileResult
 
-class HelperIndex:
-    """The helpers each file defines (qualified names), and their union."""
+
+class _Union:
+    """Names recorded by file, and their union."""
 
     def __init__(self) -> None:
-        self._by_file: dict[Path, frozenset[str]] = {}
-        self._names: frozenset[str] = frozenset()
+        self.by_file: dict[Path, frozenset[str]] = {}
+        self.names: frozenset[str] = frozenset()
+
+    def set(self, path: Path, names: Iterable[str]) -> None:
+        found = frozenset(names)
+        if found:
+            self.by_file[path] = found
+        else:
+            self.by_file.pop(path, None)
+
+    def refresh(self) -> bool:
+        names = frozenset(name for found in self.by_file.values() for name in found)
+        changed = names != self.names
+        self.names = names
+        return changed
+
+
+class HelperIndex:
+    """The helpers each file defines (qualified names), the thin wrappers, and their
+    unions."""
+
+    def __init__(self) -> None:
+        self._helpers = _Union()
+        self._thin = _Union()
 
     @property
     def names(self) -> frozenset[str]:
         """Every helper defined anywhere in the files recorded."""
-        return self._names
+        return self._helpers.names
 
-    def record(self, path: Path, helpers: Iterable[str]) -> bool:
-        """Note the helpers `path` defines now; tell whether the union changed."""
-        found = frozenset(helpers)
-        if found:
-            self._by_file[path] = found
-        else:
-            self._by_file.pop(path, None)
+    @property
+    def thin(self) -> frozenset[str]:
+        """Every function with a helper's name defined as a thin wrapper."""
+        return self._thin.names
+
+    def record(self, path: Path, result: FileResult) -> bool:
+        """Note what `path` defines now (its check's `result`); tell whether either
+        union changed."""
+        self._helpers.set(path, result.defined_helpers)
+        self._thin.set(path, result.thin_helpers)
         return self._refresh()
 
     def forget(self, path: Path) -> bool:
-        """Drop a file that is gone; tell whether the union changed."""
-        self._by_file.pop(path, None)
+        """Drop a file that is gone; tell whether either union changed."""
+        self._helpers.set(path, ())
+        self._thin.set(path, ())
         return self._refresh()
 
-    def replace(self, files: Mapping[Path, Iterable[str]]) -> bool:
-        """Start again from `files` (a whole pass over the tree); tell whether the union
-        changed."""
-        self._by_file = {path: frozenset(h) for path, h in files.items() if h}
+    def replace(self, results: Mapping[Path, FileResult]) -> bool:
+        """Start again from `results` (a whole pass over the tree); tell whether either
+        union changed."""
+        self._helpers.by_file = {
+            p: r.defined_helpers for p, r in results.items() if r.defined_helpers
+        }
+        self._thin.by_file = {p: r.thin_helpers for p, r in results.items() if r.thin_helpers}
         return self._refresh()
 
     def _refresh(self) -> bool:
-        names = frozenset(name for helpers in self._by_file.values() for name in helpers)
-        changed = names != self._names
-        self._names = names
-        return changed
+        # Both are refreshed: `or` would skip the second when the first changed.
+        helpers, thin = self._helpers.refresh(), self._thin.refresh()
+        return helpers or thin

@@ -124,3 +124,7 @@ class FileResult:
     # Names of ad-hoc unique-name helpers defined in this file that the rules do not
     # already know by name; their call sites elsewhere are found in a second pass.
     defined_helpers: frozenset[str] = field(default_factory=frozenset)
+    # Functions with a helper's name (`Printer::GetUniqueName`) whose every definition in
+    # this file is a thin wrapper around a supply: their declarations elsewhere are not
+    # a copy's (GV202).
+    thin_helpers: frozenset[str] = field(default_factory=frozenset)

@@ -62,6 +62,7 @@ class _Task:
     # Whether the caller keeps the file's state and digest (a cache, or a fix that reuses
     # the result): without either, the worker neither stats nor hashes the file.
     remembered: bool = True
+    thin_names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -89,18 +90,27 @@ def _work(task: _Task) -> _Done:
         candidate.config,
         module_name=candidate.module_name,
         helper_names=task.helper_names,
+        thin_names=task.thin_names,
         whole=task.whole,
     )
     return _Done(candidate, stat, digest, result)
 
 
 def _mentions(task: _Task) -> _Done:
-    """Re-check a file only if it mentions one of the helper names."""
+    """Re-check a file only if it mentions one of the helper names, or both the class
+    and the name of a thin wrapper (which it may declare)."""
     loaded = read_source(task.candidate.path, task.candidate.config.max_file_size)
-    names = bare_names(task.helper_names)
-    if isinstance(loaded, FileError) or not any(n in loaded.text for n in names):
+    if isinstance(loaded, FileError):
+        return _Done(task.candidate, None, "", None)
+    text = loaded.text
+    helpers = any(n in text for n in bare_names(task.helper_names))
+    if not helpers and not any(_holds_parts(text, n) for n in task.thin_names):
         return _Done(task.candidate, None, "", None)
     return _work(replace(task, known_digest=None))
+
+
+def _holds_parts(text: str, identity: str) -> bool:
+    return all(part in text for part in identity.split("::"))
 
 
 class _Pool:
@@ -390,10 +400,10 @@ def _checked(
             cache.put(path, done.stat, done.digest, results[path], module)
 
     index = HelperIndex()
-    index.replace({path: r.defined_helpers for path, r in results.items()})
-    helpers = index.names
-    if helpers:
-        second = [_Task(c, helpers, None, whole, remembered) for c in candidates]
+    index.replace(results)
+    helpers, thin = index.names, index.thin
+    if helpers or thin:
+        second = [_Task(c, helpers, None, whole, remembered, thin) for c in candidates]
         for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))

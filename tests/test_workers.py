@@ -62,7 +62,7 @@ def test_workers_give_what_the_engine_gives_here(tmp_path: Path) -> None:
     codes = sorted(f.code for _, _, r in checked for f in r.findings)
     assert codes == ["GV101"] * 31 + ["GV201"]  # 30 C++ and 1 Python GV101; the helper
     index = HelperIndex()
-    index.replace({c.path: r.defined_helpers for c, _, r in checked})
+    index.replace({c.path: r for c, _, r in checked})
     assert index.names == {"NameFor"}
 
 

@@ -26,7 +26,7 @@ from lintgv.fixing.files import (
 )
 from lintgv.fixing.groups import Workspace
 from lintgv.fixing.settle import Rejected, settle
-from lintgv.model import FileError, FileResult, Finding, SourceFile
+from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
 from lintgv.reading import read_source
 from lintgv.runner import Progress
 
@@ -97,6 +97,7 @@ def settle_file(task: SettleTask) -> SettledFile:
 
 def _settle_one(task: SettleTask) -> SettledFile:
     from lintgv.engine import check  # imported on first use: see lintgv/__init__.py
+    from lintgv.parsing.python import python_error
 
     candidate = task.candidate
     loaded = read_source(candidate.path, candidate.config.max_file_size)
@@ -106,7 +107,13 @@ def _settle_one(task: SettleTask) -> SettledFile:
     stored = stored_text(loaded.text, loaded.data)
     digest = digest_of(loaded.data)
     # The first pass checked the text as read; a settle of CRLF text checks it with \n.
-    same = task.checked_digest == digest and stored.text == loaded.text
+    # Its partial parse does not see a syntax error outside the lines it kept, which the
+    # whole one reports (and then offers no fix): CPython's parse, far cheaper, tells.
+    same = (
+        task.checked_digest == digest
+        and stored.text == loaded.text
+        and (candidate.language != Language.PYTHON or python_error(loaded.text) is None)
+    )
 
     def checker(text: str) -> FileResult:
         source = SourceFile(candidate.path, candidate.language, text)
@@ -190,8 +197,10 @@ def after_group(
     candidate: Candidate,
     helpers: frozenset[str],
     write: bool,
+    thin: frozenset[str] = frozenset(),
 ) -> FileFix:
-    """Return the record of a file a multi-file change touched, checked again."""
+    """Return the record of a file a multi-file change touched, checked again (with the
+    thin wrappers `thin` the run's changes made)."""
     from lintgv.engine import check
 
     text = workspace.read(path) or ""
@@ -200,6 +209,7 @@ def after_group(
         candidate.config,
         module_name=candidate.module_name,
         helper_names=helpers,
+        thin_names=thin,
     )
     after = workspace.current(path)
     if fix is None:

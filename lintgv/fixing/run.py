@@ -28,6 +28,7 @@ from lintgv.fixing.files import Tree, digest_of
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.supply_stage import project_files, thread_supplies
+from lintgv.helpers.names import cpp_identity
 from lintgv.model import Applicability, FileError, FileResult, Finding
 from lintgv.registry import rule_codes
 from lintgv.runner import Progress, run
@@ -144,10 +145,13 @@ def fix_paths(
             prove=_proof(overrides, config_file, unsandboxed) if prove_names else None,
             tree=tree,
         )
+        # The copies made wrappers are thin wrappers now: their declarations and calls in
+        # the files a change touched are no copy's (GV202, GV203).
+        wrapped = frozenset(cpp_identity(g.helper) for g in groups if g.done and g.wrapped)
         for group in groups:
             for path in group.paths if group.done else ():
                 fixes[path] = after_group(
-                    fixes.get(path), path, workspace, candidates[path], helpers, write
+                    fixes.get(path), path, workspace, candidates[path], helpers, write, wrapped
                 )
     if unsafe:
         project = project_files(paths, candidates, overrides, config_file)

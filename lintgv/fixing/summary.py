@@ -155,11 +155,9 @@ def _copies_left(run: FixRun) -> list[CopyLeft]:
     return left
 
 
-# A copy made a wrapper is still known by its name in the files that only declare or
-# call it (GV202, GV203): whether a definition hands the work on is seen in its file.
-WRAPPED = (
-    "now a wrapper of its NameSupply, defined in another file; here it is known by its name only"
-)
+# A copy made a wrapper is known as one in the files its change touched; a file that only
+# calls it learns it in the next check (GV202, GV203 know the run's thin wrappers).
+WRAPPED = "now a wrapper of its NameSupply, defined in another file; the next check knows it"
 
 
 def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:

@@ -3,7 +3,7 @@ its uniquing facts (see cpp_facts), found once per parse for GV201, GV202 and GV
 
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import tree_sitter
@@ -13,6 +13,8 @@ from lintgv.helpers.cpp_facts import facts_of
 from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     Facts,
+    Verdict,
+    cpp_identity,
     is_known_name,
     name_triggers,
 )
@@ -85,6 +87,19 @@ _UNIT_QUERY = "[(function_definition) (lambda_expression)] @unit"
 # A copy's body holds one of each; most functions hold neither and are not walked.
 _LOOKUP_WORDS = (b"count", b"find", b"contains")
 _APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
+
+
+def thin_wrappers(verdicts: Iterable[tuple[CppUnit, Verdict | None]]) -> set[str]:
+    """Return the identities (`Printer::GetUniqueName`) of the functions judged thin
+    wrappers, but for one also defined here as a copy: their declarations in other
+    files are no copy's (GV202)."""
+    judged = list(verdicts)
+    copies = {
+        cpp_identity(u.qualified) for u, v in judged if v in (Verdict.BY_NAME, Verdict.BY_STRUCTURE)
+    }
+    return {
+        cpp_identity(u.qualified) for u, v in judged if v is Verdict.THIN and not u.is_lambda
+    } - copies
 
 
 def units(

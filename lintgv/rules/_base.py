@@ -86,6 +86,8 @@ class RuleContext:
     mentions: Callable[[Sequence[str]], bool]
     # Names of unique-name helpers defined anywhere in the run (see GV203).
     helper_names: frozenset[str] = frozenset()
+    # Functions with a helper's name defined as thin wrappers in the run (see GV202).
+    thin_names: frozenset[str] = frozenset()
 
 
 class Rule:
@@ -114,6 +116,8 @@ class Rule:
         self.findings: list[Finding] = []
         # Names of unique-name helpers this file defines (only GV201 fills it).
         self.defined_helpers: set[str] = set()
+        # Functions with a helper's name this file defines as thin wrappers (GV201).
+        self.thin_helpers: set[str] = set()
         # Set by a rule that met, in a partial parse, a site whose finding depends on
         # lines that were left out: the engine then checks the file whole, so that `check`
         # and `fix` report the same findings with the same fixes.

@@ -179,13 +179,14 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
         ),
     ]
     INVALID = [
-        # Recursion whose answer is returned through a variable.
+        # Recursion whose answer is returned through variables and an attribute.
         Invalid(
             "class Codegen:\n    def _unique(self, name):\n"
             "        if name not in self.name_map:\n            self.name_map[name] = 1\n"
             "            return name\n        index = self.name_map[name]\n"
             "        self.name_map[name] += 1\n"
-            "        result = self._unique(name + str(index))\n        return result\n",
+            "        result = self._unique(name + str(index))\n"
+            "        self.last = result\n        return self.last\n",
             span=(2, 9, 2, 16),
         ),
         # By name: a printer's own copy, with str().
@@ -372,8 +373,8 @@ class UniqueNameHelperCpp(CppRule):
         ),
     ]
     INVALID = [
-        # Recursion whose answer is returned through a variable, beside a copy whose loop
-        # has the file's functions analysed.
+        # Recursion whose answer is returned through variables (one a reference), beside a
+        # copy whose loop has the file's functions analysed.
         Invalid(
             "inline String PickName(std::string hint, const std::unordered_set<String>& used) {\n"
             "  std::string name = hint;\n"
@@ -382,7 +383,8 @@ class UniqueNameHelperCpp(CppRule):
             "std::string GraphCodegen::OpName(const std::string& name) {\n"
             "  if (!name_map_.count(name)) {\n    name_map_[name] = 1;\n    return name;\n  }\n"
             "  auto index = name_map_[name];\n  name_map_[name] += 1;\n"
-            "  std::string r = OpName(name + std::to_string(index));\n  return r;\n}\n",
+            "  const std::string& r = OpName(name + std::to_string(index));\n"
+            "  auto out = r;\n  return out;\n}\n",
             span=(1, 15, 1, 23),
             also=((8, 13, 8, 33),),
         ),
@@ -556,11 +558,15 @@ class UniqueNameHelperCpp(CppRule):
 
     def run(self) -> None:
         """Report every copy among the file's functions and named lambdas."""
-        for unit in cpp_shape.units(self.parsed, self.config, self.context.mentions):
-            verdict = judge(unit.name, unit.facts, self.config)
+        verdicts = [
+            (unit, judge(unit.name, unit.facts, self.config))
+            for unit in cpp_shape.units(self.parsed, self.config, self.context.mentions)
+        ]
+        for unit, verdict in verdicts:
             if verdict not in (Verdict.BY_NAME, Verdict.BY_STRUCTURE):
                 continue
             message = helper_message(self.config, Language.CPP, unit.qualified)
             self.report(unit.name_node, message, subject=unit.qualified)
             if verdict is Verdict.BY_STRUCTURE and not unit.is_lambda:
                 self.defined_helpers.add(cpp_identity(unit.qualified))
+        self.thin_helpers.update(cpp_shape.thin_wrappers(verdicts))

@@ -58,7 +58,8 @@ class UniqueNameHelperDeclarationCpp(CppRule):
     `GetUniqueBufferName`, ...; more with `extra-unique-name-helpers`), a helper this file
     defines (found by its structure), or a helper found by its structure in another file
     of the same run. A name whose only definition in this file is a thin wrapper around a
-    NameSupply is not reported.
+    NameSupply is not reported, nor a method of a class (`Printer::GetUniqueName`) that
+    another file of the run defines only as such a wrapper.
 
     ## Fix
     Unsafe (`lintgv fix --unsafe`), as part of GV201's change that replaces the copy
@@ -67,10 +68,11 @@ class UniqueNameHelperDeclarationCpp(CppRule):
 
     ## Known limits
     A declaration is matched by name alone: an unrelated function with the name of a
-    helper defined elsewhere in the run is reported too. A helper's name (`GetUniqueName`)
-    declared in a header is reported even when its definition, in a `.cc` file, is a
-    thin wrapper around a NameSupply (as `lintgv fix --unsafe` leaves a copy that returns
-    a `Doc`): whether a definition hands the work on is known in its own file only.
+    helper defined elsewhere in the run is reported too. A wrapper defined in a file
+    outside the run (a header checked alone, in an editor before the workspace is
+    indexed) is not known: its declaration is reported. In the run of `lintgv fix` that
+    makes a copy a wrapper, the files its change touched know the wrapper; any other
+    learns it in the next check.
 
     ## See also
     GV201 (the definition), GV203 (the call sites).
@@ -183,6 +185,7 @@ class UniqueNameHelperDeclarationCpp(CppRule):
             for u in cpp_shape.units(self.parsed, self.config, self.context.mentions)
         ]
         defined = catalogue((u.name, v) for u, v in verdicts)
+        self.thin_helpers.update(cpp_shape.thin_wrappers(verdicts))
         # Helpers found by their structure are known by identity: a declaration of a
         # same-named method of another class is not theirs.
         structural = {
@@ -212,9 +215,12 @@ class UniqueNameHelperDeclarationCpp(CppRule):
         name = text.rsplit("::", 1)[-1]
         owner = _class_name(self, node)
         qualified = f"{owner}::{name}" if owner and "::" not in text else text
-        wanted = is_known_name(name, self.config) or cpp_identity(qualified) in helpers
+        identity = cpp_identity(qualified)
+        wanted = is_known_name(name, self.config) or identity in helpers
         if not wanted or (name in defined.thin and name not in defined.copies):
             return
+        if identity in self.context.thin_names and identity not in helpers:
+            return  # defined in another file of the run as a thin wrapper
         self.report(name_node, declaration_message(self.config, qualified))
 
 

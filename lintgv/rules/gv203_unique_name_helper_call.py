@@ -343,6 +343,10 @@ class UniqueNameHelperCallCpp(CppRule):
             by_name = is_known_name(name, self.config) and (
                 name not in defined.thin or name in defined.copies
             )
+            if by_name and self.context.thin_names and name not in defined.copies:
+                # A method another file of the run defines as a thin wrapper (GV202's too).
+                called = {cpp_identity(c) for c in call_candidates(self.parsed, call, self.config)}
+                by_name = not called & self.context.thin_names or bool(called & helpers)
             if not by_name and (
                 name not in wanted
                 or not {cpp_identity(c) for c in call_candidates(self.parsed, call, self.config)}

@@ -14,7 +14,8 @@ from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.settle import Settled, settle
-from lintgv.model import FileResult, Finding, SourceFile, Span
+from lintgv.model import FileResult, Finding, Language, SourceFile, Span
+from lintgv.parsing.python import python_error
 
 # Where `str.splitlines` splits besides the LSP's line breaks (`\n`, `\r\n`, `\r`).
 _OTHER_LINE_ENDS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -47,6 +48,7 @@ class Analysis:
     target: Candidate | None  # None: not checked (disabled, or not Python or C++)
     result: FileResult = field(default_factory=lambda: FileResult(Path()))
     helper_names: frozenset[str] = frozenset()
+    thin_names: frozenset[str] = frozenset()
     config_error: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _fix_result: FileResult | None = field(default=None, repr=False)
@@ -77,6 +79,7 @@ class Analysis:
             target.config,
             module_name=target.module_name,
             helper_names=self.helper_names,
+            thin_names=self.thin_names,
             whole=True,
         )
 
@@ -85,8 +88,14 @@ class Analysis:
         text (no CRLF to normalise): its partial parse gives the findings and fixes a
         whole one does (tests/test_one_analysis.py), as `lintgv fix` reuses its first
         pass. None when there is no such check."""
-        checked = self.target is not None and self.result.path == self.target.path
-        return self.result if checked and self.fix_source() == self.text else None
+        target = self.target
+        if target is None or self.result.path != target.path or self.fix_source() != self.text:
+            return None
+        # A syntax error outside the lines the partial parse kept: the whole parse reports
+        # it and offers no fix (see lintgv.parsing.python.python_error).
+        if target.language == Language.PYTHON and python_error(self.text) is not None:
+            return None
+        return self.result
 
     def fix_findings(self) -> tuple[Finding, ...]:
         """Return the findings with the fixes `lintgv fix` would apply."""

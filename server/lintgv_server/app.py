@@ -155,9 +155,9 @@ def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:
 
 
 async def _index(ls: LintgvServer) -> None:
-    before = ls.helper_names
+    before = ls.project_facts
     await scan.index_in_background(ls)
-    if ls.helper_names != before:
+    if ls.project_facts != before:
         documents.relint_open(ls)
 
 

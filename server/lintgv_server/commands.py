@@ -32,9 +32,9 @@ CHECK_WORKSPACE = "lintgv.checkWorkspace"
 async def _scan(ls: LintgvServer, progress: Progress) -> dict[Path, Scanned] | None:
     """Check the workspace; open documents are checked again when the helpers it found
     differ from those they were checked with."""
-    before = ls.helper_names
+    before = ls.project_facts
     results = await scan(ls, ls.scan_cache, progress.report, progress.is_cancelled)
-    if ls.helper_names != before:
+    if ls.project_facts != before:
         relint_open(ls)
     return results
 

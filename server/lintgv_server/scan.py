@@ -69,7 +69,8 @@ def _check_file(
     """Check one file, from the editor's buffer when it is open, else from disk; keep
     the result in `cache` unless told not to (a check with fewer rules)."""
     document = ls.current_document(target.path.as_uri())
-    key = ScanKey.of(target, helpers, None if document is not None else stat_key(target.path))
+    state = None if document is not None else stat_key(target.path)
+    key = ScanKey.of(target, helpers, state, ls.thin_names)
     known = cache.get(target.path, key)
     if known is not None:
         return known
@@ -88,6 +89,7 @@ def _check_file(
         target.config,
         module_name=target.module_name,
         helper_names=helpers,
+        thin_names=ls.thin_names,
     )
     scanned = Scanned(target.path, result, lines_of(text) if result.findings else ())
     if remember:
@@ -138,7 +140,7 @@ async def index_workspace(
         rest = [t for t in checked if t.path not in results]
     if not await _pass(ls, rest, frozenset(), cache, results, report, is_cancelled, remember):
         return None
-    ls.helper_index.replace({p: s.result.defined_helpers for p, s in results.items()})
+    ls.helper_index.replace({p: s.result for p, s in results.items()})
     return targets, results
 
 
@@ -271,7 +273,7 @@ async def reindex(ls: LintgvServer, changed: list[Path], deleted: list[Path]) ->
                 continue
             work = functools.partial(_check_file, ls, target, frozenset(), ls.scan_cache)
             result = (await ls.run_on_lint_thread(work)).result
-        moved = ls.helper_index.record(path, result.defined_helpers) or moved
+        moved = ls.helper_index.record(path, result) or moved
     return moved
 
 

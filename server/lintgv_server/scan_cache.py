@@ -23,14 +23,20 @@ class ScanKey:
     fingerprint: str
     helpers: frozenset[str]
     module_name: str  # relative imports resolve through it
+    thin: frozenset[str] = frozenset()
 
     @classmethod
     def of(
-        cls, candidate: Candidate, helpers: frozenset[str], stat: tuple[int, int, int] | None
+        cls,
+        candidate: Candidate,
+        helpers: frozenset[str],
+        stat: tuple[int, int, int] | None,
+        thin: frozenset[str] = frozenset(),
     ) -> "ScanKey":
         """Return the key of a check of `candidate` in the state `stat` (None: an open
-        document, never cached) with the helper names `helpers`."""
-        return cls(stat, candidate.config.fingerprint, helpers, candidate.module_name)
+        document, never cached) with the helper names `helpers` and thin wrappers
+        `thin` of the workspace."""
+        return cls(stat, candidate.config.fingerprint, helpers, candidate.module_name, thin)
 
 
 class ScanCache:

@@ -161,6 +161,16 @@ class LintgvServer(LanguageServer):
         """The unique-name helpers defined anywhere in the workspace, as far as known."""
         return self.helper_index.names
 
+    @property
+    def thin_names(self) -> frozenset[str]:
+        """The functions with a helper's name defined as thin wrappers, as far as known."""
+        return self.helper_index.thin
+
+    @property
+    def project_facts(self) -> tuple[frozenset[str], frozenset[str]]:
+        """What a check takes from other files: helpers and thin wrappers."""
+        return self.helper_names, self.thin_names
+
     def invalidate(self) -> None:
         """Forget every config and analysis: settings or config files changed."""
         self.discovery = Discovery({})
@@ -261,9 +271,12 @@ class LintgvServer(LanguageServer):
             target.config,
             module_name=target.module_name,
             helper_names=self.helper_names,
+            thin_names=self.thin_names,
             reuse=memory,
         )
-        return Analysis(uri, version, generation, text, target, result, self.helper_names)
+        return Analysis(
+            uri, version, generation, text, target, result, self.helper_names, self.thin_names
+        )
 
     def _memory_of(self, uri: str) -> DocumentMemory | None:
         """Return what is kept of an open document's versions (None for a closed one)."""
@@ -278,7 +291,7 @@ class LintgvServer(LanguageServer):
             known is not None
             and known.version == document.version
             and known.generation == self.generation
-            and known.helper_names == self.helper_names
+            and (known.helper_names, known.thin_names) == self.project_facts
             and known.text == document.source
         ):
             return known

@@ -171,3 +171,24 @@ def test_the_first_pass_check_of_a_file_is_reused_while_the_file_holds_what_it_c
     fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
     assert reused == {"// kept": True, "// edited": False}
     assert "FreshGlobal" in first.read_text() and "FreshGlobal" in second.read_text()
+
+
+def test_a_file_that_does_not_parse_is_not_fixed_from_its_partial_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The check keeps the site's lines only and finds it; the broken function elsewhere
+    # makes the whole parse fail: the file could not be checked, as without the reuse.
+    path = tmp_path / "broken.py"
+    text = (
+        "import tvm\n\n\ndef build(mod, f):\n    gv = tvm.ir.GlobalVar('f')\n    mod[gv] = f\n"
+        "\n\ndef broken(:\n    pass\n"
+    )
+    path.write_text(text)
+    reused: list[bool] = []
+    monkeypatch.setattr(
+        file_fix, "settle", _settle_after(lambda _, checked: reused.append(checked is not None))
+    )
+    result = fix_paths([tmp_path], {}, unsafe=True, use_cache=False)
+    assert reused == [False]
+    assert path.read_text() == text
+    assert [e.message for e in result.all_errors] == ["Python syntax error: invalid syntax"]

@@ -78,3 +78,13 @@ def test_quick_fixes_reuse_the_check_the_diagnostics_came_from(
     # With CRLF line ends fixes are computed on another text: it is checked whole.
     crlf = _checked(IN_A_PASS.replace("\n", "\r\n"))
     assert crlf.fix_findings() and whole[-1] == IN_A_PASS
+
+
+def test_a_document_that_does_not_parse_offers_no_quick_fix() -> None:
+    # The diagnostics' partial parse keeps the site's lines, not the broken function's:
+    # its fixes are not reused, and the whole parse, which fails, offers none.
+    broken = _checked(IN_A_PASS + "\n\ndef broken(:\n    pass\n")
+    assert [f.code for f in broken.result.findings] == ["GV101"]
+    assert broken.fix_findings() == ()
+    settled = broken.settled(unsafe=True)
+    assert settled is not None and not settled.applied

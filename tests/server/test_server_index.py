@@ -232,3 +232,35 @@ async def test_a_workspace_check_finds_calls_of_a_method_helper_in_closed_files(
     assert answer == {"files": 2, "findings": 3, "cancelled": 0}
     lower = (tmp_path / "src" / "lower.cc").as_uri()
     assert await _codes(client, lower, ["GV203"])
+
+
+WRAPPER_HEADER = """#include <string>
+
+class RelayTextPrinter {
+ public:
+  Doc GetUniqueName(const std::string& prefix);
+  NameSupply name_supply_;
+};
+"""
+WRAPPER = """#include "printer.h"
+
+Doc RelayTextPrinter::GetUniqueName(const std::string& prefix) {
+  return Doc::Text(name_supply_->FreshName(prefix));
+}
+"""
+
+
+async def test_a_header_declaring_a_wrapper_defined_in_a_closed_file_is_cleared_by_the_index(
+    tmp_path: Path, start: Start
+) -> None:
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    header = tmp_path / "printer.h"
+    header.write_text(WRAPPER_HEADER)
+    (tmp_path / "printer.cc").write_text(WRAPPER)
+    client = await start(tmp_path)
+    uri = client.open(header)
+    # Known by its name until the index finds its definition a thin wrapper: the latest
+    # diagnostics, once indexed, hold none.
+    (end,) = await client.until(lambda: _indexing(client))
+    assert end.message == "0 unique-name helpers"
+    assert await _codes(client, uri, []) == []
