@@ -92,7 +92,8 @@ class Finding:
     # Why the rule has no fix to apply here, when it knows (the message says it too).
     reason: str | None = None
     # What the finding is about, for other stages to act on without reading the message:
-    # a unique-name helper's identity (`CodeGenC::GetUniqueName`) for GV201.
+    # a unique-name helper's identity (`CodeGenC::GetUniqueName`) for GV201 and GV202,
+    # the name called for GV203 in C++.
     subject: str = ""
 
     def moved(self, lines: int) -> "Finding":

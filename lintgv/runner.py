@@ -21,7 +21,7 @@ from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, signature
 from lintgv.errors import ConfigError
 from lintgv.helper_index import HelperIndex
-from lintgv.helpers.names import bare_names
+from lintgv.helpers.names import bare_name, bare_names
 from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
 
@@ -402,8 +402,22 @@ def _checked(
     index = HelperIndex()
     index.replace(results)
     helpers, thin = index.names, index.thin
+    # Thin wrappers only take findings away: only a file with a finding about a function
+    # of a thin wrapper's name (its `subject`) is checked again for them (a warm run must
+    # not check every file that names the wrapper).
+    wrappers = bare_names(thin)
+
+    def about_wrappers(path: Path) -> bool:
+        return any(f.subject and bare_name(f.subject) in wrappers for f in results[path].findings)
+
     if helpers or thin:
-        second = [_Task(c, helpers, None, whole, remembered, thin) for c in candidates]
+        second = [
+            _Task(
+                c, helpers, None, whole, remembered, thin if about_wrappers(c.path) else frozenset()
+            )
+            for c in candidates
+            if helpers or about_wrappers(c.path)
+        ]
         for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))

@@ -221,7 +221,7 @@ class UniqueNameHelperDeclarationCpp(CppRule):
             return
         if identity in self.context.thin_names and identity not in helpers:
             return  # defined in another file of the run as a thin wrapper
-        self.report(name_node, declaration_message(self.config, qualified))
+        self.report(name_node, declaration_message(self.config, qualified), subject=identity)
 
 
 def is_misread_class_body(node: Node) -> bool:

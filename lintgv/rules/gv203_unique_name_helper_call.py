@@ -360,7 +360,9 @@ class UniqueNameHelperCallCpp(CppRule):
             if "supply" in cpp_body_walk.receiver_of(self.parsed, call).lower():
                 continue
             self.report(
-                call, call_message(self.config, Language.CPP, name, _is_dropped(self.parsed, call))
+                call,
+                call_message(self.config, Language.CPP, name, _is_dropped(self.parsed, call)),
+                subject=name,
             )
 
 
