@@ -8,13 +8,14 @@ Exit codes are bit flags: 0 clean, 1 findings remain, 2 something could not be c
 
 import argparse
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from lintgv.config import Config, apply_settings
 from lintgv.errors import ConfigError, LintgvError
+from lintgv.runner import Progress
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -113,10 +114,6 @@ def add_color(parser: argparse.ArgumentParser, what: str) -> None:
         default="auto",
         help=f"{what} (auto: on a terminal, unless NO_COLOR is set or FORCE_COLOR asks for it)",
     )
-
-
-# (stage, done, in all): what the bar is told as work goes on.
-Progress = Callable[[str, int, int], None]
 
 
 @contextmanager

@@ -14,12 +14,11 @@ from enum import StrEnum
 import tree_sitter
 
 from lintgv.parsing.cpp import ParsedCpp
-from lintgv.parsing.cpp_nodes import function_declarator
+from lintgv.parsing.cpp_nodes import LOOPS, function_declarator
 
 _SPACE = re.compile(r"\s+")
 FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
 CLASSES = frozenset({"class_specifier", "struct_specifier"})
-LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
 _CONSTRUCTED = re.compile(r"^(?:::)?(?:\w+::)*(\w+)(?:::From\w*)?$")
 _CAST = re.compile(r"^(?:::)?(?:\w+::)*(?:GetRef|Downcast)<(?:::)?(?:\w+::)*(\w+)>$")
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods.cpp_edits import insert_before
-from lintgv.codemods.cpp_scope import LOOPS, common_block, identifiers, scope_at, statement_in
+from lintgv.codemods.cpp_scope import common_block, identifiers, scope_at, statement_in
 from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
 from lintgv.codemods.names import free_name
 from lintgv.codemods.unique_names import Change
@@ -45,7 +45,7 @@ from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp
-from lintgv.parsing.cpp_nodes import function_declarator
+from lintgv.parsing.cpp_nodes import LOOPS, function_declarator
 
 Node = tree_sitter.Node
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"

@@ -15,12 +15,11 @@ from collections.abc import Iterator
 import tree_sitter
 
 from lintgv.parsing.cpp import ParsedCpp
-from lintgv.parsing.cpp_nodes import inner_declarator, named_descendants
+from lintgv.parsing.cpp_nodes import LOOPS, inner_declarator, named_descendants
 
 _BY_REFERENCE = frozenset({"reference_declarator", "pointer_declarator"})
 
 Node = tree_sitter.Node
-LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
 _LOOKUPS = frozenset({"count", "find", "contains"})
 _FORMATTERS = frozenset({"StrCat", "Format", "format", "sprintf", "snprintf"})
 _MAX_PARTS = 8

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 import tree_sitter
 
 Node = tree_sitter.Node
+# The statements that repeat their body.
+LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
 _FUNCTION_DECLARATORS = frozenset({"function_declarator", "abstract_function_declarator"})
 
 
