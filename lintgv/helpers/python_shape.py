@@ -73,8 +73,10 @@ class _Walk:
         elif isinstance(node, cst.Assign):
             for target in node.targets:
                 self._assign(target.target, node.value)
-                if isinstance(node.value, cst.BinaryOperation):
-                    self._bump(target.target)  # m[x] = m[x] + 1
+                if isinstance(node.value, cst.BinaryOperation) and _reads_back(
+                    target.target, node.value
+                ):
+                    self._bump(target.target)  # m[x] = m[x] + 1, not m[x] = n // 32
         elif isinstance(node, cst.AnnAssign | cst.NamedExpr) and node.value is not None:
             self._assign(node.target, node.value)
         elif isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
@@ -121,6 +123,14 @@ class _Walk:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in LOOKUPS and node.args:
             self.tests.append((node.args[0].value, in_loop, dotted(func.value) or ""))
+
+
+def _reads_back(target: cst.BaseExpression, value: cst.CSTNode) -> bool:
+    """Tell whether `value` reads the map that `target` (`m[x]`) writes."""
+    container = dotted(target.value) if isinstance(target, cst.Subscript) else None
+    return container is not None and any(
+        isinstance(n, cst.Subscript) and dotted(n.value) == container for n in descendants(value)
+    )
 
 
 def _holds(node: cst.CSTNode, ids: set[int]) -> bool:

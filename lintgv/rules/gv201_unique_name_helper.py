@@ -171,6 +171,18 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
             "    IRBuilder.name(var_name, value)\n"
             "    return var_name\n"
         ),
+        # A check that writes a computed entry into the map it asks (not a counter bumped)
+        # and returns messages quoting it (TVM's CUDA dispatch): no copy.
+        Valid(
+            'def full_lanes(op, ctx):\n    full = {"laneid": 32}\n'
+            '    full["warpid"] = int(ctx.extent) // 32\n'
+            "    for axis, rng in ctx.intra.items():\n        if axis not in full:\n"
+            '            return False, f"unsupported axis {axis!r}"\n'
+            "        extent, offset = int(rng[0]), int(rng[1])\n"
+            "        if extent != full[axis]:\n"
+            '            return False, f"{axis}: {offset + extent} not {full[axis]}"\n'
+            "    return True\n"
+        ),
         # A generator numbering a prefix it keeps itself takes no name: no copy.
         Valid(
             "class Lowering:\n    def new_temp(self):\n        name = self.prefix\n"
