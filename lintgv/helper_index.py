@@ -70,10 +70,11 @@ class HelperIndex:
     def replace(self, results: Mapping[Path, FileResult]) -> bool:
         """Start again from `results` (a whole pass over the tree); tell whether either
         union changed."""
-        self._helpers.by_file = {
-            p: r.defined_helpers for p, r in results.items() if r.defined_helpers
-        }
-        self._thin.by_file = {p: r.thin_helpers for p, r in results.items() if r.thin_helpers}
+        self._helpers.by_file.clear()
+        self._thin.by_file.clear()
+        for path, result in results.items():
+            self._helpers.set(path, result.defined_helpers)
+            self._thin.set(path, result.thin_helpers)
         return self._refresh()
 
     def _refresh(self) -> bool:

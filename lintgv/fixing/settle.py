@@ -8,7 +8,9 @@ The proof of a round: the new text parses (for Python, the check's own whole par
 C++, tree-sitter finds no more ERROR or MISSING nodes than before), the check of the new
 text does not fail where the old one did not, and no fixed site is reported again with
 the same code. The checker must therefore parse a Python text whole and return a text
-that does not parse with a file error (no code), as lintgv's check does. A fix
+that does not parse with a file error (no code), as lintgv's check does; the first
+round may start from a check already made of the text (a partial parse gives the same
+findings and fixes). A fix
 that fails is left out, with its reason, and the round is retried without it.
 """
 

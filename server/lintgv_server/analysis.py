@@ -83,11 +83,12 @@ class Analysis:
             whole=True,
         )
 
+    @cached_property
     def _diagnosed(self) -> FileResult | None:
-        """Return the check the diagnostics came from when fixes are computed on the same
-        text (no CRLF to normalise): its partial parse gives the findings and fixes a
-        whole one does (tests/test_one_analysis.py), as `lintgv fix` reuses its first
-        pass. None when there is no such check."""
+        """The check the diagnostics came from when fixes are computed on the same text
+        (no CRLF to normalise): its partial parse gives the findings and fixes a whole
+        one does (tests/test_one_analysis.py), as `lintgv fix` reuses its first pass.
+        None when there is no such check. Worked out once a version (it parses)."""
         target = self.target
         if target is None or self.result.path != target.path or self.fix_source() != self.text:
             return None
@@ -103,7 +104,7 @@ class Analysis:
             return ()
         with self._lock:
             if self._fix_result is None:
-                diagnosed = self._diagnosed()
+                diagnosed = self._diagnosed
                 self._fix_result = (
                     diagnosed if diagnosed is not None else self._check_whole(self.fix_source())
                 )
@@ -128,7 +129,7 @@ class Analysis:
                     target.language,
                     self._check_whole,
                     unsafe=unsafe,
-                    checked=self._diagnosed(),
+                    checked=self._diagnosed,
                 )
             return self._settled[unsafe]
 
