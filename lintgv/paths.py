@@ -1,8 +1,8 @@
 """Project paths: glob matching, shared by discovery, per-file settings and the engine;
 and how reports show a path (`display_path`).
 
-Patterns follow .gitignore syntax. pathspec tests one pattern after another; a tree
-walk asks thousands of times, so patterns are merged into a few regular expressions.
+Patterns follow .gitignore syntax (see gitignore.py). A tree walk asks thousands of times,
+so patterns are merged into a few regular expressions rather than tested one by one.
 """
 
 import os
@@ -10,7 +10,8 @@ import re
 from collections.abc import Sequence
 from functools import cache, cached_property
 from pathlib import Path
-from typing import cast
+
+from lintgv.gitignore import ANY_FOLDER, STAR, translate
 
 
 class Matcher:
@@ -19,7 +20,7 @@ class Matcher:
     def __init__(self, patterns: Sequence[str]) -> None:
         compiled = []
         for pattern in patterns:
-            source, include = _translated(pattern)
+            source, include = translate(pattern)
             if source is not None:
                 compiled.append((_linear(source), bool(include)))
         # Consecutive patterns of one polarity merge into one group; the last group that
@@ -30,10 +31,8 @@ class Matcher:
         for source, include in compiled:
             if not groups or groups[-1][2] != include:
                 groups.append(([], [], include))
-            rest = source[len(_ANY_FOLDER) :]
-            if source.startswith(_ANY_FOLDER) and "/" not in rest.replace("(?:/|$)", "").rstrip(
-                "/"
-            ):
+            rest = source[len(ANY_FOLDER) :]
+            if source.startswith(ANY_FOLDER) and _within_a_name(rest):
                 groups[-1][0].append("^" + rest)
             else:
                 groups[-1][1].append(source)
@@ -49,8 +48,8 @@ class Matcher:
     def is_valid(pattern: str) -> bool:
         """Tell whether `pattern` is a pattern git can use (a trailing lone `\\` is not)."""
         try:
-            _translated(pattern)
-        except ValueError:  # pathspec's pattern errors derive from it
+            translate(pattern)
+        except ValueError:
             return False
         return True
 
@@ -79,31 +78,6 @@ class Matcher:
         ]
 
 
-def _translated(pattern: str) -> tuple[str | None, bool | None]:
-    """Return pathspec's regular expression of a gitignore pattern (None for a comment or
-    a blank line) and whether it includes (False: a negation); ValueError if invalid.
-    Only the translation: each pattern's own compiled regex would go unused (a tree's
-    .gitignore can hold hundreds), as the patterns are matched merged."""
-    # Imported here: a warm run that reuses its last walk translates no patterns.
-    import pathspec.pattern
-    import pathspec.util
-
-    kind = cast(type[pathspec.pattern.RegexPattern], pathspec.util.lookup_pattern("gitignore"))
-    source, include = kind.pattern_to_regex(pattern)
-    if source is not None and "[" in pattern:
-        # A range pathspec translates as it is (`[z-a]`) can be no regular expression;
-        # only a bracket makes one, so only those are compiled here.
-        try:
-            re.compile(source)
-        except re.error as exc:
-            raise ValueError(f"{pattern!r}: {exc}") from None
-    return source, include
-
-
-_ANY_FOLDER = "^(?:.+/)?"
-_STAR = "[^/]*"
-
-
 def _linear(source: str) -> str:
     """Return pathspec's regex of a pattern with its stars made linear to match.
 
@@ -113,11 +87,11 @@ def _linear(source: str) -> str:
     an atomic group, finds the same matches: within one path component, the leftmost
     place of a fixed-length segment is always the right one, as in git's own wildmatch.
     """
-    parts = source.split(_STAR)
+    parts = source.split(STAR)
     if len(parts) <= 2:
         return source
-    middle = "".join(f"(?>{_STAR}?{segment})" for segment in parts[1:-1])
-    return parts[0] + middle + _STAR + parts[-1]
+    middle = "".join(f"(?>{STAR}?{segment})" for segment in parts[1:-1])
+    return parts[0] + middle + STAR + parts[-1]
 
 
 def _merge(sources: list[str]) -> re.Pattern[str] | None:
@@ -130,9 +104,22 @@ def matcher(patterns: tuple[str, ...]) -> Matcher:
     return Matcher(patterns)
 
 
+def _within_a_name(rest: str) -> bool:
+    """Tell whether an expression after ANY_FOLDER matches within one path component
+    (a slash only in what excludes one, `[^/]` or `(?!/)`, or in the folder ending)."""
+    inner = rest.removesuffix("/?$").removesuffix("/$").replace("[^/", "").replace("(?!/)", "")
+    return "/" not in inner
+
+
 def matches_any(relative: str, patterns: Sequence[str]) -> bool:
-    """Tell whether the root-relative POSIX path matches any gitignore-style pattern."""
-    return bool(patterns) and matcher(tuple(patterns)).matches(relative)
+    """Tell whether the root-relative POSIX path of a file, or a folder above it, matches
+    gitignore-style patterns (`src/relay/` takes in src/relay/a.cc)."""
+    if not patterns:
+        return False
+    found = matcher(tuple(patterns))
+    parts = relative.split("/")
+    folders = ("/".join(parts[: i + 1]) + "/" for i in range(len(parts) - 1))
+    return any(found.matches(folder) for folder in folders) or found.matches(relative)
 
 
 def relative_to_root(path: Path, root: Path) -> str:

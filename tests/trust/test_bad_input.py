@@ -126,22 +126,21 @@ def test_unknown_codes_in_a_config_file_name_the_file_and_the_closest_code(
     assert "did you mean GV101?" in result.stdout
 
 
-def test_a_backwards_range_in_a_pattern_is_named_not_raised(tmp_path: Path) -> None:
-    # pathspec translates `[z-a]` as it is: no regular expression can hold it.
-    (tmp_path / ".gitignore").write_text("[z-a]\nignored.py\n")
+def test_an_unclosed_bracket_in_a_pattern_is_named_not_raised(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("[z-a\nignored.py\n")
     (tmp_path / "a.py").write_text("import tvm\ngv = tvm.ir.GlobalVar('main')\n")
     (tmp_path / "ignored.py").write_text("import tvm\ngv = tvm.ir.GlobalVar('b')\n")
     result = run_lintgv("check", "--no-cache", ".", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
-    assert ".gitignore:1: invalid pattern '[z-a]' is skipped, as git does" in result.stderr
+    assert ".gitignore:1: invalid pattern '[z-a' is skipped, as git does" in result.stderr
     assert "a.py:2:6: GV101" in result.stdout
     assert "ignored.py" not in result.stdout  # the file's other patterns still apply
-    (tmp_path / "lintgv.toml").write_text('extend-exclude = ["[z-a]"]\n')
+    (tmp_path / "lintgv.toml").write_text('extend-exclude = ["[z-a"]\n')
     result = run_lintgv("check", "--no-cache", ".", cwd=tmp_path)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
-    assert "lintgv.toml: invalid value for `extend-exclude`: '[z-a]'" in result.stdout
+    assert "lintgv.toml: invalid value for `extend-exclude`: '[z-a'" in result.stdout
 
 
 def test_a_deeply_nested_config_is_a_config_error(tmp_path: Path) -> None:

@@ -1,0 +1,199 @@
+""".gitignore patterns select the files git itself leaves out: every case is put to git
+(`git ls-files --others --exclude-standard`) and to lintgv's walk, in the same tree."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lintgv.discovery import Discovery
+from lintgv.gitignore import translate
+
+FILES = [
+    "a.py",
+    "b.py",
+    "ab.py",
+    "a b.py",
+    "#x.py",
+    "!y.py",
+    "[z].py",
+    "A.py",
+    "1.py",
+    "a/a.py",
+    "a/b.py",
+    "a/b/a.py",
+    "a/b/c/d.py",
+    "b/a/x.py",
+    "b/ab/x.py",
+    "c/a.py/x.py",
+    "c/d/a/b.py",
+    "x/y/z/q.py",
+    "aa/ab.py",
+    "ba/aa/b.py",
+]
+
+CASES = [
+    "a.py",
+    "/a.py",
+    "a/",
+    "/a/",
+    "a",
+    "a/b",
+    "a/b/",
+    "/a/b",
+    "b/a",
+    "*.py",
+    "*",
+    "**",
+    "**/",
+    "a/*",
+    "a/**",
+    "a/**/",
+    "**/a",
+    "**/a/b",
+    "a/**/b",
+    "a/**/a.py",
+    "x/**/q.py",
+    "**/b/**/x.py",
+    "?.py",
+    "??.py",
+    "a?py",
+    "[ab].py",
+    "[!a].py",
+    "[^a].py",
+    "[a-b]*.py",
+    "[b-a].py",
+    "[]z[].py",
+    "[[:upper:]].py",
+    "[[:digit:][:space:]].py",
+    "[[:alpha:]]/**",
+    "a*b*.py",
+    "ab**.py",
+    "***",
+    "\\#x.py",
+    "#x.py",
+    "\\!y.py",
+    "a\\ b.py",
+    "a\\*.py",
+    "\\[z\\].py",
+    "a.py   ",
+    "a.py\\ ",
+    "*.py\n!a.py",
+    "a/\n!a/b/",
+    "*\n!*/\n!a.py",
+    "a/**\n!a/b/",
+    "b\n!b/a",
+    "!a.py",
+    "/",
+    "c/*/a.py",
+    "c/*/*/b.py",
+]
+
+
+def _tree(root: Path, ignore: str) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env=_GIT)
+    for name in FILES:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x = 1\n")
+    (root / ".gitignore").write_text(ignore + "\n")
+
+
+# git with no configuration of the machine or the user: only the tree's .gitignore.
+_GIT = {
+    "PATH": os.environ.get("PATH", ""),
+    "HOME": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+def _by_git(root: Path) -> set[str]:
+    listed = subprocess.run(
+        ["git", "-c", "core.excludesFile=", "ls-files", "-z", "--others", "--exclude-standard"],
+        cwd=root,
+        env=_GIT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    return {p for p in listed.split("\0") if p.endswith(".py")}
+
+
+def _by_lintgv(root: Path) -> set[str]:
+    errors: list[tuple[Path, str]] = []
+    found = Discovery({}).discover([root], errors)
+    assert errors == []
+    return {c.path.relative_to(root).as_posix() for c in found}
+
+
+def _compare(tmp_path: Path, ignore: str) -> None:
+    _tree(tmp_path, ignore)
+    assert _by_lintgv(tmp_path) == _by_git(tmp_path), ignore
+
+
+@pytest.mark.parametrize("ignore", CASES)
+def test_walk_leaves_out_what_git_leaves_out(tmp_path: Path, ignore: str) -> None:
+    _compare(tmp_path, ignore)
+
+
+def test_patterns_below_a_folder_are_relative_to_it(tmp_path: Path) -> None:
+    _tree(tmp_path, "")
+    (tmp_path / "a" / ".gitignore").write_text("/a.py\nb/\n")
+    (tmp_path / "c" / ".gitignore").write_text("**/b.py\n")
+    assert _by_lintgv(tmp_path) == _by_git(tmp_path)
+    assert "a/a.py" not in _by_lintgv(tmp_path)
+
+
+# Pieces git reads specially (stars, brackets and classes, escapes, negation, comments,
+# trailing spaces, slashes) next to names the tree holds.
+_PIECES = st.sampled_from(
+    [
+        "a",
+        "b",
+        "ab",
+        ".py",
+        "p",
+        "y",
+        ".",
+        "*",
+        "**",
+        "?",
+        "/",
+        "[ab]",
+        "[!a]",
+        "[a-",
+        "[!",
+        "[",
+        "]",
+        "-",
+        "\\",
+        "\\*",
+        "[[:alpha:]]",
+        " ",
+        "!",
+        "#",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=3))
+def test_generated_patterns_agree_with_git(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str]
+) -> None:
+    _compare(tmp_path_factory.mktemp("tree"), "\n".join(lines))
+
+
+@pytest.mark.parametrize("pattern", ["a\\", "[ab", "[[:nope:]]x"])
+def test_a_pattern_git_can_use_for_nothing_is_refused(pattern: str) -> None:
+    with pytest.raises(ValueError):
+        translate(pattern)
+
+
+def test_blank_lines_and_comments_name_nothing() -> None:
+    assert translate("")[0] is None
+    assert translate("   ")[0] is None
+    assert translate("# a comment")[0] is None
+    assert translate("!")[0] is None
