@@ -264,8 +264,9 @@ CPP_SHAPE_TRIGGERS = (
     rf"while\s*\((?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     rf"for\s*\((?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     rf"do\s*\{{(?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
-    # Recursion with a longer name or a bumped counter.
-    rf"return\s+(?:this->)?\w+\([^;]{{0,{SCAN}}}?(?:to_string\(|\+\s*1\b|\+\+)",
+    # Recursion with a longer name or a bumped counter, its answer returned as it is or
+    # wrapped: std::move(F(...)), {F(...)}, (F(...)), c ? F(...) : name.
+    rf"return\b[^;]{{0,{SCAN}}}?\w\([^;]{{0,{SCAN}}}?(?:to_string\(|\+\s*1\b|\+\+)",
     # A counter kept in the map itself: return name + std::to_string(map[name]).
     rf"return[^;]{{0,{SCAN}}}?to_string\([^;)]{{0,{SCAN}}}(?:\[|second)",
 )

@@ -3,9 +3,14 @@ a base class's or another class's method of the same name is not recursion (on a
 on a TVM fork, `CodeGenC::VisitExpr_(op, os)` inside `MyCodeGen::VisitExpr_` made long
 printer methods "recursion-shaped" helpers, and every `VisitExpr_` call a GV203)."""
 
+from pathlib import Path
+
 import pytest
 
+from lintgv.config import Config
+from lintgv.engine import check
 from lintgv.helpers.cpp_facts import calls_itself
+from lintgv.model import Language, SourceFile
 from lintgv.parsing.cpp import parse_cpp
 
 
@@ -35,3 +40,41 @@ def test_only_a_call_of_the_function_itself_is_recursion(call: str, itself: bool
         stack.extend(node.named_children)
     (found,) = calls
     assert calls_itself(parsed, found, "VisitExpr_", "MyCodeGen") is itself
+
+
+RETURNS = [
+    "OpName(name + std::to_string(index))",
+    "this->OpName(name + std::to_string(index))",
+    "std::move(OpName(name + std::to_string(index)))",
+    "{OpName(name + std::to_string(index))}",
+    "(OpName(name + std::to_string(index)))",
+    "index > 0 ? OpName(name + std::to_string(index)) : name",
+    "index > 0 ? name : OpName(name + std::to_string(index))",
+]
+
+
+@pytest.mark.parametrize("returned", RETURNS)
+def test_recursion_is_found_however_the_return_wraps_the_call(
+    returned: str, tmp_path: Path
+) -> None:
+    """_GetUniqueName's recursion, its answer returned through a move, braces, parentheses
+    or a conditional: each is the same copy."""
+    text = (
+        "class GraphCodegen {\n  std::string OpName(const std::string& name) {\n"
+        "    if (!name_map_.count(name)) {\n      name_map_[name] = 1;\n"
+        "      return name;\n    }\n    auto index = name_map_[name];\n"
+        f"    name_map_[name] += 1;\n    return {returned};\n  }}\n}};\n"
+    )
+    source = SourceFile(tmp_path / "a.cc", Language.CPP, text)
+    findings = check(source, Config(root=tmp_path)).findings
+    assert [(f.code, f.span.start_line) for f in findings if f.code == "GV201"] == [("GV201", 2)]
+
+
+def test_a_wrapped_call_of_another_function_is_no_recursion(tmp_path: Path) -> None:
+    text = (
+        "std::string Label(const std::string& name, int index) {\n"
+        "  if (!seen_.count(name)) return name;\n"
+        "  return std::move(Format(name + std::to_string(index + 1)));\n}\n"
+    )
+    source = SourceFile(tmp_path / "a.cc", Language.CPP, text)
+    assert [f for f in check(source, Config(root=tmp_path)).findings if f.code == "GV201"] == []
