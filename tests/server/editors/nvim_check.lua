@@ -1,4 +1,4 @@
--- Headless Neovim 0.7 with README.md's set-up drives `lintgv server` on one file: waits
+-- Headless Neovim (0.7 to 0.11) with README.md's set-up drives `lintgv server` on one file: waits
 -- for lintgv's diagnostics, asks for code actions on the first one, applies the quick fix
 -- (not "Ignore ..."), saves the buffer and writes a report.
 -- Usage: nvim --headless -u nvim_check.lua FILE
@@ -20,8 +20,13 @@ local ok, err = pcall(function()
   vim.cmd('edit ' .. vim.fn.fnameescape(vim.fn.argv(0)))
   local bufnr = vim.api.nvim_get_current_buf()
   local client_id = nil
+  -- vim.lsp.get_clients came with 0.10, when buf_get_clients was deprecated.
+  local function clients()
+    if vim.lsp.get_clients then return vim.lsp.get_clients({ bufnr = bufnr }) end
+    return vim.lsp.buf_get_clients(bufnr)
+  end
   local attached = vim.wait(60000, function()
-    client_id = next(vim.lsp.buf_get_clients(bufnr))
+    for _, client in pairs(clients()) do client_id = client.id end
     return client_id ~= nil
   end, 50)
   assert(attached, 'the snippet started no client for the buffer')
@@ -32,11 +37,20 @@ local ok, err = pcall(function()
       tostring(d.code), d.message))
   end
   local d = vim.diagnostic.get(bufnr)[1]
+  -- The server's own diagnostics on a line: from 0.10 each is kept under user_data.lsp
+  -- (and get_line_diagnostics is deprecated); before, only get_line_diagnostics has them.
+  local function line_diagnostics(buffer, lnum)
+    if vim.fn.has('nvim-0.10') == 0 then
+      return vim.lsp.diagnostic.get_line_diagnostics(buffer, lnum)
+    end
+    return vim.tbl_map(function(x) return x.user_data.lsp end,
+                       vim.diagnostic.get(buffer, { lnum = lnum }))
+  end
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     range = { start = { line = d.lnum, character = d.col },
               ['end'] = { line = d.end_lnum, character = d.end_col } },
-    context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, d.lnum) },
+    context = { diagnostics = line_diagnostics(bufnr, d.lnum) },
   }
   local answer = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', params, 60000)
   assert(answer and answer[client_id], 'no code action answer')
