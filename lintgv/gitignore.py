@@ -15,8 +15,12 @@ every run a twentieth of a second.
 
 import re
 
-ANY_FOLDER = "^(?:.+/)?"
-STAR = "[^/]*"
+# Any number of whole folders; and after a `**` glued to a component's start (see
+# _glued_globstar), the rest of that component and any folders, or nothing.
+FOLDERS = "(?:[^/]+/)*"
+_GLUED = "(?:[^/]*/(?:[^/]+/)*)?"
+_LAZY = {FOLDERS: "(?:[^/]+/)*?", _GLUED: "(?:[^/]*?/(?:[^/]+/)*?)??"}
+_STAR = "[^/]*"
 _NOTHING = "(?!)"
 
 _CLASSES = {
@@ -49,34 +53,49 @@ def translate(pattern: str) -> tuple[str | None, bool]:
     if not body:
         return None, include
     anchored = "/" in body
+    end = "/$" if folders_only else "/?$"
     glued = _glued_globstar(body) if anchored else None
     if glued is not None:
         prefix, rest = glued
-        source = "^" + re.escape(prefix.removeprefix("/"))
-        source += "(?:.*/)?" + _joined(_components(rest)) if rest else ".*"
-        return source + ("/$" if folders_only else "/?$"), include
+        start = "^" + re.escape(prefix.removeprefix("/"))
+        return start + (_joined(_GLUED, _components(rest)) if rest else ".*") + end, include
     parts = _components(body)
     if parts[0][0] == "":  # a leading slash anchors and names no component
         parts = parts[1:]
+    skip = None if anchored else FOLDERS
     if len(parts) > 1 and _is_globstar(parts[0][0]):
-        parts, anchored = parts[1:], False
-    source = ("^" if anchored else ANY_FOLDER) + _joined(parts)
-    return source + ("/$" if folders_only else "/?$"), include
+        parts, skip = parts[1:], FOLDERS
+    return "^" + _joined(skip, parts) + end, include
 
 
-def _joined(parts: list[tuple[str, str]]) -> str:
-    """Return the expression of consecutive components: `**` alone between two is any
-    number of folders, and at the end everything inside."""
-    source = ""
-    last = len(parts) - 1
+def _joined(skip: str | None, parts: list[tuple[str, str]]) -> str:
+    """Return the expression of a pattern's components after `skip` (what may come before
+    the first: nothing when None). A `**` between two components is any number of folders
+    (consecutive ones are one), and at the end everything inside."""
+    pieces: list[tuple[str | None, list[str]]] = [(skip, [])]
+    inside = False
     for index, (raw, expression) in enumerate(parts):
-        if not _is_globstar(raw) or last == 0:
-            source += expression + ("/" if index < last else "")
-        elif index < last:
-            source += "(?:.+/)?"  # a/**/b: zero or more folders between
-        else:  # a/**: everything inside a, not a itself; a/**/: every folder inside a
-            return source + ".+"
-    return source
+        if not (_is_globstar(raw) and len(parts) > 1):
+            pieces[-1][1].append(expression)
+        elif index == len(parts) - 1:
+            inside = True  # a/**: everything inside a, not a itself
+        elif pieces[-1][1]:
+            pieces.append((FOLDERS, []))
+    if not pieces[-1][1]:  # a/**/** is a/**
+        pieces.pop()
+    # Each piece but the last is taken at its first place, in an atomic group: the `**`
+    # after it can skip whatever follows, so a later place matches nothing more, and
+    # trying them all (`x/**/**/.../y`) took a path of thirty folders 22 s.
+    source = []
+    for index, (before, components) in enumerate(pieces):
+        text = "/".join(components)
+        if before is None:
+            source.append(text)
+        elif index == len(pieces) - 1:
+            source.append(before + text)
+        else:
+            source.append(f"(?>{_LAZY[before]}{text})")
+    return "/".join(source) + ("/.+" if inside else "")
 
 
 def _is_globstar(raw: str) -> bool:
@@ -130,11 +149,11 @@ def _components(body: str) -> list[tuple[str, str]]:
             # A component of stars alone names something, never nothing: `a/*` is no
             # match for the folder a/ itself.
             stars = bool(raw) and raw.strip("*") == ""
-            parts.append((raw, "[^/]+" if stars else "".join(out)))
+            parts.append((raw, "[^/]+" if stars else _linear(out)))
             out, start, index = [], index + 1, index + 1
         elif char == "*":
-            if not out or out[-1] != STAR:  # `a**b` is `a*b`
-                out.append(STAR)
+            if not out or out[-1] != _STAR:  # `a**b` is `a*b`
+                out.append(_STAR)
             index += 1
         elif char == "?":
             out.append("[^/]")
@@ -151,6 +170,22 @@ def _components(body: str) -> list[tuple[str, str]]:
             out.append(re.escape(char))
             index += 1
     return parts
+
+
+def _linear(tokens: list[str]) -> str:
+    """Return a component's expression with all its stars but the last matched lazily up
+    to the fixed-length text after them, in atomic groups.
+
+    `*a*a*a*b` as `[^/]*a[^/]*a[^/]*a[^/]*b` makes Python's regex engine backtrack in time
+    exponential in the stars (one .gitignore line could hold a walk for minutes). Within
+    one component the first place of a fixed-length piece is always the right one, as in
+    git's own wildmatch, so nothing is lost.
+    """
+    segments = "".join(tokens).split(_STAR)
+    if len(segments) <= 2:
+        return "".join(tokens)
+    middle = "".join(f"(?>{_STAR}?{segment})" for segment in segments[1:-1])
+    return segments[0] + middle + _STAR + segments[-1]
 
 
 def _bracket(part: str, start: int) -> tuple[str, int]:

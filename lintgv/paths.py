@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import cache, cached_property
 from pathlib import Path
 
-from lintgv.gitignore import ANY_FOLDER, STAR, translate
+from lintgv.gitignore import FOLDERS, translate
 
 
 class Matcher:
@@ -22,7 +22,7 @@ class Matcher:
         for pattern in patterns:
             source, include = translate(pattern)
             if source is not None:
-                compiled.append((_linear(source), bool(include)))
+                compiled.append((source, bool(include)))
         # Consecutive patterns of one polarity merge into one group; the last group that
         # matches decides, as the last matching pattern does in git. A pattern without a
         # slash matches the last path component at any depth, so it is tested against
@@ -31,8 +31,8 @@ class Matcher:
         for source, include in compiled:
             if not groups or groups[-1][2] != include:
                 groups.append(([], [], include))
-            rest = source[len(ANY_FOLDER) :]
-            if source.startswith(ANY_FOLDER) and _within_a_name(rest):
+            rest = source[len("^" + FOLDERS) :]
+            if source.startswith("^" + FOLDERS) and _within_a_name(rest):
                 groups[-1][0].append("^" + rest)
             else:
                 groups[-1][1].append(source)
@@ -78,22 +78,6 @@ class Matcher:
         ]
 
 
-def _linear(source: str) -> str:
-    """Return pathspec's regex of a pattern with its stars made linear to match.
-
-    `*a*a*a*b` translates to `[^/]*a[^/]*a[^/]*a[^/]*b`, which Python's regex engine
-    backtracks through in time exponential in the stars (a one-line .gitignore could hold
-    a walk for minutes). Matching each star but the last lazily up to its segment, inside
-    an atomic group, finds the same matches: within one path component, the leftmost
-    place of a fixed-length segment is always the right one, as in git's own wildmatch.
-    """
-    parts = source.split(STAR)
-    if len(parts) <= 2:
-        return source
-    middle = "".join(f"(?>{STAR}?{segment})" for segment in parts[1:-1])
-    return parts[0] + middle + STAR + parts[-1]
-
-
 def _merge(sources: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{s})" for s in sources)) if sources else None
 
@@ -105,7 +89,7 @@ def matcher(patterns: tuple[str, ...]) -> Matcher:
 
 
 def _within_a_name(rest: str) -> bool:
-    """Tell whether an expression after ANY_FOLDER matches within one path component
+    """Tell whether an expression after FOLDERS matches within one path component
     (a slash only in what excludes one, `[^/]` or `(?!/)`, or in the folder ending)."""
     inner = rest.removesuffix("/?$").removesuffix("/$").replace("[^/", "").replace("(?!/)", "")
     return "/" not in inner

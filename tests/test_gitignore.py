@@ -33,6 +33,9 @@ FILES = [
     "x/y/z/q.py",
     "aa/ab.py",
     "ba/aa/b.py",
+    "x/a/b/a/b/q.py",
+    "b/x/b/x/a.py",
+    "ab/ab/a/ab.py",
 ]
 
 CASES = [

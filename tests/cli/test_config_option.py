@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import Lintgv
+from tests.cli.conftest import Lintgv
 
 EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "tvm_like"
 SITE = "from tvm import ir\n\n\ndef make():\n    return ir.GlobalVar('main')\n"
