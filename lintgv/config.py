@@ -93,13 +93,13 @@ def _strings(path: Path | None, key: str, value: object) -> tuple[str, ...]:
 
 
 def _globs(path: Path | None, key: str, value: object) -> tuple[str, ...]:
-    globs = _strings(path, key, value)
-    for glob in globs:
-        _glob(path, key, glob)
-    return globs
+    return tuple(_glob(path, key, glob) for glob in _strings(path, key, value))
 
 
 def _glob(path: Path | None, key: str, glob: str) -> str:
+    # `./src/x.py` names what `src/x.py` does, as in ruff (git would match it with nothing).
+    bare = glob.removeprefix("!")
+    glob = glob[: len(glob) - len(bare)] + bare.removeprefix("./")
     if not Matcher.is_valid(glob):
         raise ConfigError(path, key, glob, "not a pattern git can use (.gitignore syntax)")
     return glob

@@ -15,7 +15,7 @@ from pathlib import Path
 from lintgv.config import CONFIG_FILES, Config, apply_settings, is_config_file, load_config
 from lintgv.errors import ConfigError
 from lintgv.model import Language
-from lintgv.paths import Matcher, matcher
+from lintgv.paths import Matcher, matcher, project_root_of
 from lintgv.reading import read_bounded
 
 log = logging.getLogger(__name__)
@@ -200,7 +200,11 @@ class Discovery:
             try:
                 status = os.stat(folder)
                 if (status.st_dev, status.st_ino) in visited:
-                    errors.append((Path(folder), "symbolic link loop; not followed again"))
+                    # A link back into a folder above it is a loop; a link to a folder
+                    # walked elsewhere only names its files again (checked once).
+                    real = os.path.realpath(folder)
+                    if (os.path.realpath(os.path.dirname(absolute)) + "/").startswith(real + "/"):
+                        errors.append((Path(folder), "symbolic link loop; not followed again"))
                     continue
                 visited.add((status.st_dev, status.st_ino))
                 self.read[absolute] = (status.st_size, status.st_mtime_ns, status.st_ino)
@@ -260,15 +264,29 @@ class Discovery:
         ) or _is_skipped(full, given.name, root, excluded, ignores)
 
     def _outer_ignores(self, top: Path) -> tuple[_Ignore, ...]:
-        """Return the .gitignore files above `top`, up to the repository's root."""
+        """Return the ignore files that govern `top` from above, outermost first: the
+        .gitignore files of the folders above it up to its repository's root, and that
+        repository's .git/info/exclude; outside a repository, up to its project's root
+        (an exported tree, see project_root_of). None from outside either: a home folder
+        kept in git with `*` in its .gitignore must not hide the checkouts below it."""
+        here = Path(os.path.abspath(top))
+        ceiling = project_root_of(here if here.is_dir() else here.parent)
         found: list[_Ignore] = []
-        for folder in Path(os.path.abspath(top)).parents:
-            self._note(str(folder / ".gitignore"))
+        for folder in (here, *here.parents):
             self._note(str(folder / ".git"))
-            ignore = _read_gitignore(str(folder / ".gitignore"))
-            if ignore is not None:
-                found.append(ignore)
+            if folder != here:  # the walk reads top's own .gitignore
+                self._note(str(folder / ".gitignore"))
+                ignore = _read_gitignore(str(folder / ".gitignore"))
+                if ignore is not None:
+                    found.append(ignore)
             if (folder / ".git").exists():
+                exclude = str(folder / ".git" / "info" / "exclude")
+                self._note(exclude)
+                ignore = _read_gitignore(exclude, base=str(folder))
+                if ignore is not None:
+                    found.append(ignore)
+                break
+            if folder == ceiling or ceiling is None:
                 break
         return tuple(reversed(found))
 
@@ -284,20 +302,29 @@ def _config_file_in(folder: str) -> str | None:
 def _is_skipped(
     full: str, name: str, root: str, excluded: Matcher, ignores: tuple[_Ignore, ...]
 ) -> bool:
-    relative = full[len(root) :] if full.startswith(root) else full
-    if excluded.matches(relative) or excluded.matches(name):
+    # A path outside the root (`check ../other`) is matched by its name alone.
+    if excluded.matches(full[len(root) :] if full.startswith(root) else name):
         return True
-    return any(
-        full.startswith(ignore.base) and ignore.matcher.matches(full[len(ignore.base) :])
-        for ignore in ignores
-    )
+    # The deepest ignore file with a pattern for the path decides, as in git: a folder's
+    # `!keep.py` takes back what a .gitignore above ignores.
+    for ignore in reversed(ignores):
+        if full.startswith(ignore.base):
+            decided = ignore.matcher.decide(full[len(ignore.base) :])
+            if decided is not None:
+                return decided
+    return False
 
 
 # A .gitignore larger than this is not a list of patterns a person wrote.
 _GITIGNORE_BYTES = 1024 * 1024
 
 
-def _read_gitignore(path: str) -> _Ignore | None:
+def _read_gitignore(path: str, base: str | None = None) -> _Ignore | None:
+    """Read an ignore file whose patterns are relative to `base` (its folder if None)."""
+    if os.path.islink(path):  # git does not follow a symbolic link to an ignore file
+        if os.path.lexists(path):
+            log.warning("%s: a symbolic link; not followed, as git does", path)
+        return None
     try:
         data = read_bounded(Path(path), _GITIGNORE_BYTES)
     except FileNotFoundError:
@@ -305,14 +332,19 @@ def _read_gitignore(path: str) -> _Ignore | None:
     except OSError as exc:
         log.warning("%s: cannot be read (%s); its patterns are not applied", path, exc)
         return None
-    # git splits a .gitignore at "\n" (a "\r" before it goes): not at form feeds.
-    lines = data.decode("utf-8", errors="replace").split("\n")
-    lines = [line.removesuffix("\r") for line in lines]
+    if len(data) > _GITIGNORE_BYTES:
+        # Only whole lines: a cut `*.pyc` must not be read as `*.py`.
+        data = data[: data.rfind(b"\n", 0, _GITIGNORE_BYTES) + 1]
+        log.warning("%s: larger than 1 MiB; the patterns after it are not applied", path)
+    # git skips a byte order mark, splits at "\n" (a "\r" before it goes; not at form
+    # feeds) and ends a line at a NUL.
+    lines = data.decode("utf-8-sig", errors="replace").split("\n")
+    lines = [line.removesuffix("\r").split("\0", 1)[0] for line in lines]
     kept = []
     for number, line in enumerate(lines, 1):
         if Matcher.is_valid(line):
             kept.append(line)
         else:  # git skips such a pattern too
             log.warning("%s:%d: invalid pattern %r is skipped, as git does", path, number, line)
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = base if base is not None else os.path.dirname(os.path.abspath(path))
     return _Ignore(folder.rstrip("/") + "/", Matcher(kept))

@@ -32,7 +32,9 @@ def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule
     relative = relative_to_root(path, config.root)
     dropped: set[str] = set()
     for pattern, codes in config.per_file_ignores:
-        if matches_any(relative, (pattern,)):
+        # `!tests/**` drops the codes everywhere but there, as in ruff.
+        negated = pattern.startswith("!")
+        if matches_any(relative, (pattern.removeprefix("!"),)) != negated:
             dropped.update(codes)
     in_supply = matches_any(relative, config.supply_paths + config.extend_supply_paths)
     selected = []

@@ -63,8 +63,8 @@ def translate(pattern: str) -> tuple[str | None, bool]:
     if parts[0][0] == "":  # a leading slash anchors and names no component
         parts = parts[1:]
     skip = None if anchored else FOLDERS
-    if len(parts) > 1 and _is_globstar(parts[0][0]):
-        parts, skip = parts[1:], FOLDERS
+    if _is_globstar(parts[0][0]):  # **/a: a at any depth; `/**` alone: everything
+        parts, skip = parts[1:] or [("*", "[^/]+")], FOLDERS
     return "^" + _joined(skip, parts) + end, include
 
 
@@ -86,16 +86,18 @@ def _joined(skip: str | None, parts: list[tuple[str, str]]) -> str:
     # Each piece but the last is taken at its first place, in an atomic group: the `**`
     # after it can skip whatever follows, so a later place matches nothing more, and
     # trying them all (`x/**/**/.../y`) took a path of thirty folders 22 s.
-    source = []
+    # The slash after a piece is inside its group, so that `a` at its first place is a
+    # whole component (in k/ab/a/, not the start of ab).
+    source = ""
     for index, (before, components) in enumerate(pieces):
         text = "/".join(components)
         if before is None:
-            source.append(text)
+            source += text + ("/" if index < len(pieces) - 1 else "")
         elif index == len(pieces) - 1:
-            source.append(before + text)
+            source += before + text
         else:
-            source.append(f"(?>{_LAZY[before]}{text})")
-    return "/".join(source) + ("/.+" if inside else "")
+            source += f"(?>{_LAZY[before]}{text}/)"
+    return source + ("/.+" if inside else "")
 
 
 def _is_globstar(raw: str) -> bool:
@@ -144,13 +146,14 @@ def _components(body: str) -> list[tuple[str, str]]:
     start = index = 0
     while index <= len(body):
         char = body[index] if index < len(body) else "/"
-        if char == "/":
+        quoted = body.startswith("\\/", index)  # a quoted slash parts components in git too
+        if char == "/" or quoted:
             raw = body[start:index]
             # A component of stars alone names something, never nothing: `a/*` is no
             # match for the folder a/ itself.
             stars = bool(raw) and raw.strip("*") == ""
             parts.append((raw, "[^/]+" if stars else _linear(out)))
-            out, start, index = [], index + 1, index + 1
+            out, start, index = [], index + 1 + quoted, index + 1 + quoted
         elif char == "*":
             if not out or out[-1] != _STAR:  # `a**b` is `a*b`
                 out.append(_STAR)
@@ -204,8 +207,10 @@ def _bracket(part: str, start: int) -> tuple[str, int]:
             break
         first = False
         if part.startswith("[:", index):
-            close = part.find(":]", index + 2)
-            if close < 0:  # no `:]`: the `[` is a character of the set, as in git
+            # git reads a class up to the first `]`, if a `:` stands before it; else the
+            # `[` is a character of the set.
+            close = part.find("]", index + 2) - 1
+            if close < index + 2 or part[close] != ":":
                 items.append(re.escape("["))
                 index += 1
                 continue

@@ -55,18 +55,23 @@ class Matcher:
 
     def matches(self, path: str) -> bool:
         """Tell whether `path` is matched (the last matching pattern decides)."""
+        return bool(self.decide(path))
+
+    def decide(self, path: str) -> bool | None:
+        """Return what the last pattern matching `path` says (True: ignore it, False: a
+        negation takes it back), or None when no pattern matches."""
         if self.is_empty:
-            return False
+            return None
         name = path[path.rstrip("/").rfind("/") + 1 :]
         if not (
             (self._any_name and self._any_name.match(name))
             or (self._any_path and self._any_path.match(path))
         ):
-            return False
+            return None
         for by_name, by_path, include in self._groups:
             if (by_name and by_name.match(name)) or (by_path and by_path.match(path)):
                 return include
-        return False
+        return None
 
     @cached_property
     def _groups(self) -> list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, bool]]:
@@ -79,7 +84,8 @@ class Matcher:
 
 
 def _merge(sources: list[str]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{s})" for s in sources)) if sources else None
+    # DOTALL: a file name may hold a line break, which `a/**` covers as git does.
+    return re.compile("|".join(f"(?:{s})" for s in sources), re.DOTALL) if sources else None
 
 
 @cache

@@ -36,6 +36,8 @@ FILES = [
     "x/a/b/a/b/q.py",
     "b/x/b/x/a.py",
     "ab/ab/a/ab.py",
+    "k/ab/a/m/c.py",
+    "x/yy/y/z.py",
 ]
 
 CASES = [
@@ -93,6 +95,15 @@ CASES = [
     "/",
     "c/*/a.py",
     "c/*/*/b.py",
+    "**/a/**/c.py",
+    "x/**/y/**/z.py",
+    "/**",
+    "*\n!/**",
+    "*\n!/**/\n!*.py",
+    "**\\/c.py",
+    "x/**\\/q.py",
+    "[[:a]b:]].py",
+    "a.py\0junk",
 ]
 
 
@@ -139,6 +150,59 @@ def _compare(tmp_path: Path, ignore: str) -> None:
 @pytest.mark.parametrize("ignore", CASES)
 def test_walk_leaves_out_what_git_leaves_out(tmp_path: Path, ignore: str) -> None:
     _compare(tmp_path, ignore)
+
+
+def test_a_deeper_gitignore_takes_back_what_one_above_ignores(tmp_path: Path) -> None:
+    _tree(tmp_path, "*.py")
+    (tmp_path / "a" / ".gitignore").write_text("!a.py\n")
+    (tmp_path / "a" / "b" / ".gitignore").write_text("!/a.py\n")
+    assert _by_lintgv(tmp_path) == _by_git(tmp_path) == {"a/a.py", "a/b/a.py"}
+
+
+def test_no_ignore_file_from_outside_the_repository_applies(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("*.py\n")  # a home folder kept in git, say
+    _tree(tmp_path / "repo", "")
+    assert _by_lintgv(tmp_path / "repo") == _by_git(tmp_path / "repo") == set(FILES)
+
+
+def test_the_repository_s_own_exclude_file_applies(tmp_path: Path) -> None:
+    _tree(tmp_path, "")
+    (tmp_path / ".git" / "info").mkdir(exist_ok=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("a/\n")
+    (tmp_path / "b" / ".gitignore").write_text("!a/\n")
+    assert _by_lintgv(tmp_path) == _by_git(tmp_path)
+    assert "a/a.py" not in _by_lintgv(tmp_path)
+    assert "b/a/x.py" in _by_lintgv(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("byte order mark", b"\xef\xbb\xbfa.py\n"),
+        ("carriage returns", b"a.py\r\nb.py\r\n"),
+        ("a NUL ending a line", b"a.py\0b.py\n"),
+    ],
+)
+def test_ignore_files_are_read_as_git_reads_them(tmp_path: Path, name: str, data: bytes) -> None:
+    _tree(tmp_path, "")
+    (tmp_path / ".gitignore").write_bytes(data)
+    assert _by_lintgv(tmp_path) == _by_git(tmp_path), name
+
+
+def test_a_gitignore_that_is_a_symbolic_link_is_not_followed(tmp_path: Path) -> None:
+    _tree(tmp_path / "repo", "")
+    (tmp_path / "patterns").write_text("*.py\n")
+    (tmp_path / "repo" / ".gitignore").unlink()
+    (tmp_path / "repo" / ".gitignore").symlink_to(tmp_path / "patterns")
+    assert _by_lintgv(tmp_path / "repo") == _by_git(tmp_path / "repo") == set(FILES)
+
+
+def test_a_huge_gitignore_is_read_up_to_its_last_whole_line(tmp_path: Path) -> None:
+    # 1 MiB of comments, then `*.pyc` across the limit: its start must not read as `*.py`.
+    padding = "#" + "x" * 1000 + "\n"
+    head = padding * (1024 * 1024 // len(padding))
+    _tree(tmp_path, head + "#" * (1024 * 1024 - len(head) - 4) + "\n*.pyc")
+    assert _by_lintgv(tmp_path) == set(FILES)
 
 
 def test_patterns_below_a_folder_are_relative_to_it(tmp_path: Path) -> None:
