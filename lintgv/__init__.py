@@ -24,8 +24,8 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> object:
-    # The engine pulls in libcst and tree-sitter (a third of a second); a warm CLI run
-    # answers from the cache without them.
+    # The engine pulls in the rules and tree-sitter (libcst waits for a Python parse); a
+    # warm CLI run answers from the cache without them.
     if name == "check":
         from lintgv.engine import check
 

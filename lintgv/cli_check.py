@@ -174,8 +174,8 @@ def _filtered(args: argparse.Namespace) -> Outcome:
 
 
 def _report(args: argparse.Namespace, outcome: Outcome) -> str:
-    # Each reporter is imported only when chosen: SARIF's pulls in every rule's docs (and
-    # libcst), which a warm run answered from the cache would otherwise pay for.
+    # Each reporter is imported only when chosen: SARIF's pulls in every rule's docs,
+    # which a warm run answered from the cache would otherwise pay for.
     findings, errors = outcome.findings, outcome.errors
     if args.format == "json":
         from lintgv.report import json as json_report

@@ -95,8 +95,8 @@ def _validate(table: dict[str, object]) -> None:
         raise LintgvError(f"--{exc.key}: {exc.value!r}: {exc.reason}") from exc
     if "select" not in table:
         return
-    # Imported only here: the rules pull in libcst, which a warm run answered from the
-    # cache never needs (a tenth of a second).
+    # Imported only here: the rules, which a warm run answered from the cache never needs
+    # (a sixtieth of a second).
     from lintgv.registry import select
 
     if not select(config):

@@ -8,13 +8,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
-import libcst as cst
-
 from lintgv import registry
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.python_lines import has_lone_return, select_lines

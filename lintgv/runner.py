@@ -132,6 +132,9 @@ class _Pool:
 
         # Loaded once, here, for every worker to inherit: a third of a second of CPU
         # (libcst, tree-sitter, the rules) that each worker would otherwise spend again.
+        # libcst is named: the engine imports it only when it first parses Python.
+        import libcst  # noqa: F401
+
         import lintgv.engine  # noqa: F401
 
         self._executor = ProcessPoolExecutor(max_workers=self.jobs)

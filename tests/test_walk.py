@@ -9,7 +9,7 @@ import pytest
 from libcst.metadata import MetadataWrapper
 
 from lintgv.parsing.python import parse_python
-from lintgv.parsing.walk import TRIVIA, children, descendants, parents, walk
+from lintgv.parsing.walk import children, descendants, parents, trivia, walk
 
 SOURCE = """
 import tvm
@@ -112,7 +112,7 @@ def test_an_attribute_visitor_is_refused() -> None:
 
 def test_a_walk_that_skips_trivia_makes_the_same_calls_on_the_rest() -> None:
     module = cst.parse_module(SOURCE)
-    kinds = [k for k in _kinds(module) if getattr(cst, k) not in TRIVIA]
+    kinds = [k for k in _kinds(module) if getattr(cst, k) not in trivia()]
     ours, theirs = _Recorder(kinds), _Recorder(kinds)
     walk(module, [ours.get_visitors()])
     MetadataWrapper(module, unsafe_skip_copy=True).visit_batched([theirs])
@@ -123,7 +123,7 @@ def test_every_node_has_its_parent_after_a_walk_that_skipped_trivia() -> None:
     parsed = parse_python(SOURCE)
     parsed.walk([_Recorder(["Call"]).get_visitors()])
     expected = parents(parsed.module)
-    skipped = [n for n in descendants(parsed.module) if type(n) in TRIVIA]
+    skipped = [n for n in descendants(parsed.module) if type(n) in trivia()]
     assert skipped, "SOURCE has trivia"
     # A rule may ask about a comma (an edit that removes an argument with it).
     for node in [*skipped, *descendants(parsed.module)]:

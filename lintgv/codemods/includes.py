@@ -1,16 +1,18 @@
 """Edits that add a C++ `#include` or a Python `from X import Y` once, in a tidy place,
 and the removal of a Python import that fixes left unused."""
 
+from __future__ import annotations
+
 import ast
 import re
 from collections.abc import Callable
 
-import libcst as cst
 import tree_sitter
 
 from lintgv.helpers.python_shape import is_docstring
 from lintgv.lines import lines_with_breaks
 from lintgv.model import Edit, Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.python import quiet_parse
 

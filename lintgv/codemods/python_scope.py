@@ -1,19 +1,21 @@
 """What a Python site can see: names bound before it in its function, and where a new
 statement can go so that every later site sees it."""
 
+from __future__ import annotations
+
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Protocol
-
-import libcst as cst
+from typing import TYPE_CHECKING, Protocol
 
 from lintgv.model import Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.walk import children, walk
 
-FunctionLike = cst.FunctionDef | cst.Module
-_CLAUSES = (cst.Else, cst.If, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
+if TYPE_CHECKING:
+    FunctionLike = cst.FunctionDef | cst.Module
+
 _MODULE_NAME = re.compile(r"(?:^|_)(?:ir_)?mod(?:ule)?$")
 
 
@@ -84,10 +86,18 @@ def walk_statements(statements: list[cst.BaseStatement]) -> Iterator[cst.BaseSta
 
 
 def _blocks(statement: cst.CSTNode) -> Iterator[cst.IndentedBlock]:
+    clauses = (
+        cst.Else,
+        cst.If,
+        cst.ExceptHandler,
+        cst.ExceptStarHandler,
+        cst.Finally,
+        cst.MatchCase,
+    )
     for child in children(statement):
         if isinstance(child, cst.IndentedBlock):
             yield child
-        elif isinstance(child, _CLAUSES):
+        elif isinstance(child, clauses):
             yield from _blocks(child)
 
 

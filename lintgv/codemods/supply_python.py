@@ -8,16 +8,18 @@ inserted before the first of several sites of a function. `add_prefix` is passed
 False, as TVM did by hand in PR 12066, so names change only where they would collide.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from lintgv.codemods import python_scope as scope
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Edit, Fix, Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.walk import methods_of, walk
 
 _REGISTER_METHODS = frozenset({"update_func", "add"})
@@ -36,7 +38,8 @@ def _is_module_value(name: str) -> bool:
     )
 
 
-Owner = scope.FunctionLike | cst.Lambda | cst.ClassDef
+if TYPE_CHECKING:
+    Owner = scope.FunctionLike | cst.Lambda | cst.ClassDef
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ class SupplyPlanner:
         complete: bool,
         unique_names: bool,
         *,
-        facts: Mapping[int, "OwnerFacts"] | None = None,
+        facts: Mapping[int, OwnerFacts] | None = None,
         owners: Mapping[int, tuple[Owner, ...]] | None = None,
     ) -> None:
         """`facts` (by id of function) and `owners` (by id of call: the functions, lambdas
@@ -131,7 +134,7 @@ class SupplyPlanner:
         self._choose_supply(site)
         return site
 
-    def facts(self, owner: scope.FunctionLike) -> "OwnerFacts":
+    def facts(self, owner: scope.FunctionLike) -> OwnerFacts:
         if id(owner) not in self._facts:
             facts = OwnerFacts(self.tools.module.code_for_node)
             walk(owner, [methods_of(facts)])

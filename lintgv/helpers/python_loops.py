@@ -10,13 +10,14 @@ Two shapes, each asking a dict, a set or a module whether a name is taken:
   `for i in itertools.count(1): c = f"{hint}_{i}"; if c not in used: break`.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import libcst as cst
-
 from lintgv.helpers.python_text import LOOKUPS, is_built, is_number_text
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import descendants
 
@@ -122,12 +123,10 @@ def _suffixed(body: cst.BaseSuite, asked: cst.BaseExpression) -> str | None:
     for term in terms:
         variable = dotted(term)
         if variable is not None and _numbers(body, variable):
-            return " + ".join(_CODE.code_for_node(t).strip() for t in terms if t is not term)
+            # Writes a node's code alone (for a message: `"_".join(parts)`, `stem.upper()`).
+            code = cst.Module(body=[]).code_for_node
+            return " + ".join(code(t).strip() for t in terms if t is not term)
     return None
-
-
-# Writes a node's code alone (for a message: `"_".join(parts)`, `stem.upper()`).
-_CODE = cst.Module(body=[])
 
 
 def _numbers(body: cst.BaseSuite, variable: str) -> bool:

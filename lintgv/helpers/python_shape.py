@@ -3,7 +3,7 @@ a lookup and a counter-append (see python_text) linked by a variable or by nesti
 loop, by recursion, or with the counter kept in the map itself.
 """
 
-import libcst as cst
+from __future__ import annotations
 
 from lintgv.config import Config
 from lintgv.helpers.names import (
@@ -20,10 +20,9 @@ from lintgv.helpers.python_text import (
     is_number_text,
     may_build,
 )
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted, parameter_names
 from lintgv.parsing.walk import children, descendants
-
-_UNITS = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
 def called_name(call: cst.Call) -> str:
@@ -54,7 +53,7 @@ class _Walk:
         stack: list[tuple[cst.CSTNode, bool]] = [(body, False)]
         while stack:
             node, in_loop = stack.pop()
-            if isinstance(node, _UNITS):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue  # a unit of its own
             self._visit(node, in_loop)
             inner = in_loop or isinstance(node, cst.While | cst.For)

@@ -5,10 +5,11 @@ Lookups: `x in used`, `names.get(x)`, `names.count(x)`. Counter-appends: `x + st
 `x += str(i)`; not a constant numbered (`"arg_" + str(i)`) nor a random suffix.
 """
 
+from __future__ import annotations
+
 import re
 
-import libcst as cst
-
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted
 
 LOOKUPS = frozenset({"count", "get", "contains", "__contains__", "has_key"})

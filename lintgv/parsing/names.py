@@ -6,11 +6,13 @@ file count (a function-level import is treated as file-wide), and a local class,
 or assignment of the same name shadows an import, as libcst would report it.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import libcst as cst
+from lintgv.parsing import libcst_lazy as cst
 
 
 def resolve_relative(name: str, module_name: str) -> str:
@@ -89,7 +91,7 @@ class NameTable:
     local: set[str] = field(default_factory=set)
 
     @classmethod
-    def of(cls, module: cst.Module, module_name: str) -> "NameTable":
+    def of(cls, module: cst.Module, module_name: str) -> NameTable:
         """Collect the names `module` binds."""
         table = cls()
         for statement in _statements(module):

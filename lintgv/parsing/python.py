@@ -2,21 +2,28 @@
 the lines a partial parse keeps (python_lines), parsed piece by piece (python_parts).
 """
 
+from __future__ import annotations
+
 import ast
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-
-import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper
+from typing import TYPE_CHECKING
 
 from lintgv.errors import ParseError
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import NameTable
-from lintgv.parsing.positions import LazyPositions, Located, top_level_starts
 from lintgv.parsing.python_lines import Selection, compact, has_lone_return
 from lintgv.parsing.python_parts import ModuleParts
-from lintgv.parsing.walk import TRIVIA, parents, walk
+from lintgv.parsing.walk import parents, trivia, walk
+
+# positions.py builds on libcst's code generation, so importing it imports libcst: it is
+# imported where a parse needs it, not with this module.
+if TYPE_CHECKING:
+    from libcst.metadata import CodeRange
+
+    from lintgv.parsing.positions import Located
 
 
 @dataclass
@@ -39,7 +46,7 @@ class _Parents:
         if (
             not self.complete
             and id(node) not in self.found
-            and (not self.walked or type(node) in TRIVIA)
+            and (not self.walked or type(node) in trivia())
         ):
             self.found.update(parents(self.module))
             self.complete = True
@@ -50,7 +57,7 @@ class _Parents:
 class ParsedPython:
     """A parsed file; positions and names are worked out only when a rule asks."""
 
-    wrapper: MetadataWrapper
+    wrapper: cst.MetadataWrapper
     # The dotted module name of the file, for resolving relative imports ("" if unknown).
     module_name: str
     # For a partial parse, the file's line number of each parsed line; empty when whole.
@@ -71,6 +78,8 @@ class ParsedPython:
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Return every node's range in the parsed text (computed as nodes are asked for)."""
+        from lintgv.parsing.positions import LazyPositions  # imports libcst: see above
+
         return LazyPositions(self.module, self.starts, self._parents.parent_of, self.located)
 
     @cached_property
@@ -112,7 +121,7 @@ def parse_module(text: str) -> cst.Module:
 
 
 def _parse_both(
-    text: str, parts: "ModuleParts | None" = None
+    text: str, parts: ModuleParts | None = None
 ) -> tuple[cst.Module, ast.Module | None]:
     """Return libcst's module of `text` and CPython's, if CPython accepts it too."""
     tree = None
@@ -142,6 +151,8 @@ def quiet_parse(text: str) -> ast.Module:
 def _starts(module: cst.Module, tree: ast.Module | None) -> tuple[int, ...] | None:
     """Return the line where each top-level statement's code starts, its leading lines
     included, from CPython's line numbers; None when the two parses do not line up."""
+    from lintgv.parsing.positions import top_level_starts  # imports libcst: see above
+
     return top_level_starts(module, tree) if tree is not None else None
 
 
@@ -173,7 +184,7 @@ def parse_python(
             partial, line_map = compact(text, selection)
             module, tree = _parse_both(partial, parts)
             return ParsedPython(
-                MetadataWrapper(module, unsafe_skip_copy=True),
+                cst.MetadataWrapper(module, unsafe_skip_copy=True),
                 module_name,
                 line_map,
                 _starts(module, tree),
@@ -192,13 +203,15 @@ def parse_python(
         ) from exc
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to parse") from exc
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
     return ParsedPython(
         wrapper, module_name, starts=_starts(module, tree), located=_located(text, tree)
     )
 
 
 def _located(text: str, tree: ast.Module | None) -> Located | None:
+    from lintgv.parsing.positions import Located  # imports libcst: see above
+
     # CPython and libcst end a line at a lone `\r` too; Located splits at `\n` only.
     if tree is None or has_lone_return(text):
         return None

@@ -3,11 +3,12 @@ class, parsed alone and put together into the module libcst's parse of the whole
 gives, node for node. An editor's next version reuses the pieces an edit left alone;
 every parse is bounded by its largest piece's memory."""
 
+from __future__ import annotations
+
 import re
 from itertools import pairwise
 
-import libcst as cst
-
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python_lines import line_offsets, logical_lines
 
 

@@ -7,12 +7,18 @@ the same nodes, and builds nothing. It keeps its own stack, so deep nesting cost
 Python recursion.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import fields
+from functools import cache
+from typing import TYPE_CHECKING
 
-import libcst as cst
+from lintgv.parsing import libcst_lazy as cst
 
-_Method = Callable[[cst.CSTNode], None]
+if TYPE_CHECKING:
+    _Method = Callable[[cst.CSTNode], None]
+
 _CHILD_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
 
@@ -59,35 +65,38 @@ def _subclasses(*bases: type) -> set[type[cst.CSTNode]]:
     return {kind for kind in found if getattr(cst, kind.__name__, None) is kind}
 
 
-# Whitespace, comments, punctuation and operators: nodes that hold nothing but more of
-# them. A walk in which no visitor asks about one skips it, and all below it: they are
-# about a third of a module's nodes.
-TRIVIA: frozenset[type[cst.CSTNode]] = frozenset(
-    {
-        cst.SimpleWhitespace,
-        cst.ParenthesizedWhitespace,
-        cst.Newline,
-        cst.TrailingWhitespace,
-        cst.EmptyLine,
-        cst.Comment,
-        cst.Comma,
-        cst.Dot,
-        cst.Colon,
-        cst.Semicolon,
-        cst.AssignEqual,
-        cst.LeftParen,
-        cst.RightParen,
-        cst.LeftSquareBracket,
-        cst.RightSquareBracket,
-        cst.LeftCurlyBrace,
-        cst.RightCurlyBrace,
-        cst.ImportStar,
-        cst.Asynchronous,
-        *_subclasses(
-            cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp
-        ),
-    }
-)
+@cache
+def trivia() -> frozenset[type[cst.CSTNode]]:
+    """Return the node classes of trivia: whitespace, comments, punctuation and
+    operators, nodes that hold nothing but more of them. A walk in which no visitor asks
+    about one skips it, and all below it: they are about a third of a module's nodes.
+    (Worked out on first use: libcst is imported only when Python is parsed.)"""
+    return frozenset(
+        {
+            cst.SimpleWhitespace,
+            cst.ParenthesizedWhitespace,
+            cst.Newline,
+            cst.TrailingWhitespace,
+            cst.EmptyLine,
+            cst.Comment,
+            cst.Comma,
+            cst.Dot,
+            cst.Colon,
+            cst.Semicolon,
+            cst.AssignEqual,
+            cst.LeftParen,
+            cst.RightParen,
+            cst.LeftSquareBracket,
+            cst.RightSquareBracket,
+            cst.LeftCurlyBrace,
+            cst.RightCurlyBrace,
+            cst.ImportStar,
+            cst.Asynchronous,
+            *_subclasses(
+                cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp
+            ),
+        }
+    )
 
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -117,7 +126,7 @@ def walk(
     parents: dict[int, cst.CSTNode] | None = None,
 ) -> None:
     """Call the `visit_<Type>` methods of `visitors` on entering each node of `root` and
-    their `leave_<Type>` methods on leaving it, as libcst's visit_batched does; TRIVIA no
+    their `leave_<Type>` methods on leaving it, as libcst's visit_batched does; trivia no
     visitor asks about is not walked.
 
     `visitors` are the mappings BatchableCSTVisitor.get_visitors returns. `parents`, when
@@ -135,7 +144,7 @@ def walk(
             (on_visit if kind == "visit" else on_leave).setdefault(node_type, []).append(method)
     none: list[_Method] = []
     skipped = frozenset(
-        kind for kind in TRIVIA if kind.__name__ not in on_visit and kind.__name__ not in on_leave
+        kind for kind in trivia() if kind.__name__ not in on_visit and kind.__name__ not in on_leave
     )
     # An entry is a node to enter, or (node,) to leave.
     stack: list[cst.CSTNode | tuple[cst.CSTNode]] = [root]

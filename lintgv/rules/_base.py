@@ -1,5 +1,7 @@
 """What every rule is made of: metadata, examples, and a libcst or tree-sitter visitor."""
 
+from __future__ import annotations
+
 import logging
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
@@ -8,12 +10,12 @@ from functools import cache
 from pathlib import Path
 from typing import ClassVar, cast
 
-import libcst as cst
 import tree_sitter
 
 from lintgv.config import Config
 from lintgv.errors import RuleCrash
 from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.cpp_regions import joined_ranges
 from lintgv.parsing.python import ParsedPython
@@ -200,22 +202,23 @@ class ArtifactRule(Rule):
         return Finding(meta.code, meta.name, path, span, message, meta.severity)
 
 
-class PythonRule(Rule, cst.BatchableCSTVisitor):
-    """A libcst visitor; all Python rules share one traversal per file."""
+class PythonRule(Rule):
+    """A visitor of libcst nodes; all Python rules share one traversal per file (the walk
+    of parsing/walk.py, which calls the visit_/leave_ methods `get_visitors` returns)."""
 
     LANGUAGE = Language.PYTHON
     # No libcst metadata providers: positions and names are computed lazily by
     # ParsedPython, only for files where some rule reports (see parsing/names.py).
 
     def __init__(self, context: RuleContext, parsed: ParsedPython) -> None:
-        Rule.__init__(self, context)
-        cst.BatchableCSTVisitor.__init__(self)
+        super().__init__(context)
         self.parsed = parsed
         self.crash: RuleCrash | None = None
 
     def get_visitors(self) -> Mapping[str, Callable[[cst.CSTNode], None]]:
         """Return the visit methods, each guarded so a crash stops only this rule."""
-        return {name: self._guard(getattr(self, name)) for name in _visitor_names(type(self))}
+        kind: type = type(self)  # mypy takes type[PythonRule] for unhashable
+        return {name: self._guard(getattr(self, name)) for name in _visitor_names(kind)}
 
     def _guard(self, method: Callable[[cst.CSTNode], None]) -> Callable[[cst.CSTNode], None]:
         def run(node: cst.CSTNode) -> None:
@@ -278,18 +281,13 @@ _MAX_RANGES = 32
 
 @cache
 def _visitor_names(cls: type) -> tuple[str, ...]:
-    """Return the visit_/leave_ methods a rule class defines, without libcst's empty stubs.
-
-    libcst looks them up with inspect.getmembers on every instance, which costs more than
-    checking a small file; the names depend on the class only.
-    """
-    names = []
-    for name in dir(cls):
-        if name.startswith(("visit_", "leave_")):
-            method = getattr(cls, name)
-            if callable(method) and not getattr(method, "_is_no_op", False):
-                names.append(name)
-    return tuple(names)
+    """Return the visit_/leave_ methods a rule class defines (looked up once per class:
+    the names depend on the class only)."""
+    return tuple(
+        name
+        for name in dir(cls)
+        if name.startswith(("visit_", "leave_")) and callable(getattr(cls, name))
+    )
 
 
 # Node types at which a C++ statement begins, for suppression comments on its first line.

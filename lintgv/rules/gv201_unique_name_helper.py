@@ -1,6 +1,6 @@
 """GV201: a private unique-name helper ("if the name is taken, append a counter")."""
 
-import libcst as cst
+from __future__ import annotations
 
 from lintgv.config import Config
 from lintgv.helpers import cpp_shape, python_shape
@@ -15,6 +15,7 @@ from lintgv.helpers.names import (
     python_identity,
 )
 from lintgv.model import Language, Severity
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 

@@ -1,9 +1,10 @@
 """GV203: a call of a private unique-name helper."""
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
 
-import libcst as cst
 import tree_sitter
 
 from lintgv.config import Config
@@ -25,6 +26,7 @@ from lintgv.helpers.names import (
     python_identity,
 )
 from lintgv.model import Language, Severity
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
@@ -199,7 +201,7 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
         )
 
     def _is_helper_call(
-        self, call: "_PythonCall", defined: Catalogue, remote: frozenset[str], names: frozenset[str]
+        self, call: _PythonCall, defined: Catalogue, remote: frozenset[str], names: frozenset[str]
     ) -> bool:
         """Tell whether `call` calls a copy: one defined here (by a bare or self call, or
         through any object when its name is a known helper's), a known helper called

@@ -1,8 +1,8 @@
 """GV204: a loop that makes a name unique by hand, inside a function that is not a helper."""
 
-from functools import cached_property
+from __future__ import annotations
 
-import libcst as cst
+from functools import cached_property
 
 from lintgv.config import Config
 from lintgv.fixes import offsets_of
@@ -18,6 +18,7 @@ from lintgv.helpers.names import (
 )
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Fix, Language, Severity, Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
 

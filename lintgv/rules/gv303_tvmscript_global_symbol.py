@@ -1,11 +1,12 @@
 """GV303: a TVMScript function declares its global_symbol by hand (off by default)."""
 
-import re
+from __future__ import annotations
 
-import libcst as cst
+import re
 
 from lintgv.helpers.names import DICT_SCAN
 from lintgv.model import Severity
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import Invalid, PythonRule, RuleContext, RuleMeta, Valid
 from lintgv.rules._global_symbol.python_scan import is_key

@@ -1,12 +1,14 @@
 """GV401: GlobalVarSupply or NameSupply used where TVM 0.25 no longer has them."""
 
+from __future__ import annotations
+
 import re
 
-import libcst as cst
 import tree_sitter
 
 from lintgv.config import Config
 from lintgv.model import Applicability, Severity
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.python import ParsedPython
 from lintgv.paths import matches_any, relative_to_root

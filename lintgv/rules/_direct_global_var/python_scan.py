@@ -1,14 +1,19 @@
 """GV101 in Python: calls that resolve to tvm's GlobalVar, their fixes planned together."""
 
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING
 
-import libcst as cst
-
-from lintgv.codemods.supply_python import Owner, OwnerFacts, SupplyPlanner
+from lintgv.codemods.supply_python import OwnerFacts, SupplyPlanner
 from lintgv.config import Config
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import PythonRule, RuleContext
 from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
+
+if TYPE_CHECKING:
+    from lintgv.codemods.supply_python import Owner
 
 PYTHON_CONSTRUCTOR = re.compile(r"^tvm(\.\w+)*\.GlobalVar$")
 # GV101 runs on a Python file where GlobalVar can be constructed: called (`(GlobalVar)(`

@@ -1,14 +1,15 @@
 """Rule bases for GV301 and GV302: one scan, each code reporting its own kind."""
 
+from __future__ import annotations
+
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-import libcst as cst
-
 from lintgv.config import Config
 from lintgv.helpers.names import DICT_SCAN
 from lintgv.model import Language, Severity
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, PythonRule, RuleContext
 from lintgv.rules._global_symbol import python_scan

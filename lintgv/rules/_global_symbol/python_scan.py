@@ -2,11 +2,12 @@
 one: `f.with_attr("global_symbol", v)`, `f.without_attr("global_symbol")` and
 `f.with_attrs({"global_symbol": v, ...})`."""
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass, field
 
-import libcst as cst
-
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import children, descendants
 from lintgv.rules._global_symbol.messages import Kind
@@ -22,7 +23,6 @@ MODULE_LOOKUP = re.compile(
 # Constructors of a new function, which starts without attributes.
 FUNCTION_CONSTRUCTORS = frozenset({"Function", "PrimFunc"})
 READ_METHODS = frozenset({"get", "get_attr", "has_attr"})
-_JUMPS = (cst.Return, cst.Continue, cst.Break, cst.Raise)
 MAX_HOPS = 4
 
 
@@ -131,12 +131,13 @@ def is_negated(test: cst.BaseExpression, read: cst.CSTNode) -> bool:
 
 
 def ends_in_jump(body: cst.BaseSuite) -> bool:
+    jumps = (cst.Return, cst.Continue, cst.Break, cst.Raise)
     if isinstance(body, cst.IndentedBlock):
         last = body.body[-1] if body.body else None
         if isinstance(last, cst.SimpleStatementLine):
-            return bool(last.body) and isinstance(last.body[-1], _JUMPS)
+            return bool(last.body) and isinstance(last.body[-1], jumps)
         return False
-    return isinstance(body, cst.SimpleStatementSuite) and isinstance(body.body[-1], _JUMPS)
+    return isinstance(body, cst.SimpleStatementSuite) and isinstance(body.body[-1], jumps)
 
 
 def guards_absence(read: Read, mutation: cst.Call) -> bool:

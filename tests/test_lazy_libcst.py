@@ -1,0 +1,72 @@
+"""libcst is imported only when a run parses Python (see lintgv/parsing/libcst_lazy.py):
+a run over C++ alone, or over Python files with no trigger word, never imports it."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import lintgv
+
+CPP = 'GlobalVar F(IRModule mod) { return GlobalVar("f"); }\n'
+NO_TRIGGER = "import tvm\nname = 'main'\n"
+TRIGGER = 'import tvm\nx = tvm.ir.GlobalVar("f")\n'
+
+
+def _check(root: Path, *options: str) -> tuple[str, set[str]]:
+    """Run `lintgv check` on `root` in a new interpreter; return its report and the
+    modules it imported."""
+    env = dict(os.environ)
+    # The subprocess runs the lintgv these tests import, wherever it is.
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(Path(lintgv.__file__).parents[1]), env.get("PYTHONPATH")])
+    )
+    command = [sys.executable, "-P", "-X", "importtime", "-m", "lintgv", "check", "--no-cache"]
+    result = subprocess.run(
+        [*command, *options, str(root)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    imported = {
+        line.rpartition("|")[2].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    return result.stdout, imported
+
+
+def _libcst(imported: set[str]) -> set[str]:
+    return {name for name in imported if name.partition(".")[0] == "libcst"}
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"f.cc": CPP},
+        {"clean.py": NO_TRIGGER},
+        {"f.cc": CPP, "clean.py": NO_TRIGGER, "x.py": "x = 1\n"},
+    ],
+    ids=["c++", "python-without-trigger", "both"],
+)
+def test_a_run_that_parses_no_python_imports_no_libcst(
+    tmp_path: Path, files: dict[str, str]
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    report, imported = _check(tmp_path)
+    assert _libcst(imported) == set()
+    assert ("GV101" in report) == ("f.cc" in files)
+
+
+def test_a_python_file_with_a_trigger_is_parsed_and_checked(tmp_path: Path) -> None:
+    (tmp_path / "f.py").write_text(TRIGGER, encoding="utf-8")
+    (tmp_path / "clean.py").write_text(NO_TRIGGER, encoding="utf-8")
+    report, imported = _check(tmp_path)
+    assert "libcst" in imported
+    assert "f.py:2:5: GV101" in report
