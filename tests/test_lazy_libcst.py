@@ -64,6 +64,17 @@ def test_a_run_that_parses_no_python_imports_no_libcst(
     assert ("GV101" in report) == ("f.cc" in files)
 
 
+@pytest.mark.parametrize("report", ["json", "sarif"])
+def test_a_report_with_fixes_across_files_imports_no_libcst_with_none_to_plan(
+    tmp_path: Path, report: str
+) -> None:
+    # Only GV201-GV203 findings are given changes across files, planned with libcst.
+    (tmp_path / "f.cc").write_text(CPP, encoding="utf-8")
+    report_text, imported = _check(tmp_path, "--format", report)
+    assert _libcst(imported) == set()
+    assert "GV101" in report_text
+
+
 def test_a_python_file_with_a_trigger_is_parsed_and_checked(tmp_path: Path) -> None:
     (tmp_path / "f.py").write_text(TRIGGER, encoding="utf-8")
     (tmp_path / "clean.py").write_text(NO_TRIGGER, encoding="utf-8")

@@ -8,18 +8,25 @@ Also what that stage and this one share: which helper names a run plans changes 
 and in which files the copies are.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lintgv.codemods.unique_names import HELPER_NAMES, Change, plan_changes
 from lintgv.config import Config
 from lintgv.discovery import Candidate
 from lintgv.fixes import edits_between
-from lintgv.fixing.groups import Workspace, prove_change
 from lintgv.helpers.names import bare_name
 from lintgv.model import Edit, FileResult, Finding, Fix, Language
 from lintgv.registry import rule_codes, select
+
+# The planner (codemods/unique_names.py) and its proof (groups.py) import libcst: a
+# report with no finding they could fix, such as one of C++ files alone, does without.
+if TYPE_CHECKING:
+    from lintgv.codemods.unique_names import Change
+    from lintgv.fixing.groups import Workspace
 
 ACROSS_CODES = frozenset(code for code, rules in rule_codes().items() if rules[0].META.across_files)
 
@@ -40,6 +47,8 @@ def copy_names(
     """Return the names of the copies to plan changes for: the codemod's fixed list, the
     helpers the run found (`helpers`), the configured extra ones, and those GV201 reported
     (the rules know more names by their shape, `GetUniqueBufferName`, than the list)."""
+    from lintgv.codemods.unique_names import HELPER_NAMES  # imports libcst: see above
+
     extra = {name for c in sources for name in c.config.extra_unique_name_helpers}
     found = {bare_name(h) for h in helpers}
     reported = {
@@ -70,6 +79,9 @@ def with_changes_across_files(
     open_findings = [f for f in findings if f.code in ACROSS_CODES and f.fix is None]
     if not open_findings or not any(fixes_unique_names(c.config) for c in sources):
         return findings
+    from lintgv.codemods.unique_names import plan_changes  # imports libcst: see above
+    from lintgv.fixing.groups import Workspace, prove_change
+
     helpers = frozenset(name for r in results for name in r.defined_helpers)
     names = copy_names(results, sources, helpers)
     paths = sorted((c.path for c in sources), key=lambda p: p.as_posix())
