@@ -101,9 +101,12 @@ def add_check_commands(
     baseline.set_defaults(func=command_baseline)
 
 
-def run_check(args: argparse.Namespace, command: str = "check") -> RunResult:
+def run_check(
+    args: argparse.Namespace, command: str = "check", tracked: frozenset[str] = frozenset()
+) -> RunResult:
     """Run the checks the arguments ask for (paths, selection, cache, jobs), with a
-    progress bar on a terminal when the run takes more than a second."""
+    progress bar on a terminal when the run takes more than a second; `tracked` files
+    (real paths) are walked whatever ignore files say."""
     from lintgv.cli_options import overrides_from, progress_bar
 
     overrides = overrides_from(args)
@@ -117,6 +120,7 @@ def run_check(args: argparse.Namespace, command: str = "check") -> RunResult:
             jobs=args.jobs,
             force_exclude=getattr(args, "force_exclude", False),
             progress=progress,
+            tracked=tracked,
         )
 
 
@@ -155,7 +159,10 @@ def _filtered(args: argparse.Namespace) -> Outcome:
         first = args.paths[0] if args.paths else Path(".")
         changed = diff_base.changed_lines(args.diff_base, first if first.is_dir() else first.parent)
     entries = baseline.load(args.baseline) if args.baseline else None
-    result = run_check(args)
+    # The files git says changed are checked even where a .gitignore (perhaps the one
+    # the change itself brings) covers them: git ignores no file it tracks.
+    tracked = frozenset(str(path) for path in changed.files) if changed is not None else None
+    result = run_check(args, tracked=tracked or frozenset())
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     if changed is not None:

@@ -69,9 +69,16 @@ class Discovery:
         config_file: Path | None = None,
         *,
         force_exclude: bool = False,
+        tracked: frozenset[str] = frozenset(),
     ) -> None:
         self.overrides = dict(overrides)
         self.force_exclude = force_exclude
+        # Real paths of files git tracks (those --diff-base knows changed), and of the
+        # folders holding them: no ignore file hides them, as git ignores no tracked file
+        # (a pull request adding a file and a pattern for it must not hide the file).
+        self.tracked = tracked | {
+            os.path.join(folder, "") for path in tracked for folder in _folders_of(path)
+        }
         self._loaded: dict[str | None, Config] = {}
         self._keys: dict[int, str | None] = {}
         # Every path the walk's outcome depends on, with its state then (None: absent):
@@ -233,11 +240,11 @@ class Discovery:
                     is_dir = False
                 full = os.path.join(absolute, entry.name)
                 if is_dir:
-                    if not _is_skipped(full + "/", entry.name + "/", root, excluded, ignores):
+                    if not self._is_skipped(full + "/", entry.name + "/", root, excluded, ignores):
                         subfolders.append((os.path.join(folder, entry.name), ignores))
                     continue
                 language = self.language_of(entry.name, config)
-                if language is None or _is_skipped(full, entry.name, root, excluded, ignores):
+                if language is None or self._is_skipped(full, entry.name, root, excluded, ignores):
                     continue
                 if entry.is_symlink():
                     if not os.path.exists(full):
@@ -259,9 +266,25 @@ class Discovery:
         # An excluded folder anywhere above the file excludes it, as in a walk.
         folders = [root + "/".join(parts[: i + 1]) + "/" for i in range(len(parts) - 1)]
         return any(
-            _is_skipped(folder, os.path.basename(folder.rstrip("/")) + "/", root, excluded, ignores)
+            self._is_skipped(
+                folder, os.path.basename(folder.rstrip("/")) + "/", root, excluded, ignores
+            )
             for folder in folders
-        ) or _is_skipped(full, given.name, root, excluded, ignores)
+        ) or self._is_skipped(full, given.name, root, excluded, ignores)
+
+    def _is_skipped(
+        self, full: str, name: str, root: str, excluded: Matcher, ignores: tuple[_Ignore, ...]
+    ) -> bool:
+        """Tell whether the config's excludes or the ignore files skip `full` (a folder
+        ends with "/"); ignore files never skip a tracked path."""
+        if excluded.matches(full[len(root) :] if full.startswith(root) else name):
+            return True  # a path outside the root (`check ../other`) by its name alone
+        if not _is_ignored(full, ignores):
+            return False
+        if not self.tracked:
+            return True
+        real = os.path.realpath(full)
+        return (real + "/" if full.endswith("/") else real) not in self.tracked
 
     def _outer_ignores(self, top: Path) -> tuple[_Ignore, ...]:
         """Return the ignore files that govern `top` from above, outermost first: the
@@ -299,12 +322,14 @@ def _config_file_in(folder: str) -> str | None:
     return None
 
 
-def _is_skipped(
-    full: str, name: str, root: str, excluded: Matcher, ignores: tuple[_Ignore, ...]
-) -> bool:
-    # A path outside the root (`check ../other`) is matched by its name alone.
-    if excluded.matches(full[len(root) :] if full.startswith(root) else name):
-        return True
+def _folders_of(path: str) -> Iterator[str]:
+    folder = os.path.dirname(path)
+    while folder != os.path.dirname(folder):
+        yield folder
+        folder = os.path.dirname(folder)
+
+
+def _is_ignored(full: str, ignores: tuple[_Ignore, ...]) -> bool:
     # The deepest ignore file with a pattern for the path decides, as in git: a folder's
     # `!keep.py` takes back what a .gitignore above ignores.
     for ignore in reversed(ignores):

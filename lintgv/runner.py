@@ -237,7 +237,14 @@ def _remembered_walk(
     settings = sorted(discovery.overrides.items(), key=lambda item: item[0])
     given = os.path.abspath(config_file) if config_file is not None else None
     fingerprint = repr(
-        ([os.path.abspath(p) for p in paths], settings, given, discovery.force_exclude, os.getcwd())
+        (
+            [os.path.abspath(p) for p in paths],
+            settings,
+            given,
+            discovery.force_exclude,
+            os.getcwd(),
+            sorted(discovery.tracked),
+        )
     )
     memo = WalkMemo.at(folder, fingerprint)
     loaded = memo.load()
@@ -317,14 +324,16 @@ def run(
     force_exclude: bool = False,
     progress: Progress | None = None,
     digests: bool = False,
+    tracked: frozenset[str] = frozenset(),
 ) -> RunResult:
     """Check every file under `paths` and return all results, sorted by path.
 
     `force_exclude` applies the excludes to files named in `paths` too; `progress` is
     told (stage, files done, files in all) as files are checked; `digests` has the
-    content digest of every file checked kept in the result, as the cache keeps it.
+    content digest of every file checked kept in the result, as the cache keeps it;
+    `tracked` names (by real path) files git tracks, which no ignore file hides.
     """
-    discovery = Discovery(overrides, config_file, force_exclude=force_exclude)
+    discovery = Discovery(overrides, config_file, force_exclude=force_exclude, tracked=tracked)
     discovery_errors: list[tuple[Path, str]] = []
     cache_home = _CacheHome(paths, cache_dir, discovery)
     if use_cache:

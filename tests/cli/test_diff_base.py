@@ -74,3 +74,22 @@ def test_outside_a_git_repository_is_a_clear_error(lintgv, project) -> None:
     result = lintgv("check", "--no-cache", "--diff-base", "HEAD", ".", cwd=root)
     assert result.returncode == 2
     assert "is not inside a git repository" in result.stderr
+
+
+def test_a_gitignore_in_the_change_hides_no_tracked_file(lintgv, project) -> None:
+    """A pull request that adds a file git tracks and a pattern for it, and changes a
+    tracked file it then ignores too: git still tracks both, and the gate checks both.
+    Untracked files the pattern covers stay ignored, as in git."""
+    root = _repo(project)
+    (root / "hidden").mkdir()
+    (root / "hidden" / "evil.py").write_text(OLD, encoding="utf-8")
+    (root / "hidden" / "scratch.py").write_text(OLD, encoding="utf-8")
+    (root / "a.py").write_text(OLD + "new = tvm.ir.GlobalVar('new')\n", encoding="utf-8")
+    (root / ".gitignore").write_text("hidden/\na.py\n", encoding="utf-8")
+    git(root, "add", "-f", ".gitignore", "a.py", "hidden/evil.py")
+    git(root, "commit", "-q", "-m", "hide")
+    assert _lines(lintgv, root, "--diff-base", "HEAD~1") == (
+        1,
+        [("a.py", 4), ("hidden/evil.py", 3)],
+    )
+    assert _lines(lintgv, root)[1] == [("b.cc", 1)]  # a whole check honours the patterns
