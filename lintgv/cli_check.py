@@ -161,8 +161,8 @@ def _filtered(args: argparse.Namespace) -> Outcome:
     entries = baseline.load(args.baseline) if args.baseline else None
     # The files git says changed are checked even where a .gitignore (perhaps the one
     # the change itself brings) covers them: git ignores no file it tracks.
-    tracked = frozenset(str(path) for path in changed.files) if changed is not None else None
-    result = run_check(args, tracked=tracked or frozenset())
+    tracked = frozenset(map(str, changed.files)) if changed is not None else frozenset()
+    result = run_check(args, tracked=tracked)
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     if changed is not None:

@@ -98,8 +98,8 @@ def _globs(path: Path | None, key: str, value: object) -> tuple[str, ...]:
 
 def _glob(path: Path | None, key: str, glob: str) -> str:
     # `./src/x.py` names what `src/x.py` does, as in ruff (git would match it with nothing).
-    bare = glob.removeprefix("!")
-    glob = glob[: len(glob) - len(bare)] + bare.removeprefix("./")
+    negation = "!" if glob.startswith("!") else ""
+    glob = negation + glob.removeprefix(negation).removeprefix("./")
     if not Matcher.is_valid(glob):
         raise ConfigError(path, key, glob, "not a pattern git can use (.gitignore syntax)")
     return glob

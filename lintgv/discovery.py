@@ -365,11 +365,9 @@ def _read_gitignore(path: str, base: str | None = None) -> _Ignore | None:
     # feeds) and ends a line at a NUL.
     lines = data.decode("utf-8-sig", errors="replace").split("\n")
     lines = [line.removesuffix("\r").split("\0", 1)[0] for line in lines]
-    kept = []
-    for number, line in enumerate(lines, 1):
-        if Matcher.is_valid(line):
-            kept.append(line)
-        else:  # git skips such a pattern too
-            log.warning("%s:%d: invalid pattern %r is skipped, as git does", path, number, line)
+
+    def skipped(number: int, line: str) -> None:  # git matches nothing with it either
+        log.warning("%s:%d: invalid pattern %r is skipped, as git does", path, number, line)
+
     folder = base if base is not None else os.path.dirname(os.path.abspath(path))
-    return _Ignore(folder.rstrip("/") + "/", Matcher(kept))
+    return _Ignore(folder.rstrip("/") + "/", Matcher(lines, on_invalid=skipped))

@@ -8,9 +8,9 @@ trailing slash keeps a pattern to folders, trailing spaces go unless quoted.
 The expression is matched with `re.match` against a POSIX path relative to the pattern's
 folder in which a folder ends with "/". It matches the paths a pattern names, not those
 below them: git never looks into an ignored folder, and judges every other path on its
-own (`!a/` takes folder a back; `*` still ignores a/b.py). Written
-here rather than taken from a library: the translation is small, and an import costs
-every run a twentieth of a second.
+own (`!a/` takes folder a back; `*` still ignores a/b.py). Written here rather than
+taken from a library: the translation is small, and an import costs every run a
+twentieth of a second.
 """
 
 import re

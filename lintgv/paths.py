@@ -7,7 +7,7 @@ so patterns are merged into a few regular expressions rather than tested one by 
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, cached_property
 from pathlib import Path
 
@@ -17,10 +17,20 @@ from lintgv.gitignore import FOLDERS, translate
 class Matcher:
     """Tells whether a POSIX path (a folder ends with "/") matches a set of patterns."""
 
-    def __init__(self, patterns: Sequence[str]) -> None:
+    def __init__(
+        self, patterns: Sequence[str], on_invalid: Callable[[int, str], None] | None = None
+    ) -> None:
+        """Merge `patterns`; one git can use for nothing raises ValueError, or, with
+        `on_invalid`, is told to it (its line number from 1, the pattern) and skipped."""
         compiled = []
-        for pattern in patterns:
-            source, include = translate(pattern)
+        for number, pattern in enumerate(patterns, 1):
+            try:
+                source, include = translate(pattern)
+            except ValueError:
+                if on_invalid is None:
+                    raise
+                on_invalid(number, pattern)
+                continue
             if source is not None:
                 compiled.append((source, bool(include)))
         # Consecutive patterns of one polarity merge into one group; the last group that

@@ -103,14 +103,21 @@ def _run(command: list[str], cwd: Path, tmp_path: Path, snippet: Path) -> str:
     return report
 
 
-def _neovim(nvim: str, which: str, snippet: int, tmp_path: Path) -> None:
+def _edit(which: str, tmp_path: Path, editor: list[str], snippet: Path) -> str:
+    """Run `editor` (its command up to the file) on the project's C++ or Python file,
+    check that the saved file is what the quick fix computes, and return the report."""
     root = write_project(tmp_path / "project")
     path = cpp_file(root) if which == "cpp" else python_file(root)
     expected = _expected(path)
-    command = [nvim, "--headless", "-u", str(EDITORS / "nvim_check.lua"), str(path)]
-    report = _run(command, root, tmp_path, _snippet("Neovim", "lua", tmp_path, snippet))
-    assert "source=lintgv code=GV101" in report
+    report = _run([*editor, str(path)], root, tmp_path, snippet)
     assert path.read_text() == expected
+    return report
+
+
+def _neovim(nvim: str, which: str, snippet: int, tmp_path: Path) -> None:
+    editor = [nvim, "--headless", "-u", str(EDITORS / "nvim_check.lua")]
+    report = _edit(which, tmp_path, editor, _snippet("Neovim", "lua", tmp_path, snippet))
+    assert "source=lintgv code=GV101" in report
 
 
 @pytest.mark.system("nvim")
@@ -136,11 +143,6 @@ def test_neovim_0_11_receives_diagnostics_and_applies_a_quick_fix(
 def test_emacs_eglot_receives_diagnostics_and_applies_a_quick_fix(
     tmp_path: Path, which: str
 ) -> None:
-    emacs = _editor("emacs")
-    root = write_project(tmp_path / "project")
-    path = cpp_file(root) if which == "cpp" else python_file(root)
-    expected = _expected(path)
-    command = [emacs, "--batch", "-l", str(EDITORS / "eglot_check.el"), "--", str(path)]
-    report = _run(command, root, tmp_path, _snippet("Emacs", "elisp", tmp_path))
+    editor = [_editor("emacs"), "--batch", "-l", str(EDITORS / "eglot_check.el"), "--"]
+    report = _edit(which, tmp_path, editor, _snippet("Emacs", "elisp", tmp_path))
     assert "GV101" in report
-    assert path.read_text() == expected
