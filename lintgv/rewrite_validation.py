@@ -18,6 +18,7 @@ import tree_sitter
 
 from lintgv.codemods.unique_name_copies import (
     Copy,
+    FreeCopy,
     Project,
     Unit,
     fields,
@@ -70,9 +71,11 @@ def cpp_copy(project: Project, path: Path, line: int) -> CppCopy:
     return copy
 
 
-def copy_of_change(copy: Copy) -> CppCopy:
+def copy_of_change(copy: Copy | FreeCopy) -> CppCopy:
     """Return the harness form of a copy `lintgv fix` is about to replace."""
     unit = copy.unit
+    if isinstance(copy, FreeCopy):  # its map comes from the harness, as from a caller
+        return prepared(unit.parsed, copy.definition, copy.name, None, None, unit.path)
     cls = (copy.class_unit, copy.class_node)
     return prepared(unit.parsed, copy.definition, copy.name, copy.cls, cls, unit.path)
 

@@ -6,8 +6,14 @@ turns a missing program into a failure, so CI never passes without them."""
 
 import os
 import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+
+# Stub headers of TVM's types, only as much as fixed examples use (not TVM's code).
+STUBS = Path(__file__).parent / "stubs"
 
 # The Debian package of each program the tests run.
 PACKAGES = {
@@ -35,3 +41,21 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if os.environ.get("LINTGV_REQUIRE_SYSTEM") == "1":
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture
+def syntax_errors() -> Callable[[Path], str]:
+    """Compile a C++ file with the system compiler, syntax only, against the stub headers
+    (and its own folder); return the compiler's complaints, "" when it compiles. Tests
+    that use it are marked `@pytest.mark.system("c++")`."""
+
+    def check(source: Path) -> str:
+        done = subprocess.run(
+            ["c++", "-std=c++17", "-fsyntax-only", f"-I{STUBS}", str(source)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return done.stderr if done.returncode else ""
+
+    return check

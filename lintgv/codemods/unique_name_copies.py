@@ -13,12 +13,13 @@ from lintgv.config import Config
 from lintgv.errors import ParseError
 from lintgv.helpers.cpp_facts import facts_of
 from lintgv.helpers.cpp_name_flow import lvalue_root
+from lintgv.model import Edit
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import function_declarator, named_descendants
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
 _STRING_TYPES = frozenset({"std::string", "string", "String", "runtime::String", "tvm::String"})
-_MAP_TYPE = re.compile(
+MAP_TYPE = re.compile(
     r"^(?:std::)?(?:unordered_)?map<(?:std::string|(?:tvm::)?(?:runtime::)?String),"
     r"(?:int|size_t|int64_t|int32_t|uint32_t|uint64_t)>$"
 )
@@ -162,8 +163,112 @@ class Copy:
         return f"{self.cls}::{self.name}"
 
 
+@dataclass
+class FreeCopy:
+    """A free function that uniques a name in the name → counter map each caller hands
+    it (`GetUniqueName(name, &name_map)`): the callers' maps become supplies
+    (codemods.unique_name_free_copies)."""
+
+    name: str
+    unit: Unit
+    definition: tree_sitter.Node
+    map_index: int  # which argument is the map
+    by_pointer: bool  # `&name_map` rather than `name_map`
+    cls: str = ""  # no class: the same fields as a Copy's, for the harness
+
+    @property
+    def helper(self) -> str:
+        return self.name
+
+
+@dataclass
+class ModuleCopy:
+    """A method of TVM's IRModuleNode that makes a name unique among the module's own
+    functions (`global_var_map_`), recording nothing: each call becomes a GlobalVarSupply
+    made from the module (codemods.unique_name_module_copies)."""
+
+    name: str
+    cls: str
+    unit: Unit
+    definition: tree_sitter.Node
+    declaration: tree_sitter.Node | None  # in-class declaration of an out-of-line copy
+    class_unit: Unit
+
+    @property
+    def helper(self) -> str:
+        return f"{self.cls}::{self.name}"
+
+
+AnyCopy = Copy | FreeCopy | ModuleCopy
+
+
 class NotRewritable(Exception):
     """The copy cannot be replaced automatically; the message says why."""
+
+
+class Edits:
+    """The edits of one change, file by file."""
+
+    def __init__(self) -> None:
+        self.by_path: dict[Path, list[Edit]] = {}
+
+    def add(self, unit: Unit, edit: Edit) -> None:
+        self.by_path.setdefault(unit.path, []).append(edit)
+
+
+def nodes_of(root: tree_sitter.Node, *types: str) -> Iterable[tree_sitter.Node]:
+    """Yield the nodes of `types` under `root`, in source order."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in types:
+            yield node
+        stack.extend(reversed(node.children))
+
+
+def where(unit: Unit, node: tree_sitter.Node) -> str:
+    """Return `path:line` of `node`, for messages."""
+    return f"{unit.path}:{node.start_point[0] + 1}"
+
+
+def accessed(node: tree_sitter.Node) -> tuple[tree_sitter.Node, tree_sitter.Node | None]:
+    """Return the expression that uses the member `node` names (`node` itself, or
+    `this->node`, `info->node` when it is the field of one), and that expression's parent."""
+    parent = node.parent
+    if (
+        parent is not None
+        and parent.type == "field_expression"
+        and parent.child_by_field_name("field") == node
+    ):
+        return parent, parent.parent
+    return node, parent
+
+
+def map_call_edit(
+    parsed: ParsedCpp, target: tree_sitter.Node, supply: str, kind: str
+) -> Edit | None:
+    """Return the edit making `map.count(x)` ask `supply` (`supply->ContainsName(x)`) and
+    `map.clear()` start a new one, where `target` is the map; None for any other use.
+    `supply` is the supply's expression as it reads at the call (`info->name_supply_`)."""
+    parent = target.parent
+    method = parent.child_by_field_name("field") if parent is not None else None
+    call = parent.parent if parent is not None else None
+    if (
+        parent is None
+        or parent.type != "field_expression"
+        or parent.child_by_field_name("argument") != target
+        or method is None
+        or call is None
+        or call.type != "call_expression"
+    ):
+        return None
+    arguments = call.child_by_field_name("arguments")
+    inner = parsed.text(arguments)[1:-1] if arguments is not None else ""
+    if parsed.text(method) == "count" and inner.strip():
+        return parsed.replace(call, f"{supply}->ContainsName({inner})")
+    if parsed.text(method) == "clear" and not inner.strip():
+        return parsed.replace(call, f'{supply} = {kind}("")')
+    return None
 
 
 class CopyFinder:
@@ -171,10 +276,10 @@ class CopyFinder:
         self.project = project
         self.names = names
 
-    def copies(self, within: Collection[Path] | None = None) -> tuple[list[Copy], list[Skipped]]:
+    def copies(self, within: Collection[Path] | None = None) -> tuple[list[AnyCopy], list[Skipped]]:
         """Return the copies defined in the project's files (only in `within`, when
         given), and those that cannot be rewritten, with the reason."""
-        found: list[Copy] = []
+        found: list[AnyCopy] = []
         skipped: list[Skipped] = []
         for name in sorted(self.names):
             for unit in self.project.units(name):
@@ -193,7 +298,9 @@ class CopyFinder:
                         skipped.append(Skipped(helper, path, line, str(exc)))
         return found, skipped
 
-    def _copy(self, unit: Unit, function: tree_sitter.Node, name: str, owner: str | None) -> Copy:
+    def _copy(
+        self, unit: Unit, function: tree_sitter.Node, name: str, owner: str | None
+    ) -> AnyCopy:
         kind = function.child_by_field_name("type")
         returns = cpp_scope.normalized(unit.parsed.text(kind)) if kind is not None else ""
         wrapper = ("", "")
@@ -205,8 +312,13 @@ class CopyFinder:
                     "name (`return Doc::Text(name);`); a NameSupply returns String"
                 )
         if owner is None:
-            if _takes_a_map(unit.parsed, function):
-                raise NotRewritable("a free function that takes its map from each caller")
+            if wrapper[0]:
+                raise NotRewritable(
+                    f"a free function that returns `{returns}`; a NameSupply returns String"
+                )
+            taken = _map_parameter(unit.parsed, function)
+            if taken is not None:
+                return FreeCopy(name, unit, function, *taken)
             raise NotRewritable("a free function: no class to keep a NameSupply member in")
         classes = self.project.classes(owner)
         if len(classes) != 1:
@@ -221,8 +333,15 @@ class CopyFinder:
             (b, f)
             for f in fields(class_unit.parsed, class_node)
             for b in cpp_scope.declared(class_unit.parsed, f, cpp_scope.Kind.MEMBER)
-            if b.name in used and _MAP_TYPE.match(cpp_scope.normalized(_type_text(class_unit, f)))
+            if b.name in used and MAP_TYPE.match(cpp_scope.normalized(_type_text(class_unit, f)))
         ]
+        if not maps and not wrapper[0] and _reads_module_names(self.project, unit, function, owner):
+            in_class = (
+                None
+                if _is_member_definition(function)
+                else _declaration(class_unit.parsed, class_node, name)
+            )
+            return ModuleCopy(name, owner, unit, function, in_class, class_unit)
         if len(maps) != 1:
             raise NotRewritable("it keeps no single name → counter map member")
         copy.map_name, copy.map_field = maps[0][0].name, maps[0][1]
@@ -237,9 +356,53 @@ class CopyFinder:
             )
         if wrapper[0]:
             copy.parameter = _only_uniquing(unit.parsed, function, copy.map_name, wrapper)
-        if function.parent is None or function.parent.type != "field_declaration_list":
+        if not _is_member_definition(function):
             copy.declaration = _declaration(class_unit.parsed, class_node, name)
         return copy
+
+
+def _is_member_definition(function: tree_sitter.Node) -> bool:
+    return function.parent is not None and function.parent.type == "field_declaration_list"
+
+
+# TVM's IRModuleNode keeps its functions by name in this member: a copy that only looks
+# names up in it makes a name unique among the module's functions, as a GlobalVarSupply
+# made from the module does.
+_MODULE_CLASS = "IRModuleNode"
+_MODULE_NAMES = "global_var_map_"
+_LOOKUPS = frozenset({"find", "count", "end", "ContainsKey"})
+
+
+def _reads_module_names(
+    project: Project, unit: Unit, function: tree_sitter.Node, owner: str
+) -> bool:
+    """Tell whether `function`, a method of IRModuleNode (or a class derived from it)
+    taking one string, only looks names up in the module's `global_var_map_`."""
+    if not project.derives(owner, _MODULE_CLASS):
+        return False
+    declarator = function_declarator(function)
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    listed = [p for p in (params.named_children if params else []) if p.type != "comment"]
+    if len(listed) != 1 or _type_of(unit.parsed, listed[0]) not in _STRING_TYPES:
+        return False
+    body = function.child_by_field_name("body")
+    uses = [
+        n
+        for n in (named_descendants(body) if body is not None else ())
+        if n.type in ("identifier", "field_identifier") and unit.parsed.text(n) == _MODULE_NAMES
+    ]
+    for node in uses:
+        use, parent = accessed(node)  # global_var_map_, this->global_var_map_
+        method = parent.child_by_field_name("field") if parent is not None else None
+        if (
+            parent is None
+            or parent.type != "field_expression"
+            or parent.child_by_field_name("argument") != use
+            or method is None
+            or unit.parsed.text(method) not in _LOOKUPS
+        ):
+            return False
+    return bool(uses)
 
 
 def _is_thin(parsed: ParsedCpp, function: tree_sitter.Node, name: str, owner: str | None) -> bool:
@@ -418,17 +581,27 @@ def _type_of(parsed: ParsedCpp, declaration: tree_sitter.Node) -> str:
     return text.removeprefix("const")
 
 
-def _takes_a_map(parsed: ParsedCpp, function: tree_sitter.Node) -> bool:
-    """Tell whether one of the function's parameters is a name → counter map (by
-    pointer or reference, as TVM's relay::backend::GetUniqueName takes it)."""
+def _map_parameter(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[int, bool] | None:
+    """Return (index, by pointer) of the name → counter map a free function takes with a
+    string name (by pointer or reference, as TVM's relay::backend::GetUniqueName takes
+    it); None when it takes no map."""
     declarator = function_declarator(function)
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    for param in params.named_children if params is not None else []:
-        kind = param.child_by_field_name("type")
-        text = cpp_scope.normalized(parsed.text(kind)) if kind is not None else ""
-        if _MAP_TYPE.match(text.removeprefix("const")):
-            return True
-    return False
+    listed = [
+        p for p in (params.named_children if params is not None else []) if p.type != "comment"
+    ]
+    maps = [i for i, p in enumerate(listed) if MAP_TYPE.match(_type_of(parsed, p))]
+    if not maps:
+        return None
+    names = [p for p in listed if _type_of(parsed, p) in _STRING_TYPES]
+    if len(listed) != 2 or len(maps) != 1 or len(names) != 1:
+        raise NotRewritable(
+            "a free function that takes its map from each caller with more than a name"
+        )
+    shape = listed[maps[0]].child_by_field_name("declarator")
+    if shape is None or shape.type not in ("pointer_declarator", "reference_declarator"):
+        raise NotRewritable("a free function that takes a copy of its callers' map")
+    return maps[0], shape.type == "pointer_declarator"
 
 
 def functions(root: tree_sitter.Node) -> Iterable[tree_sitter.Node]:

@@ -42,12 +42,22 @@ from lintgv.codemods.unique_name_copies import (
     HELPER_NAMES,
     Copy,
     CopyFinder,
+    Edits,
+    FreeCopy,
+    ModuleCopy,
     NotRewritable,
     Project,
     Skipped,
     Unit,
+    accessed,
     class_of_code,
+    map_call_edit,
+    nodes_of,
+    where,
 )
+from lintgv.codemods.unique_name_free_copies import FreeRewrite
+from lintgv.codemods.unique_name_module_copies import EVIDENCE as MODULE_EVIDENCE
+from lintgv.codemods.unique_name_module_copies import ModuleRewrite
 from lintgv.config import Config, config_for
 from lintgv.fixes import apply_edits
 from lintgv.lines import split_lines
@@ -66,7 +76,7 @@ class Change:
     sites: int  # calls rewritten
     title: str
     evidence: str = ""  # why the change is not safe, or how it was proved
-    copy: Copy | None = None  # the C++ copy replaced, which `fix --prove-names` can run
+    copy: Copy | FreeCopy | None = None  # the C++ copy replaced: `fix --prove-names` runs it
 
 
 # Without running the copy nobody knows whether it names as NameSupply does; lintgv runs
@@ -89,7 +99,7 @@ def plan_changes(
     unique_names_python. With `within`, only copies defined in those files are looked
     for (their callers still anywhere in `paths`): proving one change needs no more.
     The supply is the one of the TVM release `config_of` gives for the file defining
-    the copy's class (`UniqueNameSupply` from 0.25 on)."""
+    the copy's class, or the free copy itself (`UniqueNameSupply` from 0.25 on)."""
     paths = list(paths)
     python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
     project = Project(
@@ -98,9 +108,16 @@ def plan_changes(
     copies, skipped = CopyFinder(project, names).copies(within)
     changes = _python_changes(python, read, skipped, within, config_of)
     for copy in copies:
-        release = config_of(copy.class_unit.path).release
+        # The release of the file that will hold the supply: the class's, or the copy's own.
+        home = copy.unit.path if isinstance(copy, FreeCopy) else copy.class_unit.path
+        unique = config_of(home).release.has_unique_name_supply
         try:
-            changes.append(_Rewrite(project, copy, release.has_unique_name_supply).change())
+            if isinstance(copy, ModuleCopy):
+                changes.append(_module_change(project, copy, unique))
+            elif isinstance(copy, FreeCopy):
+                changes.append(_free_change(project, copy, unique))
+            else:
+                changes.append(_Rewrite(project, copy, unique).change())
         except NotRewritable as exc:
             line = copy.definition.start_point[0] + 1
             skipped.append(Skipped(copy.helper, copy.unit.path, line, str(exc)))
@@ -125,22 +142,55 @@ def _python_changes(
     ]
 
 
-def _where(unit: Unit, node: tree_sitter.Node) -> str:
-    return f"{unit.path}:{node.start_point[0] + 1}"
+def _supply_kind(unique: bool) -> tuple[str, str]:
+    """Return the supply class and its header: TVM 0.25 renamed NameSupply to
+    UniqueNameSupply, in a header of its own."""
+    if unique:
+        return "UniqueNameSupply", UNIQUE_NAME_SUPPLY_HEADER
+    return "NameSupply", NAME_SUPPLY_HEADER
+
+
+def _texts(project: Project, edits: Mapping[Path, list[Edit]]) -> dict[Path, str]:
+    """Return the new text of every file `edits` touch."""
+    texts = {}
+    for path, file_edits in edits.items():
+        unit = project.unit(path)
+        assert unit is not None, "edits are made only to parsed files"
+        try:
+            texts[path] = apply_edits(unit.text, file_edits)
+        except ValueError as exc:
+            raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
+    return texts
+
+
+def _free_change(project: Project, copy: FreeCopy, unique: bool) -> Change:
+    kind, header = _supply_kind(unique)
+    edits, sites = FreeRewrite(project, copy, kind, header).plan()
+    title = f"Replace {copy.name} with a {kind} in place of each caller's map"
+    texts = _texts(project, edits.by_path)
+    return Change(copy.helper, texts, Applicability.UNSAFE, sites, title, UNPROVEN, copy)
+
+
+def _module_change(project: Project, copy: ModuleCopy, unique: bool) -> Change:
+    if unique:
+        raise NotRewritable(
+            "it makes a name unique among the module's functions, and this TVM release has "
+            "no GlobalVarSupply to do that; name the GlobalVar with the module's "
+            "UniqueNameSupply by hand"
+        )
+    edits, sites = ModuleRewrite(project, copy).plan()
+    title = f"Replace {copy.helper} with a GlobalVarSupply made from the module at each call"
+    texts = _texts(project, edits.by_path)
+    return Change(copy.helper, texts, Applicability.UNSAFE, sites, title, MODULE_EVIDENCE)
 
 
 class _Rewrite:
     def __init__(self, project: Project, copy: Copy, unique: bool) -> None:
         self.project = project
         self.copy = copy
-        # TVM 0.25 renamed NameSupply to UniqueNameSupply, in its own header.
-        self.kind = "UniqueNameSupply" if unique else "NameSupply"
-        self.header = UNIQUE_NAME_SUPPLY_HEADER if unique else NAME_SUPPLY_HEADER
-        self.edits: dict[Path, list[Edit]] = {}
+        self.kind, self.header = _supply_kind(unique)
+        self.edits = Edits()
         self.outside_callers = False  # calls from classes derived from the copy's class
-
-    def add(self, unit: Unit, edit: Edit) -> None:
-        self.edits.setdefault(unit.path, []).append(edit)
 
     def change(self) -> Change:
         copy = self.copy
@@ -153,15 +203,8 @@ class _Rewrite:
             self._member(supply)
         include = include_edit(copy.class_unit.parsed, self.header)
         if include is not None:
-            self.add(copy.class_unit, include)
-        texts = {}
-        for path, edits in self.edits.items():
-            unit = self.project.unit(path)
-            assert unit is not None, "edits are made only to parsed files"
-            try:
-                texts[path] = apply_edits(unit.text, edits)
-            except ValueError as exc:
-                raise NotRewritable(f"its edits clash in {path}: {exc}") from exc
+            self.edits.add(copy.class_unit, include)
+        texts = _texts(self.project, self.edits.by_path)
         title = (
             f"Make {copy.helper} a wrapper of a {self.kind} member `{supply}`"
             if copy.wrapper
@@ -189,13 +232,13 @@ class _Rewrite:
         """Rewrite every call of the copy; return how many."""
         count = 0
         for unit in self.project.units(self.copy.name):
-            for call in _nodes(unit.parsed.root, "call_expression"):
+            for call in nodes_of(unit.parsed.root, "call_expression"):
                 func = call.child_by_field_name("function")
                 if func is None or self._inside_copy(unit, call):
                     continue
                 new = self._callee(unit, call, func, supply)
                 if new is not None:
-                    self.add(unit, unit.parsed.replace(func, new))
+                    self.edits.add(unit, unit.parsed.replace(func, new))
                     count += 1
         return count
 
@@ -227,7 +270,7 @@ class _Rewrite:
         binding = cpp_scope.scope_at(parsed, call).find(root.split(".")[0])
         if binding is None or not self.project.derives(binding.type_name, self.copy.cls):
             if self.copy.cls in unit.text:
-                raise NotRewritable(f"cannot tell the type of `{root}` at {_where(unit, call)}")
+                raise NotRewritable(f"cannot tell the type of `{root}` at {where(unit, call)}")
             return None
         self.outside_callers = True
         operator = func.children[1].type if len(func.children) > 2 else "->"
@@ -237,7 +280,7 @@ class _Rewrite:
         """Rewrite `map.count(x)` and `map.clear()`; stop at any other use of the map."""
         copy = self.copy
         for unit in self.project.units(copy.map_name):
-            for node in _nodes(unit.parsed.root, "identifier", "field_identifier"):
+            for node in nodes_of(unit.parsed.root, "identifier", "field_identifier"):
                 if unit.parsed.text(node) != copy.map_name or self._inside_copy(unit, node):
                     continue
                 if self._is_map(unit, node):
@@ -257,7 +300,7 @@ class _Rewrite:
                         return self.project.derives(binding.type_name, self.copy.cls)
                     if self.copy.cls in unit.text:
                         raise NotRewritable(
-                            f"cannot tell the type of `{root}` at {_where(unit, node)}"
+                            f"cannot tell the type of `{root}` at {where(unit, node)}"
                         )
                     return False
         # The map's own declaration is not in a function: class_of_code gives None.
@@ -265,37 +308,15 @@ class _Rewrite:
 
     def _map_use(self, unit: Unit, node: tree_sitter.Node, supply: str) -> None:
         parsed = unit.parsed
-        target = node
-        parent = node.parent
-        if (
-            parent is not None
-            and parent.type == "field_expression"
-            and parent.child_by_field_name("field") == node
-        ):
-            target, parent = parent, parent.parent  # this->map, info->map
+        target, parent = accessed(node)  # map, this->map, info->map
         prefix = parsed.text(target)[: -len(self.copy.map_name)]
-        method = parent.child_by_field_name("field") if parent is not None else None
-        call = parent.parent if parent is not None else None
-        if (
-            parent is not None
-            and parent.type == "field_expression"
-            and parent.child_by_field_name("argument") == target
-            and method is not None
-            and call is not None
-            and call.type == "call_expression"
-        ):
-            arguments = call.child_by_field_name("arguments")
-            inner = parsed.text(arguments)[1:-1] if arguments is not None else ""
-            if parsed.text(method) == "count":
-                new = f"{prefix}{supply}->ContainsName({inner})"
-                self.add(unit, parsed.replace(call, new))
-                return
-            if parsed.text(method) == "clear" and not inner.strip():
-                self.add(unit, parsed.replace(call, f'{prefix}{supply} = {self.kind}("")'))
-                return
+        edit = map_call_edit(parsed, target, f"{prefix}{supply}", self.kind)
+        if edit is not None:
+            self.edits.add(unit, edit)
+            return
         statement = split_lines(parsed.text(parent if parent is not None else node))[0]
         raise NotRewritable(
-            f"the map `{self.copy.map_name}` is also used at {_where(unit, node)} "
+            f"the map `{self.copy.map_name}` is also used at {where(unit, node)} "
             f"(`{statement.strip()}`); replace it by hand"
         )
 
@@ -310,16 +331,16 @@ class _Rewrite:
         )
         private = _access(unit, copy.class_node, copy.map_field) == "private"
         if self.outside_callers and private and in_class is not None:
-            self.add(
+            self.edits.add(
                 unit, cpp_edits.replace(unit.parsed, in_class, declaration, with_comments=True)
             )
-            self.add(unit, cpp_edits.delete(unit.parsed, copy.map_field))
+            self.edits.add(unit, cpp_edits.delete(unit.parsed, copy.map_field))
         else:
-            self.add(unit, cpp_edits.replace(unit.parsed, copy.map_field, declaration))
+            self.edits.add(unit, cpp_edits.replace(unit.parsed, copy.map_field, declaration))
             if in_class is not None:
-                self.add(unit, cpp_edits.delete(unit.parsed, in_class))
+                self.edits.add(unit, cpp_edits.delete(unit.parsed, in_class))
         if copy.declaration is not None:  # defined out of line: remove the definition too
-            self.add(copy.unit, cpp_edits.delete(copy.unit.parsed, copy.definition))
+            self.edits.add(copy.unit, cpp_edits.delete(copy.unit.parsed, copy.definition))
 
     def _wrap(self, supply: str) -> None:
         """Keep a copy that returns something made of the name (`Doc::Text(name)`) as a
@@ -329,11 +350,13 @@ class _Rewrite:
         assert copy.map_field is not None
         unit = copy.class_unit
         declaration = f'{self.kind} {supply} = {self.kind}("");'
-        self.add(unit, cpp_edits.replace(unit.parsed, copy.map_field, declaration))
+        self.edits.add(unit, cpp_edits.replace(unit.parsed, copy.map_field, declaration))
         made = f"{copy.wrapper}({supply}->FreshName({copy.parameter}))"
         body = copy.definition.child_by_field_name("body")
         assert body is not None, "a copy is a definition"
-        self.add(copy.unit, copy.unit.parsed.replace(body, _body(copy.unit, copy.definition, made)))
+        self.edits.add(
+            copy.unit, copy.unit.parsed.replace(body, _body(copy.unit, copy.definition, made))
+        )
 
 
 def _body(unit: Unit, function: tree_sitter.Node, made: str) -> str:
@@ -363,12 +386,3 @@ def _access(unit: Unit, cls: tree_sitter.Node, member: tree_sitter.Node) -> str:
         if child.type == "access_specifier":
             access = unit.parsed.text(child).strip()
     return access
-
-
-def _nodes(root: tree_sitter.Node, *types: str) -> Iterable[tree_sitter.Node]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in types:
-            yield node
-        stack.extend(reversed(node.children))

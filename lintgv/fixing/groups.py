@@ -12,6 +12,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from lintgv.codemods.unique_name_copies import Copy
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
 from lintgv.config import Config, config_for
 from lintgv.errors import ParseError
@@ -222,7 +223,7 @@ def fix_groups(
                 reason = f"unsafe fix ({evidence}); apply with --unsafe"
             reason = reason or prove_change(change, workspace, ordered, names)
             reason = reason or _commit(change, workspace, write, tree)
-            wrapped = change.copy is not None and bool(change.copy.wrapper)
+            wrapped = isinstance(change.copy, Copy) and bool(change.copy.wrapper)
             outcomes.append(
                 GroupFix(
                     change.helper,

@@ -77,7 +77,15 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     method that returns something made of the name (`return Doc::Text(unique_prefix);`,
     as TVM's text printers do) stays, as a wrapper: its body becomes `return
     Doc::Text(name_supply_->FreshName(prefix));` and its calls are left as they are; one
-    that does more than unique the name (cleans it first) is left to a human. In
+    that does more than unique the name (cleans it first) is left to a human. A free
+    function that takes its map from each caller (`GetUniqueName(name, &name_map)`)
+    goes, with its declarations: each caller's map, a local or a member, makes way for
+    `NameSupply name_supply = NameSupply("");` (`name_supply_` for a member), each call
+    becomes `name_supply->FreshName(x)` and the map's own mark of a taken name (`map[x] =
+    1;`) `name_supply->ReserveName(x, false);`. IRModuleNode's own copy, unique among
+    the module's functions (`global_var_map_`) and recording nothing, goes too: each call
+    `mod->GetUniqueName(x)` becomes `GlobalVarSupply(mod)->FreshGlobal(x, false)->name_hint`
+    (none from TVM 0.26 on, which has no GlobalVarSupply). In
     Python, for a method whose table is set to an empty dict or set in `__init__`, or a
     module-level function whose table is a module-level dict: the same, with
     `fresh_name`, `reserve_name` and `contains_name`. Unsafe because a copy numbers

@@ -174,17 +174,6 @@ def test_a_call_through_an_object_of_unknown_type_stops_the_change() -> None:
     assert skipped.reason == "cannot tell the type of `info` at info.cc:14"
 
 
-@pytest.mark.parametrize("returns", ["std::string", "const std::string&"])
-def test_a_free_copy_that_takes_the_map_is_left_to_a_human(returns: str) -> None:
-    code = (
-        f"{returns} GetUniqueName(std::string name, std::unordered_map<std::string, int>* m) {{\n"
-        "  return name;\n}\n"
-    )
-    changes, [skipped] = _plan({"cache.cc": code})
-    assert changes == []
-    assert skipped.reason == "a free function that takes its map from each caller"
-
-
 def test_a_free_copy_with_a_global_map_is_left_to_a_human_saying_so() -> None:
     code = (
         "std::unordered_map<std::string, int> used;\n"

@@ -2,11 +2,9 @@
 #pragma once
 #include <memory>
 #include <tvm/ir/module.h>
+#include <tvm/ir/name_supply.h>
 
 namespace tvm {
-struct NameSupply {
-  explicit NameSupply(const String& prefix) {}
-};
 struct GlobalVarSupplyNode {
   GlobalVar FreshGlobal(String name, bool add_prefix = true) { return GlobalVar(name); }
   GlobalVar UniqueGlobalFor(const String& name, bool add_prefix = true) { return GlobalVar(name); }

@@ -9,8 +9,10 @@ struct UniqueNameSupplyNode {
     return name;
   }
   String ReserveName(const String& name, bool add_prefix = true) { return name; }
+  bool ContainsName(const String& name, bool add_prefix = true) { return false; }
 };
 struct UniqueNameSupply {
+  explicit UniqueNameSupply(const String& prefix = "") {}
   template <typename Iterator, typename Name>
   UniqueNameSupply(Iterator begin, Iterator end, Name name) {}
   UniqueNameSupplyNode* operator->() const { return node.get(); }

@@ -1,0 +1,198 @@
+"""GV2xx in C++: a free GetUniqueName that takes its map from each caller becomes a
+NameSupply in place of each caller's map, across files (TVM's relay::tec shape)."""
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from lintgv.codemods.unique_names import Change, Skipped, plan_changes
+from lintgv.config import Config
+from lintgv.model import Applicability
+from lintgv.rewrite_validation import copy_of_change
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+SOURCE = FIXTURES / "fix_free_unique_name" / "src"
+EXPECTED = FIXTURES / "fix_free_unique_name_fixed" / "src"
+
+COPY = """\
+#include <string>
+#include <unordered_map>
+
+std::string GetUniqueName(std::string name, std::unordered_map<std::string, int>* name_map) {
+  auto it = name_map->find(name);
+  if (it == name_map->end()) {
+    (*name_map)[name] = 1;
+    return name;
+  }
+  return name + "_" + std::to_string(it->second++);
+}
+"""
+
+
+def _plan(files: dict[str, str]) -> tuple[list[Change], list[Skipped]]:
+    return plan_changes([Path(name) for name in files], lambda p: files.get(p.as_posix()))
+
+
+def _fixture_change() -> Change:
+    changes, skipped = plan_changes(sorted(SOURCE.iterdir()), lambda p: p.read_text())
+    assert skipped == []
+    [change] = changes
+    return change
+
+
+def test_the_fixture_project_becomes_the_expected_one() -> None:
+    change = _fixture_change()
+    assert change.helper == "GetUniqueName"
+    assert change.title == "Replace GetUniqueName with a NameSupply in place of each caller's map"
+    assert change.applicability == Applicability.UNSAFE
+    assert change.sites == 3
+    assert {p.name for p in change.texts} == {"cache.h", "cache.cc", "compiler.cc", "tasks.cc"}
+    for path in SOURCE.iterdir():
+        assert change.texts.get(path, path.read_text()) == (EXPECTED / path.name).read_text()
+
+
+@pytest.mark.system("c++")
+@pytest.mark.parametrize("name", ["cache.cc", "compiler.cc", "tasks.cc"])
+def test_each_changed_file_compiles(
+    tmp_path: Path, name: str, syntax_errors: Callable[[Path], str]
+) -> None:
+    for path in EXPECTED.iterdir():
+        (tmp_path / path.name).write_text(path.read_text())
+    assert syntax_errors(tmp_path / name) == ""
+
+
+def test_the_change_keeps_the_copy_for_the_name_proof() -> None:
+    copy = _fixture_change().copy
+    assert copy is not None
+    harness = copy_of_change(copy)
+    assert (harness.helper, harness.path.name, harness.line) == ("GetUniqueName", "cache.cc", 15)
+    assert harness.blocked is None
+    # The harness keeps the map and hands it over as each caller did.
+    assert harness.members == (("lintgv_arg1", "std::unordered_map<std::string, int>"),)
+    assert harness.arguments == ("&h->lintgv_arg1",)
+
+
+def test_from_release_0_25_the_supply_is_a_unique_name_supply() -> None:
+    files = {
+        "copy.cc": COPY,
+        "use.cc": (
+            "void Use() {\n  std::unordered_map<std::string, int> names;\n"
+            '  GetUniqueName("a", &names);\n}\n'
+        ),
+    }
+    config = Config(root=Path("."), tvm_version="0.26")
+    [change], _ = plan_changes(
+        [Path(p) for p in files], lambda p: files[p.as_posix()], config_of=lambda _: config
+    )
+    assert change.texts[Path("use.cc")] == (
+        "#include <tvm/ir/unique_name_supply.h>\n\n"
+        'void Use() {\n  UniqueNameSupply name_supply = UniqueNameSupply("");\n'
+        '  name_supply->ReserveName("a");\n}\n'
+    )
+
+
+def test_a_taken_supply_name_gives_way_to_one_made_of_the_map() -> None:
+    files = {
+        "copy.cc": COPY,
+        "use.cc": (
+            "std::string Use(int name_supply) {\n"
+            "  std::unordered_map<std::string, int> seen;\n"
+            '  return GetUniqueName("a", &seen);\n}\n'
+        ),
+    }
+    [change], _ = _plan(files)
+    text = change.texts[Path("use.cc")]
+    assert '  NameSupply seen_supply = NameSupply("");\n' in text
+    assert '  return seen_supply->FreshName("a");\n' in text
+
+
+@pytest.mark.parametrize(
+    ("caller", "reason"),
+    [
+        (
+            "std::string Use(std::unordered_map<std::string, int>* names) {\n"
+            '  return GetUniqueName("a", names);\n}\n',
+            "the call at use.cc:2 hands on a map it did not declare (`names`)",
+        ),
+        (
+            "std::string Use(std::unordered_map<std::string, int>& names) {\n"
+            '  return GetUniqueName("a", &names);\n}\n',
+            "the call at use.cc:2 hands on the map `names` its caller gave",
+        ),
+        (
+            "int Use() {\n  std::unordered_map<std::string, int> names;\n"
+            '  GetUniqueName("a", &names);\n  return names.size();\n}\n',
+            "the map `names` is also used at use.cc:4 (`names.size`); replace it by hand",
+        ),
+        (
+            "void Use() {\n  std::unordered_map<std::string, int> names, other;\n"
+            '  GetUniqueName("a", &names);\n}\n',
+            "the map `names` at use.cc:2 is not declared alone as a name → counter map",
+        ),
+        (
+            "void Use() {\n  static std::unordered_map<std::string, int> names;\n"
+            '  GetUniqueName("a", &names);\n}\n',
+            "the map `names` at use.cc:2 is static, shared by every caller; a supply in its "
+            "place would not be",
+        ),
+        (
+            "auto renamer = &GetUniqueName;\n",
+            "`GetUniqueName` is used at use.cc:1 other than in a call",
+        ),
+        (
+            "void Use() {\n  std::unordered_map<std::string, int> names;\n"
+            '  names["b"] = 2;\n  GetUniqueName("a", &names);\n}\n',
+            'the map `names` is also used at use.cc:3 (`names["b"]`); replace it by hand',
+        ),
+    ],
+    ids=[
+        "pointer-handed-on",
+        "parameter-handed-on",
+        "other-use",
+        "declared-with-another",
+        "static",
+        "address-taken",
+        "other-mark",
+    ],
+)
+def test_what_a_supply_cannot_replace_stops_the_change(caller: str, reason: str) -> None:
+    changes, [skipped] = _plan({"copy.cc": COPY, "use.cc": caller})
+    assert changes == []
+    assert (skipped.helper, skipped.path, skipped.line) == ("GetUniqueName", Path("copy.cc"), 4)
+    assert skipped.reason == reason
+
+
+def test_a_same_named_method_with_its_own_parameters_is_not_a_call_of_the_copy() -> None:
+    printer = (
+        'class Printer {\n public:\n  std::string Name() { return GetUniqueName("x"); }\n'
+        "  std::string GetUniqueName(const std::string& prefix);\n};\n"
+    )
+    files = {
+        "copy.cc": COPY,
+        "printer.h": printer,
+        "use.cc": (
+            "void Use() {\n  std::unordered_map<std::string, int> names;\n"
+            '  GetUniqueName("a", &names);\n}\n'
+        ),
+    }
+    [change], _ = _plan(files)
+    assert Path("printer.h") not in change.texts
+    assert change.sites == 1
+
+
+@pytest.mark.parametrize("extra", ["std::string prefix, ", "int* count, "])
+def test_a_free_copy_taking_more_than_name_and_map_is_left_to_a_human(extra: str) -> None:
+    code = COPY.replace("(std::string name, ", f"(std::string name, {extra}")
+    changes, [skipped] = _plan({"copy.cc": code})
+    assert changes == []
+    assert skipped.reason == (
+        "a free function that takes its map from each caller with more than a name"
+    )
+
+
+def test_a_free_copy_taking_the_map_by_value_is_left_to_a_human() -> None:
+    code = COPY.replace("int>* name_map", "int> name_map").replace("->", ".")
+    changes, [skipped] = _plan({"copy.cc": code})
+    assert changes == []
+    assert skipped.reason == "a free function that takes a copy of its callers' map"
