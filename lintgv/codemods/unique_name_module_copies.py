@@ -14,7 +14,8 @@ The supply is made anew at each call from the module as it is then: like the cop
 sees exactly the module's functions and remembers nothing. A call through an object
 whose type cannot be told stops the change. The change is unsafe: the supply turns a dot
 into an underscore, which the copy does not, and a copy that reads the module cannot be
-run alone to compare. TVM 0.26 has no GlobalVarSupply: there the copy is left to a human.
+run alone to compare. TVM 0.25 removed GlobalVarSupply: from there on the copy is left to a
+human.
 """
 
 import tree_sitter

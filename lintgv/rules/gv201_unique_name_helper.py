@@ -85,7 +85,7 @@ _DOC = """A function re-implements "if the name is taken, append a counter".
     1;`) `name_supply->ReserveName(x, false);`. IRModuleNode's own copy, unique among
     the module's functions (`global_var_map_`) and recording nothing, goes too: each call
     `mod->GetUniqueName(x)` becomes `GlobalVarSupply(mod)->FreshGlobal(x, false)->name_hint`
-    (none from TVM 0.26 on, which has no GlobalVarSupply). In
+    (none from TVM 0.25 on, which has no GlobalVarSupply). In
     Python, for a method whose table is set to an empty dict or set in `__init__`, or a
     module-level function whose table is a module-level dict: the same, with
     `fresh_name`, `reserve_name` and `contains_name`. Unsafe because a copy numbers
