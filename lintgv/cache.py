@@ -33,7 +33,7 @@ from lintgv import __version__
 from lintgv.model import FileResult
 
 log = logging.getLogger(__name__)
-FORMAT = 2
+FORMAT = 3
 
 # What a cache file may build: the values of lintgv.model and the types they hold.
 _ALLOWED = frozenset(
@@ -162,12 +162,19 @@ class Entry:
 _Stored = tuple[tuple[int, int, int], str, str, FileResult | None]
 
 
+# What the second pass (calls of the unique-name helpers the run found anywhere) made of
+# a file, under the helper names it looked for: its digest and its new result, or "" and
+# None when the file names none of them and its first result stands.
+_Second = tuple[tuple[int, int, int], str, str, str, FileResult | None]
+
+
 @dataclass
 class ResultCache:
     """Results of one config's files; `get` and `put` in memory, `save` writes once."""
 
     path: Path
     stored: dict[str, _Stored] = field(default_factory=dict)
+    second: dict[str, _Second] = field(default_factory=dict)
     dirty: bool = False
 
     @classmethod
@@ -180,8 +187,10 @@ class ResultCache:
         try:
             data = _read(path)
             loaded = _load(data) if data is not None else None
-            if isinstance(loaded, dict):
-                cache.stored = loaded
+            if isinstance(loaded, tuple) and len(loaded) == 2:
+                stored, second = loaded
+                if isinstance(stored, dict) and isinstance(second, dict):
+                    cache.stored, cache.second = stored, second
         except Exception as exc:  # any corruption: start afresh rather than fail the run
             log.warning("cache %s is unreadable (%s); rebuilding it", path, exc)
             cache.dirty = True
@@ -228,10 +237,49 @@ class ResultCache:
         self.stored[str(path)] = (stat_key, module_name, digest, None if clean else result)
         self.dirty = True
 
+    def second_pass(
+        self, path: Path, stat_key: tuple[int, int, int], module_name: str, names: str
+    ) -> tuple[str, FileResult | None] | None:
+        """Return (digest, result) the second pass kept for `path` looking for `names`
+        (see `names_key`): result None when the file names none of them. None when the
+        file, its module name or the names have changed since."""
+        kept = self.second.get(str(path))
+        if (
+            not isinstance(kept, tuple)
+            or len(kept) != 5
+            or kept[:3]
+            != (
+                stat_key,
+                module_name,
+                names,
+            )
+        ):
+            return None
+        return kept[3], kept[4]
+
+    def put_second(
+        self,
+        path: Path,
+        stat_key: tuple[int, int, int],
+        module_name: str,
+        names: str,
+        digest: str,
+        result: FileResult | None,
+    ) -> None:
+        """Remember what the second pass made of `path` (see `second_pass`)."""
+        self.second[str(path)] = (stat_key, module_name, names, digest, result)
+        self.dirty = True
+
     def save(self) -> None:
         """Write the cache atomically; a failure is logged, never raised."""
         if self.dirty:
-            _write(self.path, self.stored)
+            _write(self.path, (self.stored, self.second))
+
+
+def names_key(helpers: frozenset[str], thin: frozenset[str]) -> str:
+    """Return a stable key for the helper and thin-wrapper names a second pass looks for."""
+    text = "\n".join(sorted(helpers)) + "\0" + "\n".join(sorted(thin))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -313,7 +361,7 @@ def _create(folder: int, name: str, data: bytes, *, replace: bool) -> None:
 def stat_key(path: Path) -> tuple[int, int, int] | None:
     """Return (size, mtime_ns, inode) of `path`, or None when it cannot be stat'ed."""
     try:
-        status = path.stat()
+        status = os.stat(path)  # not Path.stat: a warm run stats every file, and it is slower
     except OSError:
         return None
     return (status.st_size, status.st_mtime_ns, status.st_ino)

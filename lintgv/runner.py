@@ -15,7 +15,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lintgv.cache import ResultCache, WalkMemo, digest_of, stat_key
+from lintgv.cache import ResultCache, WalkMemo, digest_of, names_key, stat_key
 from lintgv.collector import spare_the_collector
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, signature
@@ -251,14 +251,23 @@ def _remembered_walk(
     if loaded is not None:
         read, found = loaded
         if all(signature(path) == state for path, state in read.items()):
+            # Thousands of files share a few languages and configs: each is looked up once.
+            languages: dict[object, Language] = {}
+            configs: dict[object, Config] = {}
+
+            def language_of(name: object) -> Language:
+                if name not in languages:
+                    languages[name] = Language(str(name))
+                return languages[name]
+
+            def config_of(key: object) -> Config:
+                if key not in configs:
+                    configs[key] = discovery.config_by_key(None if key is None else str(key))
+                return configs[key]
+
             try:
                 remembered = [
-                    Candidate(
-                        Path(str(path)),
-                        Language(str(language)),
-                        discovery.config_by_key(None if key is None else str(key)),
-                        str(module),
-                    )
+                    Candidate(Path(str(path)), language_of(language), config_of(key), str(module))
                     for path, language, key, module in found
                 ]
             except (TypeError, ValueError, ConfigError):
@@ -362,19 +371,28 @@ def _checked(
 ) -> RunResult:
     """Check the files `walk` finds, with `pool`; see `run`."""
     caches: dict[str, ResultCache] = {}
+    # A file's cache depends only on its config and its folder: a warm run asks once per
+    # folder, not once per file. The walk holds every config, so their ids stay theirs.
+    by_folder: dict[tuple[int, str], ResultCache] = {}
 
     def cache_for(candidate: Candidate) -> ResultCache | None:
         if not use_cache:
             return None
+        place = (id(candidate.config), os.path.dirname(candidate.path))
+        known = by_folder.get(place)
+        if known is not None:
+            return known
         fingerprint = candidate.config.fingerprint + f"\nwhole={whole}"
         folder = cache_home(candidate.config, candidate.path)
         key = f"{folder}\n{fingerprint}"
         if key not in caches:
             caches[key] = ResultCache.open(folder, fingerprint)
+        by_folder[place] = caches[key]
         return caches[key]
 
     results: dict[Path, FileResult] = {}
     digests: dict[Path, str] = {}
+    stats: dict[Path, tuple[int, int, int]] = {}  # of the files a cache keeps
     tasks: list[_Task] = []
     candidates: list[Candidate] = []
 
@@ -387,9 +405,10 @@ def _checked(
             stat = stat_key(candidate.path) if cache else None
             entry = cache.entry(candidate.path, module) if cache else None
             hit = cache.get(candidate.path, stat, module) if cache and stat else None
-            if hit is not None and entry is not None:
+            if hit is not None and entry is not None and stat is not None:
                 results[candidate.path] = hit
                 digests[candidate.path] = entry.digest
+                stats[candidate.path] = stat
             else:
                 known = entry.digest if entry is not None else None
                 tasks.append(_Task(candidate, frozenset(), known, whole, remembered))
@@ -410,6 +429,7 @@ def _checked(
             digests[path] = done.digest
         if cache is not None and done.stat is not None and done.digest:
             cache.put(path, done.stat, done.digest, results[path], module)
+            stats[path] = done.stat
 
     index = HelperIndex()
     index.replace(results)
@@ -423,19 +443,40 @@ def _checked(
         return any(f.subject and bare_name(f.subject) in wrappers for f in results[path].findings)
 
     if helpers or thin:
-        second = [
-            _Task(
-                c, helpers, None, whole, remembered, thin if about_wrappers(c.path) else frozenset()
+        keys = {False: names_key(helpers, frozenset()), True: names_key(helpers, thin)}
+        second: list[_Task] = []
+        looked_for: dict[Path, str] = {}  # the names key of each file's task
+        for candidate in candidates:
+            wrapped = about_wrappers(candidate.path)
+            if not (helpers or wrapped):
+                continue
+            # A warm run knows what this pass made of an unchanged file, under the same
+            # names: it neither reads the file again nor starts workers for it.
+            cache, stat = cache_for(candidate), stats.get(candidate.path)
+            kept = (
+                cache.second_pass(candidate.path, stat, candidate.module_name, keys[wrapped])
+                if cache is not None and stat is not None
+                else None
             )
-            for c in candidates
-            if helpers or about_wrappers(c.path)
-        ]
+            if kept is not None:
+                digest, result = kept
+                if result is not None:
+                    results[candidate.path], digests[candidate.path] = result, digest
+                continue
+            names = thin if wrapped else frozenset()
+            second.append(_Task(candidate, helpers, None, whole, remembered, names))
+            looked_for[candidate.path] = keys[wrapped]
         for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))
+            path = done.candidate.path
             if done.result is not None:
-                results[done.candidate.path] = done.result
-                digests[done.candidate.path] = done.digest
+                results[path] = done.result
+                digests[path] = done.digest
+            cache, stat = cache_for(done.candidate), stats.get(path)
+            if cache is not None and stat is not None:
+                module = done.candidate.module_name
+                cache.put_second(path, stat, module, looked_for[path], done.digest, done.result)
     for cache in caches.values():
         cache.save()
     errors = tuple(FileError(path, message) for path, message in discovery_errors)

@@ -112,3 +112,20 @@ def test_a_result_holds_for_its_module_name_only(tmp_path: Path) -> None:
     assert cache.get(path, STAT, "pkg.x") == FileResult(path)
     assert cache.get(path, STAT, "x") is None
     assert cache.entry(path, "x") is None
+
+
+def test_a_second_pass_verdict_holds_for_the_same_file_state_and_names(tmp_path: Path) -> None:
+    path = tmp_path / "a.cc"
+    result = FileResult(path, errors=(FileError(path, "called"),))
+    names = cache_module.names_key(frozenset({"A::F"}), frozenset())
+    cache = ResultCache.open(tmp_path, "config")
+    cache.put_second(path, STAT, "", names, digest_of(b"x"), result)
+    cache.put_second(tmp_path / "b.cc", STAT, "", names, "", None)
+    cache.save()
+    again = ResultCache.open(tmp_path, "config")
+    assert again.second_pass(path, STAT, "", names) == (digest_of(b"x"), result)
+    assert again.second_pass(tmp_path / "b.cc", STAT, "", names) == ("", None)
+    other = cache_module.names_key(frozenset({"A::F", "B::G"}), frozenset())
+    assert again.second_pass(path, STAT, "", other) is None
+    assert again.second_pass(path, (10, 2_000, 7), "", names) is None
+    assert again.second_pass(path, STAT, "pkg.a", names) is None
