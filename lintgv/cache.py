@@ -204,11 +204,11 @@ class ResultCache:
         stat, _, digest, result = stored
         return Entry(stat, digest, result if result is not None else FileResult(path))
 
-    def get(
+    def hit(
         self, path: Path, stat_key: tuple[int, int, int], module_name: str = ""
-    ) -> FileResult | None:
-        """Return the cached result when the file's size, mtime and inode, and its module
-        name, are unchanged."""
+    ) -> tuple[FileResult, str] | None:
+        """Return the cached result and its digest when the file's size, mtime and inode,
+        and its module name, are unchanged (one lookup: a warm run asks for every file)."""
         stored = self.stored.get(str(path))
         if (
             not isinstance(stored, tuple)
@@ -220,7 +220,7 @@ class ResultCache:
             )
         ):
             return None
-        return stored[3] if stored[3] is not None else FileResult(path)
+        return (stored[3] if stored[3] is not None else FileResult(path)), stored[2]
 
     def put(
         self,

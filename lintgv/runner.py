@@ -217,6 +217,22 @@ def _exit_with(parent: int) -> None:
     os._exit(0)
 
 
+def _unchanged(read: dict[str, object]) -> bool:
+    """Tell whether every path a walk read is as it was then. A path that was absent is
+    not looked for again when the folder it would be in is recorded, and unchanged:
+    creating it would have changed that folder's mtime (most paths a walk reads are
+    absent ones, a config or .gitignore looked for in every folder)."""
+    absent = []
+    for path, state in read.items():
+        if state is None:
+            absent.append(path)
+        elif signature(path) != state:
+            return False
+    return all(
+        read.get(os.path.dirname(path)) is not None or signature(path) is None for path in absent
+    )
+
+
 def _remembered_walk(
     discovery: Discovery,
     paths: Sequence[Path],
@@ -250,7 +266,7 @@ def _remembered_walk(
     loaded = memo.load()
     if loaded is not None:
         read, found = loaded
-        if all(signature(path) == state for path, state in read.items()):
+        if _unchanged(read):
             # Thousands of files share a few languages and configs: each is looked up once.
             languages: dict[object, Language] = {}
             configs: dict[object, Config] = {}
@@ -378,7 +394,11 @@ def _checked(
     def cache_for(candidate: Candidate) -> ResultCache | None:
         if not use_cache:
             return None
-        place = (id(candidate.config), os.path.dirname(candidate.path))
+        # With --cache-dir, or a config file found above, the folder does not matter.
+        anywhere = cache_home.cache_dir is not None or (
+            candidate.config.source is not None and cache_home.discovery.fixed is None
+        )
+        place = (id(candidate.config), "" if anywhere else os.path.dirname(candidate.path))
         known = by_folder.get(place)
         if known is not None:
             return known
@@ -403,13 +423,12 @@ def _checked(
             cache = cache_for(candidate)
             module = candidate.module_name
             stat = stat_key(candidate.path) if cache else None
-            entry = cache.entry(candidate.path, module) if cache else None
-            hit = cache.get(candidate.path, stat, module) if cache and stat else None
-            if hit is not None and entry is not None and stat is not None:
-                results[candidate.path] = hit
-                digests[candidate.path] = entry.digest
+            hit = cache.hit(candidate.path, stat, module) if cache and stat else None
+            if hit is not None and stat is not None:
+                results[candidate.path], digests[candidate.path] = hit
                 stats[candidate.path] = stat
             else:
+                entry = cache.entry(candidate.path, module) if cache else None
                 known = entry.digest if entry is not None else None
                 tasks.append(_Task(candidate, frozenset(), known, whole, remembered))
                 yield tasks[-1]

@@ -11,6 +11,13 @@ from lintgv.model import FileError, FileResult
 STAT = (10, 1_000, 7)
 
 
+def _got(
+    cache: ResultCache, path: Path, stat: tuple[int, int, int], module: str = ""
+) -> FileResult | None:
+    hit = cache.hit(path, stat, module)
+    return hit[0] if hit is not None else None
+
+
 def _saved(folder: Path, fingerprint: str, path: Path, result: FileResult) -> None:
     cache = ResultCache.open(folder, fingerprint)
     cache.put(path, STAT, digest_of(b"x"), result)
@@ -21,20 +28,20 @@ def test_a_saved_result_is_read_back_for_the_same_file_state(tmp_path: Path) -> 
     path = tmp_path / "a.py"
     result = FileResult(path, errors=(FileError(path, "broken"),))
     _saved(tmp_path, "config", path, result)
-    assert ResultCache.open(tmp_path, "config").get(path, STAT) == result
-    assert ResultCache.open(tmp_path, "config").get(path, (10, 2_000, 7)) is None
+    assert ResultCache.open(tmp_path, "config").hit(path, STAT) == (result, digest_of(b"x"))
+    assert _got(ResultCache.open(tmp_path, "config"), path, (10, 2_000, 7)) is None
 
 
 def test_a_clean_result_is_stored_compactly_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "a.py"
     _saved(tmp_path, "config", path, FileResult(path))
-    assert ResultCache.open(tmp_path, "config").get(path, STAT) == FileResult(path)
+    assert _got(ResultCache.open(tmp_path, "config"), path, STAT) == FileResult(path)
 
 
 def test_another_config_does_not_see_the_results(tmp_path: Path) -> None:
     path = tmp_path / "a.py"
     _saved(tmp_path, "config", path, FileResult(path))
-    assert ResultCache.open(tmp_path, "other config").get(path, STAT) is None
+    assert _got(ResultCache.open(tmp_path, "other config"), path, STAT) is None
 
 
 def test_another_lintgv_version_does_not_see_the_results(
@@ -43,17 +50,17 @@ def test_another_lintgv_version_does_not_see_the_results(
     path = tmp_path / "a.py"
     _saved(tmp_path, "config", path, FileResult(path))
     monkeypatch.setattr(cache_module, "__version__", "999.0")
-    assert ResultCache.open(tmp_path, "config").get(path, STAT) is None
+    assert _got(ResultCache.open(tmp_path, "config"), path, STAT) is None
 
 
 def test_a_corrupted_entry_is_ignored_and_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "a.py"
     cache = ResultCache.open(tmp_path, "config")
     cache.stored[str(path)] = ("not", "an entry")  # type: ignore[assignment]  # corruption
-    assert cache.get(path, STAT) is None
+    assert _got(cache, path, STAT) is None
     assert cache.entry(path) is None
     cache.put(path, STAT, digest_of(b"x"), FileResult(path))
-    assert cache.get(path, STAT) == FileResult(path)
+    assert _got(cache, path, STAT) == FileResult(path)
 
 
 def test_a_corrupted_cache_file_is_ignored_and_rewritten(tmp_path: Path) -> None:
@@ -62,10 +69,10 @@ def test_a_corrupted_cache_file_is_ignored_and_rewritten(tmp_path: Path) -> None
     (stored,) = tmp_path.glob("results-*.pickle")
     stored.write_bytes(b"\x80\x05 truncated")
     cache = ResultCache.open(tmp_path, "config")
-    assert cache.get(path, STAT) is None
+    assert _got(cache, path, STAT) is None
     cache.put(path, STAT, digest_of(b"x"), FileResult(path))
     cache.save()
-    assert ResultCache.open(tmp_path, "config").get(path, STAT) == FileResult(path)
+    assert _got(ResultCache.open(tmp_path, "config"), path, STAT) == FileResult(path)
 
 
 def test_stat_key_is_none_for_a_missing_file(tmp_path: Path) -> None:
@@ -92,7 +99,7 @@ def test_a_cache_file_that_would_run_code_is_refused_and_rebuilt(tmp_path: Path)
     cache_file.write_bytes(pickle.dumps({str(path): _Planted(marker)}))
     cache = ResultCache.open(tmp_path, "config")
     assert not marker.exists()
-    assert cache.get(path, STAT) is None
+    assert _got(cache, path, STAT) is None
     assert cache.dirty  # rewritten on the next save
 
 
@@ -102,15 +109,15 @@ def test_an_edited_lintgv_source_does_not_see_the_results(
     path = tmp_path / "a.py"
     _saved(tmp_path, "config", path, FileResult(path))
     monkeypatch.setattr(cache_module, "code_stamp", lambda: "another build of the rules")
-    assert ResultCache.open(tmp_path, "config").get(path, STAT) is None
+    assert _got(ResultCache.open(tmp_path, "config"), path, STAT) is None
 
 
 def test_a_result_holds_for_its_module_name_only(tmp_path: Path) -> None:
     path = tmp_path / "x.py"
     cache = ResultCache.open(tmp_path, "config")
     cache.put(path, STAT, digest_of(b"x"), FileResult(path), "pkg.x")
-    assert cache.get(path, STAT, "pkg.x") == FileResult(path)
-    assert cache.get(path, STAT, "x") is None
+    assert _got(cache, path, STAT, "pkg.x") == FileResult(path)
+    assert _got(cache, path, STAT, "x") is None
     assert cache.entry(path, "x") is None
 
 

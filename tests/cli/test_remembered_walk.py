@@ -109,3 +109,18 @@ def test_an_unchanged_walk_is_reused_without_listing_folders(
     assert [e["path"] for e in report["errors"]] == ["pkg/a.py"]
     _touch_folder(folder)
     assert _paths(lintgv, root) == ["pkg/c.py"]
+
+
+def test_a_config_or_gitignore_created_where_there_was_none_is_applied(
+    lintgv: Lintgv, project: Project
+) -> None:
+    # Absent paths are not looked for again while their folder is unchanged: creating
+    # one changes the folder, and that must be enough.
+    root = project({"a.py": SITE, "sub/b.py": SITE, "sub/deep/c.py": SITE})
+    assert _primed(lintgv, root) == ["a.py", "sub/b.py", "sub/deep/c.py"]
+    (root / "sub" / "deep" / ".gitignore").write_text("c.py\n", encoding="utf-8")
+    _touch_folder(root / "sub" / "deep")
+    assert _paths(lintgv, root) == ["a.py", "sub/b.py"]
+    (root / "sub" / "lintgv.toml").write_text('extend-exclude = ["b.py"]\n', encoding="utf-8")
+    _touch_folder(root / "sub")
+    assert _paths(lintgv, root) == ["a.py"]
