@@ -9,20 +9,22 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods import cpp_scope
+from lintgv.codemods.cpp_lookup import accessed, namespace_of
+from lintgv.codemods.unique_name_shapes import (
+    MAP_TYPE,
+    STRING_TYPES,
+    NotRewritable,
+    only_uniquing,
+    type_of,
+    wrapper_call,
+)
 from lintgv.config import Config
 from lintgv.errors import ParseError
 from lintgv.helpers.cpp_facts import facts_of
-from lintgv.helpers.cpp_name_flow import lvalue_root
-from lintgv.model import Edit
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import function_declarator, named_descendants
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
-_STRING_TYPES = frozenset({"std::string", "string", "String", "runtime::String", "tvm::String"})
-MAP_TYPE = re.compile(
-    r"^(?:std::)?(?:unordered_)?map<(?:std::string|(?:tvm::)?(?:runtime::)?String),"
-    r"(?:int|size_t|int64_t|int32_t|uint32_t|uint64_t)>$"
-)
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ class ModuleCopy:
     definition: tree_sitter.Node
     declaration: tree_sitter.Node | None  # in-class declaration of an out-of-line copy
     class_unit: Unit
+    class_node: tree_sitter.Node
 
     @property
     def helper(self) -> str:
@@ -200,75 +203,6 @@ class ModuleCopy:
 
 
 AnyCopy = Copy | FreeCopy | ModuleCopy
-
-
-class NotRewritable(Exception):
-    """The copy cannot be replaced automatically; the message says why."""
-
-
-class Edits:
-    """The edits of one change, file by file."""
-
-    def __init__(self) -> None:
-        self.by_path: dict[Path, list[Edit]] = {}
-
-    def add(self, unit: Unit, edit: Edit) -> None:
-        self.by_path.setdefault(unit.path, []).append(edit)
-
-
-def nodes_of(root: tree_sitter.Node, *types: str) -> Iterable[tree_sitter.Node]:
-    """Yield the nodes of `types` under `root`, in source order."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in types:
-            yield node
-        stack.extend(reversed(node.children))
-
-
-def where(unit: Unit, node: tree_sitter.Node) -> str:
-    """Return `path:line` of `node`, for messages."""
-    return f"{unit.path}:{node.start_point[0] + 1}"
-
-
-def accessed(node: tree_sitter.Node) -> tuple[tree_sitter.Node, tree_sitter.Node | None]:
-    """Return the expression that uses the member `node` names (`node` itself, or
-    `this->node`, `info->node` when it is the field of one), and that expression's parent."""
-    parent = node.parent
-    if (
-        parent is not None
-        and parent.type == "field_expression"
-        and parent.child_by_field_name("field") == node
-    ):
-        return parent, parent.parent
-    return node, parent
-
-
-def map_call_edit(
-    parsed: ParsedCpp, target: tree_sitter.Node, supply: str, kind: str
-) -> Edit | None:
-    """Return the edit making `map.count(x)` ask `supply` (`supply->ContainsName(x)`) and
-    `map.clear()` start a new one, where `target` is the map; None for any other use.
-    `supply` is the supply's expression as it reads at the call (`info->name_supply_`)."""
-    parent = target.parent
-    method = parent.child_by_field_name("field") if parent is not None else None
-    call = parent.parent if parent is not None else None
-    if (
-        parent is None
-        or parent.type != "field_expression"
-        or parent.child_by_field_name("argument") != target
-        or method is None
-        or call is None
-        or call.type != "call_expression"
-    ):
-        return None
-    arguments = call.child_by_field_name("arguments")
-    inner = parsed.text(arguments)[1:-1] if arguments is not None else ""
-    if parsed.text(method) == "count" and inner.strip():
-        return parsed.replace(call, f"{supply}->ContainsName({inner})")
-    if parsed.text(method) == "clear" and not inner.strip():
-        return parsed.replace(call, f'{supply} = {kind}("")')
-    return None
 
 
 class CopyFinder:
@@ -304,8 +238,8 @@ class CopyFinder:
         kind = function.child_by_field_name("type")
         returns = cpp_scope.normalized(unit.parsed.text(kind)) if kind is not None else ""
         wrapper = ("", "")
-        if returns.removeprefix("const") not in _STRING_TYPES:
-            wrapper = _wrapper(unit.parsed, function)
+        if returns.removeprefix("const") not in STRING_TYPES:
+            wrapper = wrapper_call(unit.parsed, function)
             if not wrapper[0]:
                 raise NotRewritable(
                     f"it returns `{returns}`, not a string, and not as one call of its "
@@ -326,6 +260,12 @@ class CopyFinder:
                 f"class `{owner}` is defined {len(classes)} times in the checked files"
             )
         class_unit, class_node = classes[0]
+        overloads = _methods_named(class_unit.parsed, class_node, name)
+        if overloads > 1:
+            raise NotRewritable(
+                f"`{owner}` declares {overloads} methods named `{name}`; an overloaded copy "
+                "is left to a human"
+            )
         copy = Copy(name, owner, unit, function, class_unit, class_node, wrapper=wrapper[0])
         body = function.child_by_field_name("body")
         used = cpp_scope.identifiers(unit.parsed, body) if body is not None else set()
@@ -341,9 +281,14 @@ class CopyFinder:
                 if _is_member_definition(function)
                 else _declaration(class_unit.parsed, class_node, name)
             )
-            return ModuleCopy(name, owner, unit, function, in_class, class_unit)
+            return ModuleCopy(name, owner, unit, function, in_class, class_unit, class_node)
         if len(maps) != 1:
             raise NotRewritable("it keeps no single name → counter map member")
+        if _MODULE_NAMES in used and self.project.derives(owner, _MODULE_CLASS):
+            raise NotRewritable(
+                f"it also looks names up among the module's functions (`{_MODULE_NAMES}`), "
+                "which a NameSupply member would not"
+            )
         copy.map_name, copy.map_field = maps[0][0].name, maps[0][1]
         if len(copy.map_field.children_by_field_name("declarator")) > 1:
             raise NotRewritable(
@@ -355,7 +300,7 @@ class CopyFinder:
                 "member would not be"
             )
         if wrapper[0]:
-            copy.parameter = _only_uniquing(unit.parsed, function, copy.map_name, wrapper)
+            copy.parameter = only_uniquing(unit.parsed, function, copy.map_name, wrapper)
         if not _is_member_definition(function):
             copy.declaration = _declaration(class_unit.parsed, class_node, name)
         return copy
@@ -380,10 +325,13 @@ def _reads_module_names(
     taking one string, only looks names up in the module's `global_var_map_`."""
     if not project.derives(owner, _MODULE_CLASS):
         return False
+    classes = project.classes(_MODULE_CLASS)
+    if len(classes) != 1 or namespace_of(classes[0][0].parsed, classes[0][1])[:1] != ("tvm",):
+        return False  # another library's class of that name
     declarator = function_declarator(function)
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
     listed = [p for p in (params.named_children if params else []) if p.type != "comment"]
-    if len(listed) != 1 or _type_of(unit.parsed, listed[0]) not in _STRING_TYPES:
+    if len(listed) != 1 or type_of(unit.parsed, listed[0]) not in STRING_TYPES:
         return False
     body = function.child_by_field_name("body")
     uses = [
@@ -411,176 +359,6 @@ def _is_thin(parsed: ParsedCpp, function: tree_sitter.Node, name: str, owner: st
     return facts_of(parsed, function, name, Config(), owner or "").is_thin_wrapper()
 
 
-def _wrapper(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[str, str]:
-    """Return (callee, variable) when every `return` of the function hands the same
-    variable to the same call (`return Doc::Text(unique_prefix);`), else ("", "")."""
-    body = function.child_by_field_name("body")
-    found = set()
-    for node in named_descendants(body) if body is not None else ():
-        if node.type != "return_statement":
-            continue
-        value = node.named_children[0] if node.named_child_count else None
-        func = value.child_by_field_name("function") if value is not None else None
-        arguments = value.child_by_field_name("arguments") if value is not None else None
-        if value is None or value.type != "call_expression" or func is None or arguments is None:
-            return "", ""
-        args = arguments.named_children
-        if [a.type for a in args] != ["identifier"]:
-            return "", ""
-        found.add((cpp_scope.normalized(parsed.text(func)), parsed.text(args[0])))
-    return found.pop() if len(found) == 1 else ("", "")
-
-
-# What a copy's body may call and still be nothing but uniquing: the map's lookups, the
-# counter's text, a stream's text. Anything else (a cleaner, a check, a log) would be
-# lost with the body.
-_UNIQUING_CALLS = frozenset(
-    {"find", "count", "end", "insert", "emplace", "str", "to_string", "StrCat"}
-)
-_LOST = frozenset(
-    {"throw_statement", "goto_statement", "try_statement", "lambda_expression", "switch_statement"}
-)
-
-
-def _only_uniquing(
-    parsed: ParsedCpp, function: tree_sitter.Node, map_name: str, wrapper: tuple[str, str]
-) -> str:
-    """Return the name parameter of a copy whose body does nothing but unique it and
-    hand the unique name, a string, to `wrapper`'s callee; otherwise say what a wrapper
-    would lose or get wrong."""
-    declarator = function_declarator(function)
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    declared = [
-        (p, n.name)
-        for p in (params.named_children if params is not None else [])
-        for n in cpp_scope.declared(parsed, p, cpp_scope.Kind.PARAMETER)
-    ]
-    if len(declared) != 1:
-        raise NotRewritable("it takes more than the name; a wrapper would lose the rest")
-    parameter, name = declared[0]
-    if _type_of(parsed, parameter) not in _STRING_TYPES:
-        raise NotRewritable(
-            f"it is asked with a `{_type_of(parsed, parameter)}`, not a string name; a "
-            "NameSupply takes a string"
-        )
-    body = function.child_by_field_name("body")
-    assert body is not None, "a copy is a definition"
-    locals_ = {
-        b.name: statement
-        for statement in named_descendants(body)
-        if statement.type == "declaration"
-        for b in cpp_scope.declared(parsed, statement, cpp_scope.Kind.LOCAL)
-    }
-    callee, variable = wrapper
-    holder = locals_.get(variable)
-    if variable != name and not _starts_as(parsed, holder, variable, name):
-        raise NotRewritable(
-            f"it returns `{callee}({variable})`, not the name it was asked for made unique"
-        )
-    # The parameter stays as it came: the supply is asked for exactly that name.
-    writable = {*locals_, map_name}
-    for node in named_descendants(body):
-        if _loses(parsed, node, writable, callee) or _changes_first(parsed, node, body, variable):
-            line = parsed.text(_statement_of(node, body)).splitlines()[0].strip()
-            raise NotRewritable(
-                f"it does more than unique the name (`{line}`); a wrapper would lose it"
-            )
-    return name
-
-
-def _starts_as(
-    parsed: ParsedCpp, holder: tree_sitter.Node | None, variable: str, name: str
-) -> bool:
-    """Tell whether `holder` declares `variable` as a string that starts as the name
-    asked for (`std::string unique_prefix = prefix;`)."""
-    if holder is None or _type_of(parsed, holder) not in _STRING_TYPES:
-        return False
-    for declarator in holder.children_by_field_name("declarator"):
-        target = declarator.child_by_field_name("declarator")
-        value = declarator.child_by_field_name("value")
-        if target is not None and parsed.text(target) == variable:
-            return value is not None and parsed.text(value) == name
-    return False
-
-
-def _changes_first(
-    parsed: ParsedCpp, node: tree_sitter.Node, body: tree_sitter.Node, variable: str
-) -> bool:
-    """Tell whether `node` changes the name before any uniquing: a write to it that is a
-    statement of the body itself (`unique_prefix += "_v";`), not inside the uniquing
-    loop or test."""
-    if node.type not in ("assignment_expression", "update_expression"):
-        return False
-    target = node.child_by_field_name("left") or node.child_by_field_name("argument")
-    return (
-        target is not None
-        and lvalue_root(parsed, target) == {variable}
-        and node.parent is not None
-        and node.parent.type == "expression_statement"
-        and node.parent.parent == body
-    )
-
-
-# Declarations a uniquing body makes: the name, a counter, an iterator, a stream.
-_PLAIN_TYPES = _STRING_TYPES | frozenset(
-    {
-        "int", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "unsigned", "auto",
-        "std::ostringstream", "std::stringstream", "ostringstream", "stringstream",
-    }
-)  # fmt: skip
-
-
-def _loses(parsed: ParsedCpp, node: tree_sitter.Node, writable: set[str], callee: str) -> bool:
-    """Tell whether `node` does something a wrapper of the supply would not: calls other
-    than uniquing ones, writes to anything but the function's own variables and its map,
-    a stream other than its own, preprocessor lines, throws, a declaration of anything
-    but a plain value (a lock, a reference or pointer to a member)."""
-    kind = node.type
-    if kind in _LOST or kind.startswith("preproc"):
-        return True
-    if kind == "declaration":
-        declarators = node.children_by_field_name("declarator")
-        plain = all(
-            d.type == "identifier"
-            or (
-                d.type == "init_declarator"
-                and (inner := d.child_by_field_name("declarator")) is not None
-                and inner.type == "identifier"
-            )
-            for d in declarators
-        )
-        return not plain or _type_of(parsed, node) not in _PLAIN_TYPES
-    if kind == "call_expression":
-        func = node.child_by_field_name("function")
-        text = cpp_scope.normalized(parsed.text(func)) if func is not None else ""
-        bare = text.rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1]
-        return bare not in _UNIQUING_CALLS and text != callee
-    if kind in ("assignment_expression", "update_expression"):
-        target = node.child_by_field_name("left") or node.child_by_field_name("argument")
-        roots = lvalue_root(parsed, target) if target is not None else set()
-        return target is not None and (not roots or not roots <= writable)
-    if kind == "binary_expression" and node.child_by_field_name("operator") is not None:
-        operator = node.child_by_field_name("operator")
-        if operator is not None and parsed.text(operator) == "<<":
-            left = node.child_by_field_name("left")
-            while left is not None and left.type == "binary_expression":
-                left = left.child_by_field_name("left")
-            return left is None or left.type != "identifier" or parsed.text(left) not in writable
-    return False
-
-
-def _statement_of(node: tree_sitter.Node, body: tree_sitter.Node) -> tree_sitter.Node:
-    while node.parent is not None and node.parent != body:
-        node = node.parent
-    return node
-
-
-def _type_of(parsed: ParsedCpp, declaration: tree_sitter.Node) -> str:
-    kind = declaration.child_by_field_name("type")
-    text = cpp_scope.normalized(parsed.text(kind)) if kind is not None else ""
-    return text.removeprefix("const")
-
-
 def _map_parameter(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[int, bool] | None:
     """Return (index, by pointer) of the name → counter map a free function takes with a
     string name (by pointer or reference, as TVM's relay::backend::GetUniqueName takes
@@ -590,10 +368,10 @@ def _map_parameter(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[int, 
     listed = [
         p for p in (params.named_children if params is not None else []) if p.type != "comment"
     ]
-    maps = [i for i, p in enumerate(listed) if MAP_TYPE.match(_type_of(parsed, p))]
+    maps = [i for i, p in enumerate(listed) if MAP_TYPE.match(type_of(parsed, p))]
     if not maps:
         return None
-    names = [p for p in listed if _type_of(parsed, p) in _STRING_TYPES]
+    names = [p for p in listed if type_of(parsed, p) in STRING_TYPES]
     if len(listed) != 2 or len(maps) != 1 or len(names) != 1:
         raise NotRewritable(
             "a free function that takes its map from each caller with more than a name"
@@ -621,6 +399,20 @@ def fields(parsed: ParsedCpp, cls: tree_sitter.Node) -> list[tree_sitter.Node]:
 def _type_text(unit: Unit, declaration: tree_sitter.Node) -> str:
     kind = declaration.child_by_field_name("type")
     return unit.parsed.text(kind) if kind is not None else ""
+
+
+def _methods_named(parsed: ParsedCpp, cls: tree_sitter.Node, name: str) -> int:
+    """Return how many member functions named `name` the class body declares or defines."""
+    body = cls.child_by_field_name("body")
+    count = 0
+    for member in body.named_children if body is not None else []:
+        declarator = function_declarator(member) if member.type in _MEMBERS else None
+        inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+        count += inner is not None and cpp_scope.normalized(parsed.text(inner)) == name
+    return count
+
+
+_MEMBERS = frozenset({"field_declaration", "function_definition", "declaration"})
 
 
 def _declaration(parsed: ParsedCpp, cls: tree_sitter.Node, name: str) -> tree_sitter.Node | None:

@@ -5,38 +5,36 @@ module, as TVM's #12066 did by hand.
 One change across every file involved:
 
 * each call `mod->GetUniqueName(x)` becomes
-  `GlobalVarSupply(mod)->FreshGlobal(x, false)->name_hint` (inside the class's own
-  methods, `GlobalVarSupply(GetRef<IRModule>(this))`);
+  `GlobalVarSupply(mod)->FreshGlobal(x, false)->name_hint` (through an `IRModuleNode*`
+  or `&`, `GetRef<IRModule>(node)`; inside the class's out-of-line methods,
+  `GetRef<IRModule>(this)`);
 * the method's declaration and definition go, with their doc comments;
 * `#include <tvm/ir/global_var_supply.h>` is added to each file with a call.
 
 The supply is made anew at each call from the module as it is then: like the copy, it
 sees exactly the module's functions and remembers nothing. A call through an object
-whose type cannot be told stops the change. The change is unsafe: the supply turns a dot
-into an underscore, which the copy does not, and a copy that reads the module cannot be
-run alone to compare. TVM 0.25 removed GlobalVarSupply: from there on the copy is left to a
-human.
+whose type cannot be told, a call in the class's own body or header (where no supply can
+be made), or the name in a macro stops the change; a derived class's own method of that
+name is left alone. Only TVM's class counts (`tvm::IRModuleNode`). The change is unsafe:
+the supply turns a dot into an underscore, which the copy does not, and a copy that reads
+the module cannot be run alone to compare. TVM 0.25 removed GlobalVarSupply: from there
+on the copy is left to a human.
 """
 
 import tree_sitter
 
 from lintgv.codemods import cpp_edits, cpp_scope
+from lintgv.codemods.cpp_lookup import declares_method, macro_mentions
 from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
-from lintgv.codemods.unique_name_copies import (
-    Edits,
-    ModuleCopy,
-    NotRewritable,
-    Project,
-    Unit,
-    class_of_code,
-    nodes_of,
-)
+from lintgv.codemods.unique_name_copies import ModuleCopy, Project, Unit, class_of_code
+from lintgv.codemods.unique_name_edits import Edits, nodes_of, where
+from lintgv.codemods.unique_name_shapes import NotRewritable
 
 EVIDENCE = (
     "the supply turns a dot in a name into an underscore, which the copy does not; a copy "
     "that reads its module's functions cannot be run alone to compare"
 )
-_MODULE_TYPES = frozenset({"IRModule"})
+_HEADERS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh"})
 
 
 class ModuleRewrite:
@@ -50,6 +48,9 @@ class ModuleRewrite:
         copy = self.copy
         sites = 0
         for unit in self.project.units(copy.name):
+            macro = macro_mentions(unit.parsed, copy.name)
+            if macro is not None and "IRModule" in unit.text:
+                raise NotRewritable(f"`{copy.name}` is named in a macro at {where(unit, macro)}")
             called = False
             for call in nodes_of(unit.parsed.root, "call_expression"):
                 if unit.path == copy.unit.path and _within(copy.definition, call):
@@ -57,6 +58,7 @@ class ModuleRewrite:
                 module = self._module(unit, call)
                 if module is None:
                     continue
+                self._check_place(unit, call)
                 arguments = call.child_by_field_name("arguments")
                 inner = unit.parsed.text(arguments)[1:-1].strip() if arguments else ""
                 new = f"GlobalVarSupply({module})->FreshGlobal({inner}, false)->name_hint"
@@ -67,11 +69,24 @@ class ModuleRewrite:
             if include is not None:
                 self.edits.add(unit, include)
         if copy.declaration is not None:
-            self.edits.add(
-                copy.class_unit, cpp_edits.delete(copy.class_unit.parsed, copy.declaration)
-            )
+            declaration = cpp_edits.delete(copy.class_unit.parsed, copy.declaration)
+            self.edits.add(copy.class_unit, declaration)
         self.edits.add(copy.unit, cpp_edits.delete(copy.unit.parsed, copy.definition))
         return self.edits, sites
+
+    def _check_place(self, unit: Unit, call: tree_sitter.Node) -> None:
+        """Stop at a call where a GlobalVarSupply cannot be made: inside the module
+        class's own body (IRModule is not complete there), or in the header that defines
+        it (which global_var_supply.h includes)."""
+        copy = self.copy
+        if unit.path != copy.class_unit.path:
+            return
+        if _within(copy.class_node, call) or unit.path.suffix in _HEADERS:
+            raise NotRewritable(
+                f"it is called at {where(unit, call)}, in the header or class body that "
+                f"defines `{copy.cls}`, where no GlobalVarSupply can be made; move that "
+                "call out first"
+            )
 
     def _module(self, unit: Unit, call: tree_sitter.Node) -> str | None:
         """Return the module a call of the copy asks, as an IRModule expression; None
@@ -80,12 +95,16 @@ class ModuleRewrite:
         func = call.child_by_field_name("function")
         if func is None:
             return None
-        name = self.copy.name
+        name, cls = self.copy.name, self.copy.cls
         text = cpp_scope.normalized(parsed.text(func))
-        if text in (name, f"{self.copy.cls}::{name}", f"this->{name}"):
+        if text in (name, f"{cls}::{name}", f"this->{name}"):
             owner = class_of_code(parsed, call)
-            if owner is None or not self.project.derives(owner, self.copy.cls):
+            if owner is None or not self.project.derives(owner, cls):
                 return None  # another function of that name
+            if owner != cls and any(
+                declares_method(u.parsed, c, name) for u, c in self.project.classes(owner)
+            ):
+                return None  # a derived class's own method of that name
             return "GetRef<IRModule>(this)"
         field = func.child_by_field_name("field") if func.type == "field_expression" else None
         receiver = func.child_by_field_name("argument") if field is not None else None
@@ -97,14 +116,17 @@ class ModuleRewrite:
             if receiver.type == "identifier"
             else None
         )
-        if binding is not None and binding.type_name in _MODULE_TYPES and operator == "->":
-            return parsed.text(receiver)
-        if binding is None and "IRModule" in unit.text:
-            raise NotRewritable(
-                f"cannot tell the type of `{parsed.text(receiver)}` at "
-                f"{unit.path}:{call.start_point[0] + 1}"
-            )
-        return None
+        kind = binding.type_name if binding is not None else ""
+        object_ = parsed.text(receiver)
+        if kind == "IRModule" and operator == "->" and binding and not binding.pointer:
+            return object_
+        if kind == cls and binding is not None and binding.pointer == (operator == "->"):
+            return f"GetRef<IRModule>({'' if binding.pointer else '&'}{object_})"
+        if kind and kind not in ("IRModule", cls) and not self.project.derives(kind, cls):
+            return None  # another class's method of that name
+        raise NotRewritable(
+            f"cannot tell what `{object_}` at {where(unit, call)} is, or name it as an IRModule"
+        )
 
 
 def _within(outer: tree_sitter.Node, node: tree_sitter.Node) -> bool:

@@ -37,27 +37,24 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods import cpp_edits, cpp_scope, unique_names_python
+from lintgv.codemods.cpp_lookup import accessed
 from lintgv.codemods.includes import NAME_SUPPLY_HEADER, UNIQUE_NAME_SUPPLY_HEADER, include_edit
 from lintgv.codemods.unique_name_copies import (
     HELPER_NAMES,
     Copy,
     CopyFinder,
-    Edits,
     FreeCopy,
     ModuleCopy,
-    NotRewritable,
     Project,
     Skipped,
     Unit,
-    accessed,
     class_of_code,
-    map_call_edit,
-    nodes_of,
-    where,
 )
+from lintgv.codemods.unique_name_edits import Edits, map_call_edit, nodes_of, where
 from lintgv.codemods.unique_name_free_copies import FreeRewrite
 from lintgv.codemods.unique_name_module_copies import EVIDENCE as MODULE_EVIDENCE
 from lintgv.codemods.unique_name_module_copies import ModuleRewrite
+from lintgv.codemods.unique_name_shapes import NotRewritable
 from lintgv.config import Config, config_for
 from lintgv.fixes import apply_edits
 from lintgv.lines import split_lines

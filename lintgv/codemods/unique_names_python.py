@@ -26,7 +26,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
-from lintgv.codemods.unique_name_copies import NotRewritable, Skipped
+from lintgv.codemods.unique_name_copies import Skipped
+from lintgv.codemods.unique_name_shapes import NotRewritable
 from lintgv.config import Config, config_for
 from lintgv.errors import ParseError
 from lintgv.fixes import apply_edits, offsets_of

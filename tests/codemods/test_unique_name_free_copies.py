@@ -15,6 +15,7 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 SOURCE = FIXTURES / "fix_free_unique_name" / "src"
 EXPECTED = FIXTURES / "fix_free_unique_name_fixed" / "src"
 
+MAP = "std::unordered_map<std::string, int>"
 COPY = """\
 #include <string>
 #include <unordered_map>
@@ -145,6 +146,56 @@ def test_a_taken_supply_name_gives_way_to_one_made_of_the_map() -> None:
             '  names["b"] = 2;\n  GetUniqueName("a", &names);\n}\n',
             'the map `names` is also used at use.cc:3 (`names["b"]`); replace it by hand',
         ),
+        (
+            "std::string Use() {\n"
+            '  std::unordered_map<std::string, int> names = {{"main", 1}};\n'
+            '  return GetUniqueName("a", &names);\n}\n',
+            "the map `names` at use.cc:2 starts with entries, which a new supply would not",
+        ),
+        (
+            'class C {\n  std::string A() { return GetUniqueName("a", &names_); }\n'
+            '  std::unordered_map<std::string, int> names_{{"main", 1}};\n};\n',
+            "the map `names_` at use.cc:3 starts with entries, which a new supply would not",
+        ),
+        (
+            "std::string Use(Ctx* ctx) {\n"
+            "  std::unordered_map<std::string, int>& names = ctx->names;\n"
+            '  return GetUniqueName("a", &names);\n}\n',
+            "the map `names` at use.cc:2 refers to a map kept elsewhere",
+        ),
+        (
+            "void Use() {\n  std::unordered_map<std::string, int> names;\n"
+            '  auto f = [names]() mutable { return GetUniqueName("a", &names); };\n}\n',
+            "the map `names` is captured by value at use.cc:3; a supply in its place would be "
+            "shared, not copied",
+        ),
+        (
+            "#define UNIQ(x, m) GetUniqueName(x, m)\n",
+            "`GetUniqueName` is named in a macro at use.cc:1",
+        ),
+        (
+            "#define TAKEN(x) names[x]\nvoid Use() {\n"
+            "  std::unordered_map<std::string, int> names;\n"
+            '  GetUniqueName("a", &names);\n}\n',
+            "the map `names` is named in a macro at use.cc:1",
+        ),
+        (
+            'class C {\n  std::string A() { return GetUniqueName("a", &names_); }\n'
+            "  std::unordered_map<std::string, int> names_;\n"
+            "  size_t first_ = names_.size();\n};\n",
+            "the map `names_` is also used at use.cc:4 (`names_.size`); replace it by hand",
+        ),
+        (
+            'class C {\n  std::string A() { return GetUniqueName("a", &names_); }\n'
+            "  std::unordered_map<std::string, int> names_;\n};\n"
+            "int Count(C* c) { return c->names_.size(); }\n",
+            "the map `names_` is used through another object at use.cc:5; replace it by hand",
+        ),
+        (
+            "namespace elsewhere {\nvoid Use() {\n  std::unordered_map<std::string, int> m;\n"
+            '  other::GetUniqueName("a", &m);\n}\n}\n',
+            "cannot tell which `GetUniqueName` the call at use.cc:4 calls",
+        ),
     ],
     ids=[
         "pointer-handed-on",
@@ -154,6 +205,15 @@ def test_a_taken_supply_name_gives_way_to_one_made_of_the_map() -> None:
         "static",
         "address-taken",
         "other-mark",
+        "initial-entries",
+        "member-initial-entries",
+        "a-reference",
+        "captured-by-value",
+        "in-a-macro",
+        "map-in-a-macro",
+        "used-outside-methods",
+        "through-another-object",
+        "unknown-function",
     ],
 )
 def test_what_a_supply_cannot_replace_stops_the_change(caller: str, reason: str) -> None:
@@ -196,3 +256,112 @@ def test_a_free_copy_taking_the_map_by_value_is_left_to_a_human() -> None:
     changes, [skipped] = _plan({"copy.cc": code})
     assert changes == []
     assert skipped.reason == "a free function that takes a copy of its callers' map"
+
+
+def test_two_maps_in_one_place_get_two_supplies_and_one_include() -> None:
+    caller = (
+        "std::string Use(const std::string& x) {\n"
+        "  std::unordered_map<std::string, int> a;\n"
+        "  std::unordered_map<std::string, int> b;\n"
+        "  return GetUniqueName(x, &a) + GetUniqueName(x, &b);\n}\n"
+    )
+    [change], _ = _plan({"copy.cc": COPY, "use.cc": caller})
+    assert change.texts[Path("use.cc")] == (
+        "#include <tvm/ir/name_supply.h>\n\n"
+        "std::string Use(const std::string& x) {\n"
+        '  NameSupply name_supply = NameSupply("");\n'
+        '  NameSupply b_supply = NameSupply("");\n'
+        "  return name_supply->FreshName(x) + b_supply->FreshName(x);\n}\n"
+    )
+
+
+def test_a_mutable_map_gives_way_to_a_mutable_supply() -> None:
+    caller = (
+        "class C {\n public:\n"
+        "  std::string A(const std::string& x) const { return GetUniqueName(x, &names_); }\n"
+        "  void Reset() const { names_.clear(); }\n\n private:\n"
+        "  mutable std::unordered_map<std::string, int> names_;\n};\n"
+    )
+    [change], _ = _plan({"copy.cc": COPY, "use.cc": caller})
+    text = change.texts[Path("use.cc")]
+    assert '  mutable NameSupply name_supply_ = NameSupply("");\n' in text
+    assert '  void Reset() const { name_supply_ = NameSupply(""); }\n' in text
+
+
+def test_a_shadowing_map_in_an_inner_block_is_the_one_replaced() -> None:
+    caller = (
+        "std::string Use(const std::string& x) {\n"
+        "  std::unordered_map<std::string, int> m;\n"
+        '  m["keep"] = 2;\n'
+        "  {\n    std::unordered_map<std::string, int> m;\n"
+        "    return GetUniqueName(x, &m);\n  }\n}\n"
+    )
+    [change], _ = _plan({"copy.cc": COPY, "use.cc": caller})
+    text = change.texts[Path("use.cc")]
+    assert '  std::unordered_map<std::string, int> m;\n  m["keep"] = 2;\n' in text
+    assert '    NameSupply name_supply = NameSupply("");\n' in text
+
+
+def test_calls_of_other_functions_of_that_name_are_left_alone() -> None:
+    # Another namespace's function, a class's static method, and a method that hides
+    # the copy inside its own class: none of them is the copy.
+    files = {
+        "copy.cc": f"namespace tvm {{\n{COPY}}}\n",
+        "other.h": (
+            "namespace other {\n"
+            "std::string GetUniqueName(std::string n, std::unordered_map<std::string, int>* m);\n"
+            "}\n"
+        ),
+        "use.cc": (
+            "namespace tvm {\nstruct Util {\n"
+            f"  static std::string GetUniqueName(std::string n, {MAP}* m);\n"
+            f'  std::string Own() {{ {MAP} m; return GetUniqueName("o", &m); }}\n'
+            "};\n"
+            "std::string Use(const std::string& x) {\n"
+            "  std::unordered_map<std::string, int> mine, theirs, util;\n"
+            "  std::unordered_map<std::string, int> ours;\n"
+            "  return GetUniqueName(x, &ours) + other::GetUniqueName(x, &theirs) +\n"
+            "         Util::GetUniqueName(x, &util);\n}\n}\n"
+        ),
+    }
+    [change], _ = _plan(files)
+    assert change.sites == 1
+    assert Path("other.h") not in change.texts
+    text = change.texts[Path("use.cc")]
+    assert "name_supply->FreshName(x) + other::GetUniqueName(x, &theirs) +" in text
+    assert "Util::GetUniqueName(x, &util);" in text
+    assert 'return GetUniqueName("o", &m); }' in text
+
+
+def test_a_derived_class_s_own_map_of_that_name_is_not_the_base_s() -> None:
+    caller = (
+        "class Base {\n public:\n"
+        "  std::string Lower(const std::string& x) { return GetUniqueName(x, &name_map_); }\n"
+        " protected:\n  std::unordered_map<std::string, int> name_map_;\n};\n"
+        "class Derived : public Base {\n public:\n"
+        "  void Mark(const std::string& x) { name_map_[x] = 1; }\n"
+        " private:\n  std::unordered_map<std::string, int> name_map_;\n};\n"
+    )
+    [change], _ = _plan({"copy.cc": COPY, "use.cc": caller})
+    text = change.texts[Path("use.cc")]
+    assert "  void Mark(const std::string& x) { name_map_[x] = 1; }\n" in text
+    assert text.count("std::unordered_map<std::string, int> name_map_;") == 1
+
+
+def test_a_supply_name_a_base_class_uses_is_not_taken_again() -> None:
+    header = (
+        'class Base {\n protected:\n  NameSupply name_supply_ = NameSupply("base");\n};\n'
+        "class Derived : public Base {\n public:\n  std::string Lower(const std::string& x);\n"
+        "  std::string Other(const std::string& x);\n"
+        " private:\n  std::unordered_map<std::string, int> name_map_;\n};\n"
+    )
+    source = (
+        '#include "derived.h"\n'
+        "std::string Derived::Lower(const std::string& x) {\n"
+        "  return GetUniqueName(x, &name_map_);\n}\n"
+        "std::string Derived::Other(const std::string& x) { return name_supply_->FreshName(x); }\n"
+    )
+    [change], _ = _plan({"copy.cc": COPY, "derived.h": header, "derived.cc": source})
+    assert '  NameSupply name_map_supply_ = NameSupply("");\n' in change.texts[Path("derived.h")]
+    assert "{ return name_supply_->FreshName(x); }" in change.texts[Path("derived.cc")]
+    assert "  return name_map_supply_->FreshName(x);\n" in change.texts[Path("derived.cc")]
