@@ -194,7 +194,7 @@ def _group_lines(run: FixRun) -> list[str]:
         copies = _plural(len(done), "unique-name copy").replace("copys", "copies")
         helpers = ", ".join(g.helper for g in done)
         lines.append(
-            f"{verb} {copies} with a NameSupply ({_plural(sites, 'call site')}): {helpers}."
+            f"{verb} {copies} with a supply ({_plural(sites, 'call site')}): {helpers}."
         )
     wrapped = [g for g in run.groups if g.done and g.wrapped]
     if wrapped:
@@ -202,7 +202,7 @@ def _group_lines(run: FixRun) -> list[str]:
         copies = _plural(len(wrapped), "unique-name copy").replace("copys", "copies")
         helpers = ", ".join(g.helper for g in wrapped)
         lines.append(
-            f"{verb} {copies} a wrapper of a NameSupply (it returns what it made of the "
+            f"{verb} {copies} a wrapper of a supply (it returns what it made of the "
             f"name; its calls stay): {helpers}."
         )
     for group in (g for g in run.groups if g.done and g.threaded):

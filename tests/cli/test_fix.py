@@ -270,7 +270,7 @@ def test_a_printer_copy_becomes_a_wrapper_and_the_summary_says_what_stays(
     (tmp_path / "printer.cc").write_text(PRINTER_CC)
     done = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
     assert (
-        "Made 1 unique-name copy a wrapper of a NameSupply (it returns what it made of the "
+        "Made 1 unique-name copy a wrapper of a supply (it returns what it made of the "
         "name; its calls stay): RelayPrinter::GetUniqueName."
     ) in done.stdout
     assert "Replaced" not in done.stdout

@@ -42,7 +42,7 @@ def test_unsafe_fix_replaces_a_python_copy_once(tmp_path: Path) -> None:
 
     first = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
     assert first.returncode == 0, first.stdout + first.stderr
-    assert "Replaced 1 unique-name copy with a NameSupply (1 call site)" in first.stdout
+    assert "Replaced 1 unique-name copy with a supply (1 call site)" in first.stdout
     after = source.read_bytes()
     assert after == FIXED.replace("\n", "\r\n").encode()
     cst.parse_module(after.decode())

@@ -128,7 +128,7 @@ def test_lintgv_fix_reports_the_change_and_a_second_run_does_nothing(project: Pa
     first = fix_paths([project], {}, unsafe=True, use_cache=False)
     summary = render_summary(first, unsafe=True).splitlines()
     assert summary[1] == (
-        "Replaced 1 unique-name copy with a NameSupply (4 call sites): CodeGenBase::GetUniqueName."
+        "Replaced 1 unique-name copy with a supply (4 call sites): CodeGenBase::GetUniqueName."
     )
     # The printer's GetUniqueName returns a Doc and keeps no names: GV201 does not report
     # it, so it is no copy left to a human either.

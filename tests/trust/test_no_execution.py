@@ -38,7 +38,7 @@ def test_the_copies_do_run_when_asked_in_the_sandbox(tmp_path: Path) -> None:
     marker = tmp_path / "marker"
     root = hostile_tree(tmp_path / "tree", marker)
     result = run_lintgv("fix", "--no-cache", "--prove-names", "--diff", ".", cwd=root)
-    assert "Would replace 1 unique-name copy with a NameSupply" in result.stderr, result.stderr
+    assert "Would replace 1 unique-name copy with a supply" in result.stderr, result.stderr
     assert "+  NameSupply name_supply_" in result.stdout
     assert not marker.exists()
 
