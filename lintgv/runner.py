@@ -67,10 +67,23 @@ class _Task:
 
 @dataclass(frozen=True)
 class _Done:
-    candidate: Candidate
+    """What a worker sends back for a task. The caller pairs it with its own task: sent
+    back, the candidate (its path, its whole config) would be unpickled once per file."""
+
     stat: tuple[int, int, int] | None
     digest: str
-    result: FileResult | None  # None: content unchanged since `known_digest`
+    result: FileResult | None  # None: content unchanged since `known_digest`, or clean
+    clean: bool = False  # checked and found clean: the caller makes its empty result
+
+    def result_for(self, candidate: Candidate) -> FileResult | None:
+        return FileResult(candidate.path) if self.clean else self.result
+
+
+def _done(stat: tuple[int, int, int] | None, digest: str, result: FileResult) -> _Done:
+    """Return the answer for a checked file; most are clean, and go back as a flag."""
+    if result == FileResult(result.path):
+        return _Done(stat, digest, None, clean=True)
+    return _Done(stat, digest, result)
 
 
 def _work(task: _Task) -> _Done:
@@ -78,10 +91,10 @@ def _work(task: _Task) -> _Done:
     stat = stat_key(candidate.path) if task.remembered else None
     loaded = read_source(candidate.path, candidate.config.max_file_size)
     if isinstance(loaded, FileError):
-        return _Done(candidate, None, "", FileResult(candidate.path, errors=(loaded,)))
+        return _Done(None, "", FileResult(candidate.path, errors=(loaded,)))
     digest = digest_of(loaded.data) if task.remembered else ""
     if digest == task.known_digest:
-        return _Done(candidate, stat, digest, None)
+        return _Done(stat, digest, None)
     from lintgv.engine import check  # imported on first use: see lintgv/__init__.py
 
     source = SourceFile(candidate.path, candidate.language, loaded.text)
@@ -93,7 +106,7 @@ def _work(task: _Task) -> _Done:
         thin_names=task.thin_names,
         whole=task.whole,
     )
-    return _Done(candidate, stat, digest, result)
+    return _done(stat, digest, result)
 
 
 def _mentions(task: _Task) -> _Done:
@@ -101,11 +114,11 @@ def _mentions(task: _Task) -> _Done:
     and the name of a thin wrapper (which it may declare)."""
     loaded = read_source(task.candidate.path, task.candidate.config.max_file_size)
     if isinstance(loaded, FileError):
-        return _Done(task.candidate, None, "", None)
+        return _Done(None, "", None)
     text = loaded.text
     helpers = any(n in text for n in bare_names(task.helper_names))
     if not helpers and not any(_holds_parts(text, n) for n in task.thin_names):
-        return _Done(task.candidate, None, "", None)
+        return _Done(None, "", None)
     return _work(replace(task, known_digest=None))
 
 
@@ -185,9 +198,10 @@ class Workers:
         state and result, in order, as it is done."""
         tasks = [_Task(c, frozenset(), None, False) for c in candidates]
         chunk = max(1, min(_CHUNK, len(tasks) // (self.jobs * 8)))
-        for done in self._pool.map(_work, tasks, chunksize=chunk):
-            assert done.result is not None  # no digest was known, so it was checked
-            yield done.candidate, done.stat, done.result
+        for task, done in zip(tasks, self._pool.map(_work, tasks, chunksize=chunk), strict=True):
+            result = done.result_for(task.candidate)
+            assert result is not None  # no digest was known, so it was checked
+            yield task.candidate, done.stat, result
 
     def close(self) -> None:
         """Stop: drop the work not yet started, without waiting for the rest."""
@@ -436,14 +450,16 @@ def _checked(
     for count, done in enumerate(pool.map(_work, walked()), 1):
         if progress is not None:
             progress("checking", count, len(tasks))
-        path = done.candidate.path
-        cache = cache_for(done.candidate)
-        module = done.candidate.module_name
-        previous = cache.entry(path, module) if cache is not None and done.result is None else None
+        candidate = tasks[count - 1].candidate  # results come in the order of the tasks
+        path = candidate.path
+        cache = cache_for(candidate)
+        module = candidate.module_name
+        result = done.result_for(candidate)
+        previous = cache.entry(path, module) if cache is not None and result is None else None
         if previous is not None:
             results[path] = previous.result
-        elif done.result is not None:
-            results[path] = done.result
+        elif result is not None:
+            results[path] = result
         if done.digest:
             digests[path] = done.digest
         if cache is not None and done.stat is not None and done.digest:
@@ -488,14 +504,16 @@ def _checked(
         for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))
-            path = done.candidate.path
-            if done.result is not None:
-                results[path] = done.result
+            candidate = second[count - 1].candidate
+            path = candidate.path
+            result = done.result_for(candidate)
+            if result is not None:
+                results[path] = result
                 digests[path] = done.digest
-            cache, stat = cache_for(done.candidate), stats.get(path)
+            cache, stat = cache_for(candidate), stats.get(path)
             if cache is not None and stat is not None:
-                module = done.candidate.module_name
-                cache.put_second(path, stat, module, looked_for[path], done.digest, done.result)
+                module = candidate.module_name
+                cache.put_second(path, stat, module, looked_for[path], done.digest, result)
     for cache in caches.values():
         cache.save()
     errors = tuple(FileError(path, message) for path, message in discovery_errors)

@@ -193,9 +193,7 @@ def _group_lines(run: FixRun) -> list[str]:
         sites = sum(g.sites for g in done)
         copies = _plural(len(done), "unique-name copy").replace("copys", "copies")
         helpers = ", ".join(g.helper for g in done)
-        lines.append(
-            f"{verb} {copies} with a supply ({_plural(sites, 'call site')}): {helpers}."
-        )
+        lines.append(f"{verb} {copies} with a supply ({_plural(sites, 'call site')}): {helpers}.")
     wrapped = [g for g in run.groups if g.done and g.wrapped]
     if wrapped:
         verb = "Made" if run.write else "Would make"
