@@ -5,7 +5,6 @@ unique-name helpers each file defines; when a helper with an unknown name turns 
 second pass re-checks the files that mention it so its call sites are reported too.
 """
 
-import hashlib
 import os
 import threading
 import time
@@ -15,15 +14,14 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lintgv.cache import ResultCache, WalkMemo, digest_of, names_key, stat_key
+from lintgv.cache import ResultCache, digest_of, names_key, stat_key
 from lintgv.collector import spare_the_collector
-from lintgv.config import Config
-from lintgv.discovery import Candidate, Discovery, signature
-from lintgv.errors import ConfigError
+from lintgv.discovery import Candidate, Discovery
 from lintgv.helper_index import HelperIndex
 from lintgv.helpers.names import bare_name, bare_names
-from lintgv.model import FileError, FileResult, Language, SourceFile
+from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
+from lintgv.remembered import CacheHome, remembered_walk
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -31,7 +29,6 @@ if TYPE_CHECKING:
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 40
 _CHUNK = 16
-CACHE_FOLDER = ".lintgv_cache"
 
 
 @dataclass(frozen=True)
@@ -231,124 +228,8 @@ def _exit_with(parent: int) -> None:
     os._exit(0)
 
 
-def _unchanged(read: dict[str, object]) -> bool:
-    """Tell whether every path a walk read is as it was then. A path that was absent is
-    not looked for again when the folder it would be in is recorded, and unchanged:
-    creating it would have changed that folder's mtime (most paths a walk reads are
-    absent ones, a config or .gitignore looked for in every folder)."""
-    absent = []
-    for path, state in read.items():
-        if state is None:
-            absent.append(path)
-        elif signature(path) != state:
-            return False
-    return all(
-        read.get(os.path.dirname(path)) is not None or signature(path) is None for path in absent
-    )
-
-
-def _remembered_walk(
-    discovery: Discovery,
-    paths: Sequence[Path],
-    errors: list[tuple[Path, str]],
-    cache_home: "_CacheHome",
-    config_file: Path | None,
-) -> Iterator[Candidate]:
-    """Walk `paths`, or reuse the files the last identical walk found when nothing it
-    read has changed since (see WalkMemo); yield each file as it is found."""
-    if not paths or not all(p.is_dir() for p in paths):
-        yield from discovery.discover(paths, errors)  # only walks of folders are kept
-        return
-    try:
-        folder = cache_home(discovery.config_for(paths[0]), paths[0])
-    except ConfigError:  # a broken config is reported by the walk itself
-        yield from discovery.discover(paths, errors)
-        return
-    settings = sorted(discovery.overrides.items(), key=lambda item: item[0])
-    given = os.path.abspath(config_file) if config_file is not None else None
-    fingerprint = repr(
-        (
-            [os.path.abspath(p) for p in paths],
-            settings,
-            given,
-            discovery.force_exclude,
-            os.getcwd(),
-            sorted(discovery.tracked),
-        )
-    )
-    memo = WalkMemo.at(folder, fingerprint)
-    loaded = memo.load()
-    if loaded is not None:
-        read, found = loaded
-        if _unchanged(read):
-            # Thousands of files share a few languages and configs: each is looked up once.
-            languages: dict[object, Language] = {}
-            configs: dict[object, Config] = {}
-
-            def language_of(name: object) -> Language:
-                if name not in languages:
-                    languages[name] = Language(str(name))
-                return languages[name]
-
-            def config_of(key: object) -> Config:
-                if key not in configs:
-                    configs[key] = discovery.config_by_key(None if key is None else str(key))
-                return configs[key]
-
-            try:
-                remembered = [
-                    Candidate(Path(str(path)), language_of(language), config_of(key), str(module))
-                    for path, language, key, module in found
-                ]
-            except (TypeError, ValueError, ConfigError):
-                pass  # a malformed memo, or a config that now fails: walk afresh
-            else:
-                yield from remembered
-                return
-    candidates = []
-    for candidate in discovery.discover(paths, errors):
-        candidates.append(candidate)
-        yield candidate
-    if not errors:
-        found = [
-            (str(c.path), str(c.language), discovery.config_key(c.config), c.module_name)
-            for c in candidates
-        ]
-        memo.save(dict(discovery.read), found)
-
-
 # (stage, done, in all): what a progress bar is told.
 Progress = Callable[[str, int, int], None]
-
-
-def _helper_key(names: frozenset[str]) -> str:
-    return hashlib.blake2b("\n".join(sorted(names)).encode(), digest_size=8).hexdigest()
-
-
-class _CacheHome:
-    """Where a file's cache is kept: `--cache-dir`; else beside the config file found
-    above it, at its project's root; else (defaults, or a config given with `--config`)
-    in the folder given that holds it. Never in the working folder or beside a config
-    kept elsewhere: a run writes nothing outside what the user named or its project."""
-
-    def __init__(self, paths: Sequence[Path], cache_dir: Path | None, discovery: Discovery):
-        self.cache_dir = cache_dir
-        self.discovery = discovery
-        # A path that names nothing holds no file: it must not make a home (the parent
-        # of `src/../../nope.cc` can be any folder up to the root).
-        self.homes = [os.path.abspath(p if p.is_dir() else p.parent) for p in paths if p.exists()]
-
-    def __call__(self, config: Config, path: Path) -> Path:
-        if self.cache_dir is not None:
-            return self.cache_dir
-        if config.source is not None and self.discovery.fixed is None:
-            return config.root / CACHE_FOLDER
-        where = os.path.abspath(path)
-        holding = [h for h in self.homes if where == h or where.startswith(h.rstrip("/") + "/")]
-        # The innermost folder given that holds the file: `check ../README.md src` keeps
-        # the cache of src's files in src, not in the folder above.
-        home = max(holding, key=len) if holding else os.path.dirname(where)
-        return Path(home) / CACHE_FOLDER
 
 
 def run(
@@ -374,9 +255,9 @@ def run(
     """
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude, tracked=tracked)
     discovery_errors: list[tuple[Path, str]] = []
-    cache_home = _CacheHome(paths, cache_dir, discovery)
+    cache_home = CacheHome(paths, cache_dir, discovery)
     if use_cache:
-        walk = _remembered_walk(discovery, paths, discovery_errors, cache_home, config_file)
+        walk = remembered_walk(discovery, paths, discovery_errors, cache_home, config_file)
     else:
         walk = discovery.discover(paths, discovery_errors)
     pool = _Pool(jobs or os.cpu_count() or 1)
@@ -394,7 +275,7 @@ def _checked(
     discovery_errors: list[tuple[Path, str]],
     pool: _Pool,
     use_cache: bool,
-    cache_home: "_CacheHome",
+    cache_home: CacheHome,
     whole: bool,
     progress: Progress | None,
     remembered: bool,
