@@ -30,6 +30,12 @@ def namespace_of(parsed: ParsedCpp, node: tree_sitter.Node) -> Namespace:
     return tuple(names)
 
 
+def tvm_name(parsed: ParsedCpp, node: tree_sitter.Node, name: str) -> str:
+    """Return how to name TVM's `name` at `node`: as it is inside namespace tvm, else
+    qualified (`tvm::NameSupply`), which holds with or without a using-directive."""
+    return name if namespace_of(parsed, node)[:1] == ("tvm",) else f"tvm::{name}"
+
+
 def qualifier(parsed: ParsedCpp, callee: tree_sitter.Node) -> tuple[bool, Namespace]:
     """Return (from the global namespace, the qualifier's parts) of a called name:
     `::a::F` gives (True, ("a",)), `tec::F` (False, ("tec",)), `F` (False, ())."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods import cpp_edits, cpp_scope
-from lintgv.codemods.cpp_lookup import accessed, macro_mentions
+from lintgv.codemods.cpp_lookup import accessed, macro_mentions, tvm_name
 from lintgv.codemods.includes import include_edit
 from lintgv.codemods.unique_name_copies import Project, Unit, class_of_code, fields
 from lintgv.codemods.unique_name_edits import Edits, map_call_edit, nodes_of, where
@@ -180,7 +180,8 @@ class CallerMaps:
         for found in self.maps.values():
             unit = found.unit
             mutable = "mutable " if _is_mutable(unit.parsed, found.declaration) else ""
-            new = f'{mutable}{self.kind} {found.supply} = {self.kind}("");'
+            kind = tvm_name(unit.parsed, found.declaration, self.kind)
+            new = f'{mutable}{kind} {found.supply} = {kind}("");'
             self.edits.add(unit, cpp_edits.replace(unit.parsed, found.declaration, new))
             if unit.path not in self._included:
                 self._included.add(unit.path)
@@ -274,7 +275,8 @@ class CallerMaps:
             return parent.child_by_field_name("argument") == target and self._mark(
                 parsed, unit, parent, found
             )
-        edit = map_call_edit(parsed, target, found.supply, self.kind)
+        kind = tvm_name(parsed, node, self.kind)
+        edit = map_call_edit(parsed, target, found.supply, kind)
         if edit is not None:
             self.edits.add(unit, edit)
         return edit is not None

@@ -176,11 +176,13 @@ class FreeCopy:
     definition: tree_sitter.Node
     map_index: int  # which argument is the map
     by_pointer: bool  # `&name_map` rather than `name_map`
+    namespace: tuple[str, ...] = ()
     cls: str = ""  # no class: the same fields as a Copy's, for the harness
 
     @property
     def helper(self) -> str:
-        return self.name
+        """The copy's qualified name: two namespaces may each have their own."""
+        return "::".join((*self.namespace, self.name))
 
 
 @dataclass
@@ -252,7 +254,8 @@ class CopyFinder:
                 )
             taken = _map_parameter(unit.parsed, function)
             if taken is not None:
-                return FreeCopy(name, unit, function, *taken)
+                namespace = namespace_of(unit.parsed, function)
+                return FreeCopy(name, unit, function, *taken, namespace=namespace)
             raise NotRewritable("a free function: no class to keep a NameSupply member in")
         classes = self.project.classes(owner)
         if len(classes) != 1:

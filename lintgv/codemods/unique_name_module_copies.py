@@ -24,7 +24,7 @@ on the copy is left to a human.
 import tree_sitter
 
 from lintgv.codemods import cpp_edits, cpp_scope
-from lintgv.codemods.cpp_lookup import declares_method, macro_mentions
+from lintgv.codemods.cpp_lookup import declares_method, macro_mentions, tvm_name
 from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
 from lintgv.codemods.unique_name_copies import ModuleCopy, Project, Unit, class_of_code
 from lintgv.codemods.unique_name_edits import Edits, nodes_of, where
@@ -61,7 +61,8 @@ class ModuleRewrite:
                 self._check_place(unit, call)
                 arguments = call.child_by_field_name("arguments")
                 inner = unit.parsed.text(arguments)[1:-1].strip() if arguments else ""
-                new = f"GlobalVarSupply({module})->FreshGlobal({inner}, false)->name_hint"
+                supply = tvm_name(unit.parsed, call, "GlobalVarSupply")
+                new = f"{supply}({module})->FreshGlobal({inner}, false)->name_hint"
                 self.edits.add(unit, unit.parsed.replace(call, new))
                 sites += 1
                 called = True
@@ -121,7 +122,9 @@ class ModuleRewrite:
         if kind == "IRModule" and operator == "->" and binding and not binding.pointer:
             return object_
         if kind == cls and binding is not None and binding.pointer == (operator == "->"):
-            return f"GetRef<IRModule>({'' if binding.pointer else '&'}{object_})"
+            get_ref = tvm_name(parsed, call, "GetRef")
+            module = tvm_name(parsed, call, "IRModule")
+            return f"{get_ref}<{module}>({'' if binding.pointer else '&'}{object_})"
         if kind and kind not in ("IRModule", cls) and not self.project.derives(kind, cls):
             return None  # another class's method of that name
         raise NotRewritable(

@@ -37,7 +37,7 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods import cpp_edits, cpp_scope, unique_names_python
-from lintgv.codemods.cpp_lookup import accessed
+from lintgv.codemods.cpp_lookup import accessed, tvm_name
 from lintgv.codemods.includes import NAME_SUPPLY_HEADER, UNIQUE_NAME_SUPPLY_HEADER, include_edit
 from lintgv.codemods.unique_name_copies import (
     HELPER_NAMES,
@@ -163,7 +163,7 @@ def _texts(project: Project, edits: Mapping[Path, list[Edit]]) -> dict[Path, str
 def _free_change(project: Project, copy: FreeCopy, unique: bool) -> Change:
     kind, header = _supply_kind(unique)
     edits, sites = FreeRewrite(project, copy, kind, header).plan()
-    title = f"Replace {copy.name} with a {kind} in place of each caller's map"
+    title = f"Replace {copy.helper} with a {kind} in place of each caller's map"
     texts = _texts(project, edits.by_path)
     return Change(copy.helper, texts, Applicability.UNSAFE, sites, title, UNPROVEN, copy)
 
@@ -307,7 +307,8 @@ class _Rewrite:
         parsed = unit.parsed
         target, parent = accessed(node)  # map, this->map, info->map
         prefix = parsed.text(target)[: -len(self.copy.map_name)]
-        edit = map_call_edit(parsed, target, f"{prefix}{supply}", self.kind)
+        kind = tvm_name(parsed, node, self.kind)
+        edit = map_call_edit(parsed, target, f"{prefix}{supply}", kind)
         if edit is not None:
             self.edits.add(unit, edit)
             return
@@ -322,7 +323,8 @@ class _Rewrite:
         copy = self.copy
         unit = copy.class_unit
         assert copy.map_field is not None
-        declaration = f'{self.kind} {supply} = {self.kind}("");'
+        kind = tvm_name(unit.parsed, copy.map_field, self.kind)
+        declaration = f'{kind} {supply} = {kind}("");'
         in_class = copy.declaration or (
             copy.definition if copy.unit.path == unit.path and _is_member(copy) else None
         )
@@ -346,7 +348,8 @@ class _Rewrite:
         copy = self.copy
         assert copy.map_field is not None
         unit = copy.class_unit
-        declaration = f'{self.kind} {supply} = {self.kind}("");'
+        kind = tvm_name(unit.parsed, copy.map_field, self.kind)
+        declaration = f'{kind} {supply} = {kind}("");'
         self.edits.add(unit, cpp_edits.replace(unit.parsed, copy.map_field, declaration))
         made = f"{copy.wrapper}({supply}->FreshName({copy.parameter}))"
         body = copy.definition.child_by_field_name("body")

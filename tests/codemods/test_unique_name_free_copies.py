@@ -44,8 +44,10 @@ def _fixture_change() -> Change:
 
 def test_the_fixture_project_becomes_the_expected_one() -> None:
     change = _fixture_change()
-    assert change.helper == "GetUniqueName"
-    assert change.title == "Replace GetUniqueName with a NameSupply in place of each caller's map"
+    assert change.helper == "tvm::tec::GetUniqueName"
+    assert change.title == (
+        "Replace tvm::tec::GetUniqueName with a NameSupply in place of each caller's map"
+    )
     assert change.applicability == Applicability.UNSAFE
     assert change.sites == 3
     assert {p.name for p in change.texts} == {"cache.h", "cache.cc", "compiler.cc", "tasks.cc"}
@@ -88,7 +90,7 @@ def test_from_release_0_25_the_supply_is_a_unique_name_supply() -> None:
     )
     assert change.texts[Path("use.cc")] == (
         "#include <tvm/ir/unique_name_supply.h>\n\n"
-        'void Use() {\n  UniqueNameSupply name_supply = UniqueNameSupply("");\n'
+        'void Use() {\n  tvm::UniqueNameSupply name_supply = tvm::UniqueNameSupply("");\n'
         '  name_supply->ReserveName("a");\n}\n'
     )
 
@@ -104,7 +106,7 @@ def test_a_taken_supply_name_gives_way_to_one_made_of_the_map() -> None:
     }
     [change], _ = _plan(files)
     text = change.texts[Path("use.cc")]
-    assert '  NameSupply seen_supply = NameSupply("");\n' in text
+    assert '  tvm::NameSupply seen_supply = tvm::NameSupply("");\n' in text
     assert '  return seen_supply->FreshName("a");\n' in text
 
 
@@ -269,8 +271,8 @@ def test_two_maps_in_one_place_get_two_supplies_and_one_include() -> None:
     assert change.texts[Path("use.cc")] == (
         "#include <tvm/ir/name_supply.h>\n\n"
         "std::string Use(const std::string& x) {\n"
-        '  NameSupply name_supply = NameSupply("");\n'
-        '  NameSupply b_supply = NameSupply("");\n'
+        '  tvm::NameSupply name_supply = tvm::NameSupply("");\n'
+        '  tvm::NameSupply b_supply = tvm::NameSupply("");\n'
         "  return name_supply->FreshName(x) + b_supply->FreshName(x);\n}\n"
     )
 
@@ -284,8 +286,8 @@ def test_a_mutable_map_gives_way_to_a_mutable_supply() -> None:
     )
     [change], _ = _plan({"copy.cc": COPY, "use.cc": caller})
     text = change.texts[Path("use.cc")]
-    assert '  mutable NameSupply name_supply_ = NameSupply("");\n' in text
-    assert '  void Reset() const { name_supply_ = NameSupply(""); }\n' in text
+    assert '  mutable tvm::NameSupply name_supply_ = tvm::NameSupply("");\n' in text
+    assert '  void Reset() const { name_supply_ = tvm::NameSupply(""); }\n' in text
 
 
 def test_a_shadowing_map_in_an_inner_block_is_the_one_replaced() -> None:
@@ -299,7 +301,7 @@ def test_a_shadowing_map_in_an_inner_block_is_the_one_replaced() -> None:
     [change], _ = _plan({"copy.cc": COPY, "use.cc": caller})
     text = change.texts[Path("use.cc")]
     assert '  std::unordered_map<std::string, int> m;\n  m["keep"] = 2;\n' in text
-    assert '    NameSupply name_supply = NameSupply("");\n' in text
+    assert '    tvm::NameSupply name_supply = tvm::NameSupply("");\n' in text
 
 
 def test_calls_of_other_functions_of_that_name_are_left_alone() -> None:
@@ -362,6 +364,30 @@ def test_a_supply_name_a_base_class_uses_is_not_taken_again() -> None:
         "std::string Derived::Other(const std::string& x) { return name_supply_->FreshName(x); }\n"
     )
     [change], _ = _plan({"copy.cc": COPY, "derived.h": header, "derived.cc": source})
-    assert '  NameSupply name_map_supply_ = NameSupply("");\n' in change.texts[Path("derived.h")]
+    assert (
+        '  tvm::NameSupply name_map_supply_ = tvm::NameSupply("");\n'
+        in change.texts[Path("derived.h")]
+    )
     assert "{ return name_supply_->FreshName(x); }" in change.texts[Path("derived.cc")]
     assert "  return name_map_supply_->FreshName(x);\n" in change.texts[Path("derived.cc")]
+
+
+def test_outside_namespace_tvm_the_supply_is_named_with_its_namespace() -> None:
+    caller = (
+        "namespace mine {\nstd::string Use(const std::string& x) {\n"
+        f"  {MAP} m;\n  return GetUniqueName(x, &m);\n}}\n}}\n"
+    )
+    [change], _ = _plan({"copy.cc": COPY, "use.cc": caller})
+    assert '  tvm::NameSupply name_supply = tvm::NameSupply("");\n' in change.texts[Path("use.cc")]
+
+
+def test_copies_of_one_name_in_two_namespaces_are_two_changes() -> None:
+    copies = f"namespace a {{\n{COPY}}}\nnamespace b {{\n{COPY}}}\n"
+    caller = (
+        "std::string Use(const std::string& x) {\n"
+        f"  {MAP} ma;\n  {MAP} mb;\n"
+        "  return a::GetUniqueName(x, &ma) + b::GetUniqueName(x, &mb);\n}\n"
+    )
+    changes, skipped = _plan({"copies.h": copies, "use.cc": caller})
+    assert skipped == []
+    assert sorted(c.helper for c in changes) == ["a::GetUniqueName", "b::GetUniqueName"]

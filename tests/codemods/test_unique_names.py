@@ -77,7 +77,7 @@ def test_a_copy_returning_a_doc_of_its_name_becomes_a_wrapper_of_the_supply() ->
     )
     header = change.texts[Path("printer.h")]
     assert header.startswith("#include <tvm/ir/name_supply.h>\n\n")
-    assert '  NameSupply name_supply_ = NameSupply("");\n' in header
+    assert '  tvm::NameSupply name_supply_ = tvm::NameSupply("");\n' in header
     assert "Doc GetUniqueName(const std::string& prefix);" in header
     assert "return GetUniqueName(var->name_hint);" in header
     # The wrapper is no copy: planning again on the result finds nothing to change.
@@ -135,7 +135,7 @@ def test_an_in_class_copy_called_through_a_pointer_becomes_a_member() -> None:
         "#include <tvm/ir/name_supply.h>\n\n"
         "struct Info {\n"
         "  /*! \\brief The count map to make block names unique. */\n"
-        '  NameSupply name_supply_ = NameSupply("");\n'
+        '  tvm::NameSupply name_supply_ = tvm::NameSupply("");\n'
         "};\n\n"
         "void Lower(Info* info, const Op& op) {\n"
         "  auto name = info->name_supply_->FreshName(op->name);\n"
@@ -148,7 +148,7 @@ def test_from_tvm_0_25_the_member_is_a_unique_name_supply_from_its_own_header() 
     [change], _ = plan_changes([Path("info.cc")], lambda p: MEMBER, config_of=lambda path: config)
     text = change.texts[Path("info.cc")]
     assert text.startswith("#include <tvm/ir/unique_name_supply.h>\n\n")
-    assert '  UniqueNameSupply name_supply_ = UniqueNameSupply("");\n' in text
+    assert '  tvm::UniqueNameSupply name_supply_ = tvm::UniqueNameSupply("");\n' in text
     assert "NameSupply(" not in text.replace("UniqueNameSupply(", "")
     assert (
         change.title == "Replace Info::GetUniqueName with a UniqueNameSupply member `name_supply_`"
@@ -203,7 +203,7 @@ def test_a_map_callers_can_reach_keeps_its_place(access: str) -> None:
     assert change.texts[Path("base.h")] == (
         "#include <tvm/ir/name_supply.h>\n\n"
         f"class Base {{\n public:\n\n {access}:\n"
-        '  NameSupply name_supply_ = NameSupply("");\n};\n'
+        '  tvm::NameSupply name_supply_ = tvm::NameSupply("");\n};\n'
     )
     assert change.texts[Path("base.cc")] == ""
     assert 'auto n = name_supply_->FreshName("x");' in change.texts[Path("derived.cc")]
@@ -357,4 +357,4 @@ def test_a_copy_returning_a_reference_is_replaced_with_its_declaration() -> None
     )
     header = change.texts[Path("namer.h")]
     assert "GetUniqueName" not in header and "name_map_" not in header
-    assert ' public:\n  NameSupply name_supply_ = NameSupply("");\n' in header
+    assert ' public:\n  tvm::NameSupply name_supply_ = tvm::NameSupply("");\n' in header
