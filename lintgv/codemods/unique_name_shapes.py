@@ -97,13 +97,34 @@ def only_uniquing(
         )
     # The parameter stays as it came: the supply is asked for exactly that name.
     writable = {*locals_, map_name}
+    first = body.named_children[0] if body.named_children else None
+    # Every release's supply turns dots into underscores itself: a copy that does so
+    # first loses nothing as a wrapper.
+    cleaning = first if first is not None and _cleans_dots(parsed, first, name) else None
     for node in named_descendants(body):
+        if cleaning is not None and cleaning.start_byte <= node.start_byte < cleaning.end_byte:
+            continue
         if _loses(parsed, node, writable, callee) or _changes_first(parsed, node, body, variable):
             line = parsed.text(_statement_of(node, body)).splitlines()[0].strip()
             raise NotRewritable(
                 f"it does more than unique the name (`{line}`); a wrapper would lose it"
             )
     return name
+
+
+def _cleans_dots(parsed: ParsedCpp, statement: tree_sitter.Node, name: str) -> bool:
+    """Tell whether `statement` is `std::replace(name.begin(), name.end(), '.', '_');`."""
+    call = statement.named_children[0] if statement.type == "expression_statement" else None
+    if call is None or call.type != "call_expression":
+        return False
+    func = call.child_by_field_name("function")
+    arguments = call.child_by_field_name("arguments")
+    if func is None or arguments is None:
+        return False
+    if cpp_scope.normalized(parsed.text(func)) not in ("std::replace", "replace"):
+        return False
+    args = [cpp_scope.normalized(parsed.text(a)) for a in arguments.named_children]
+    return args == [f"{name}.begin()", f"{name}.end()", "'.'", "'_'"]
 
 
 def _starts_as(
