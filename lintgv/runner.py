@@ -19,7 +19,7 @@ from lintgv.collector import spare_the_collector
 from lintgv.discovery import Candidate, Discovery
 from lintgv.helper_index import HelperIndex
 from lintgv.helpers.names import bare_name, bare_names
-from lintgv.model import FileError, FileResult, SourceFile
+from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
 from lintgv.remembered import CacheHome, remembered_walk
 
@@ -133,8 +133,9 @@ class _Pool:
         self.jobs = jobs
         self._executor: ProcessPoolExecutor | None = None
 
-    def start(self) -> None:
-        """Fork the workers now, unless the run is to stay in this process."""
+    def start(self, python: bool) -> None:
+        """Fork the workers now, unless the run is to stay in this process; `python`
+        tells whether the files so far include Python ones."""
         if self._executor is not None or self.jobs <= 1:
             return
         # Imported here: a warm run never starts workers and need not load multiprocessing.
@@ -142,8 +143,10 @@ class _Pool:
 
         # Loaded once, here, for every worker to inherit: a third of a second of CPU
         # (libcst, tree-sitter, the rules) that each worker would otherwise spend again.
-        # libcst is named: the engine imports it only when it first parses Python.
-        import libcst  # noqa: F401
+        # libcst is named: the engine imports it only when it first parses Python, and
+        # a run over C++ alone (`lintgv check src include`) needs none of it.
+        if python:
+            import libcst  # noqa: F401
 
         import lintgv.engine  # noqa: F401
 
@@ -160,7 +163,7 @@ class _Pool:
             every = [*first, *pending]
             yield from (function(t) for t in every)
             return
-        self.start()
+        self.start(any(t.candidate.language == Language.PYTHON for t in first))
         assert self._executor is not None
         # Files that need a parse cluster in a few folders of a compiler tree, so large
         # chunks leave one worker busy while the other idles: hand them out in small ones.

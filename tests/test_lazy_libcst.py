@@ -64,6 +64,17 @@ def test_a_run_that_parses_no_python_imports_no_libcst(
     assert ("GV101" in report) == ("f.cc" in files)
 
 
+def test_workers_forked_for_c_plus_plus_alone_import_no_libcst(tmp_path: Path) -> None:
+    # Enough files to share out between workers, which are forked from a parent that
+    # loads what they will need: for C++ alone, not libcst.
+    for index in range(60):
+        (tmp_path / f"f{index}.cc").write_text(CPP, encoding="utf-8")
+    report, imported = _check(tmp_path, "-j", "2")
+    assert "concurrent.futures.process" in imported  # the workers were started
+    assert _libcst(imported) == set()
+    assert report.count("GV101") == 60
+
+
 @pytest.mark.parametrize("report", ["json", "sarif"])
 def test_a_report_with_fixes_across_files_imports_no_libcst_with_none_to_plan(
     tmp_path: Path, report: str
