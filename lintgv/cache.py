@@ -33,7 +33,10 @@ from lintgv import __version__
 from lintgv.model import FileResult
 
 log = logging.getLogger(__name__)
-FORMAT = 3
+FORMAT = 4
+
+# (size, mtime_ns, ctime_ns, inode): the state of a file a warm run trusts.
+FileState = tuple[int, int, int, int]
 
 # What a cache file may build: the values of lintgv.model and the types they hold.
 _ALLOWED = frozenset(
@@ -151,7 +154,7 @@ def code_stamp() -> str:
 
 @dataclass(frozen=True)
 class Entry:
-    stat_key: tuple[int, int, int]
+    stat_key: FileState
     digest: str
     result: FileResult
 
@@ -159,13 +162,13 @@ class Entry:
 # On disk an entry is a plain tuple, and a clean file's result is None: unpickling 5,000
 # dataclasses holding Paths costs more than the whole rest of a warm run. A result holds
 # for the file's module name too: relative imports resolve through it.
-_Stored = tuple[tuple[int, int, int], str, str, FileResult | None]
+_Stored = tuple[FileState, str, str, FileResult | None]
 
 
 # What the second pass (calls of the unique-name helpers the run found anywhere) made of
 # a file, under the helper names it looked for: its digest and its new result, or "" and
 # None when the file names none of them and its first result stands.
-_Second = tuple[tuple[int, int, int], str, str, str, FileResult | None]
+_Second = tuple[FileState, str, str, str, FileResult | None]
 
 
 @dataclass
@@ -205,7 +208,7 @@ class ResultCache:
         return Entry(stat, digest, result if result is not None else FileResult(path))
 
     def hit(
-        self, path: Path, stat_key: tuple[int, int, int], module_name: str = ""
+        self, path: Path, stat_key: FileState, module_name: str = ""
     ) -> tuple[FileResult, str] | None:
         """Return the cached result and its digest when the file's size, mtime and inode,
         and its module name, are unchanged (one lookup: a warm run asks for every file)."""
@@ -225,7 +228,7 @@ class ResultCache:
     def put(
         self,
         path: Path,
-        stat_key: tuple[int, int, int],
+        stat_key: FileState,
         digest: str,
         result: FileResult,
         module_name: str = "",
@@ -238,7 +241,7 @@ class ResultCache:
         self.dirty = True
 
     def second_pass(
-        self, path: Path, stat_key: tuple[int, int, int], module_name: str, names: str
+        self, path: Path, stat_key: FileState, module_name: str, names: str
     ) -> tuple[str, FileResult | None] | None:
         """Return (digest, result) the second pass kept for `path` looking for `names`
         (see `names_key`): result None when the file names none of them. None when the
@@ -260,7 +263,7 @@ class ResultCache:
     def put_second(
         self,
         path: Path,
-        stat_key: tuple[int, int, int],
+        stat_key: FileState,
         module_name: str,
         names: str,
         digest: str,
@@ -358,13 +361,14 @@ def _create(folder: int, name: str, data: bytes, *, replace: bool) -> None:
         raise
 
 
-def stat_key(path: Path) -> tuple[int, int, int] | None:
-    """Return (size, mtime_ns, inode) of `path`, or None when it cannot be stat'ed."""
+def stat_key(path: Path) -> FileState | None:
+    """Return (size, mtime_ns, ctime_ns, inode) of `path`, or None when it cannot be
+    stat'ed (see discovery.signature for why the ctime too)."""
     try:
         status = os.stat(path)  # not Path.stat: a warm run stats every file, and it is slower
     except OSError:
         return None
-    return (status.st_size, status.st_mtime_ns, status.st_ino)
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 def digest_of(data: bytes) -> str:

@@ -260,9 +260,13 @@ def find_config_file(start: Path) -> Path | None:
 
 def is_config_file(path: Path) -> bool:
     """Tell whether `path` is a lintgv.toml, or a pyproject.toml that mentions lintgv."""
+    try:
+        is_file = path.is_file()
+    except OSError:  # a folder that can be listed but not entered
+        return False
     if path.name == "lintgv.toml":
-        return path.is_file()
-    if path.name != "pyproject.toml" or not path.is_file():
+        return is_file
+    if path.name != "pyproject.toml" or not is_file:
         return False
     try:
         text = path.read_text(encoding="utf-8")

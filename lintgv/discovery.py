@@ -15,7 +15,7 @@ from pathlib import Path
 from lintgv.config import CONFIG_FILES, Config, apply_settings, is_config_file, load_config
 from lintgv.errors import ConfigError
 from lintgv.model import Language
-from lintgv.paths import Matcher, matcher, project_root_of
+from lintgv.paths import Matcher, matcher, project_markers, project_root_of
 from lintgv.reading import read_bounded
 
 log = logging.getLogger(__name__)
@@ -31,19 +31,26 @@ def _broken_link(path: str) -> str:
     return "symbolic link to nothing"
 
 
-Signature = tuple[int, int, int]
+Signature = tuple[int, int, int, int]
 
 
 def signature(path: str) -> Signature | None:
-    """Return (size, mtime_ns, inode) of `path`, following links; None when it is absent.
+    """Return the state of `path` a warm run trusts, following links; None when it is
+    absent: (size, mtime_ns, ctime_ns, inode).
 
-    A folder's mtime changes whenever an entry is added, removed or renamed in it.
+    A folder's mtime and ctime change whenever an entry is added, removed or renamed in
+    it. The ctime also moves on a change of permissions, and cannot be set back by hand
+    or by an archive that restores mtimes, as an mtime can.
     """
     try:
         status = os.stat(path)
     except OSError:
         return None
-    return (status.st_size, status.st_mtime_ns, status.st_ino)
+    return state_of(status)
+
+
+def state_of(status: os.stat_result) -> Signature:
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,7 @@ class Discovery:
         self._packages: dict[str, str | None] = {}
 
     def _note(self, path: str) -> None:
-        self.read[os.path.abspath(path)] = signature(path)
+        self.read.setdefault(os.path.abspath(path), signature(path))
 
     def _load(self, path: Path | None, root: Path | None = None) -> Config:
         key = str(path) if path is not None else None
@@ -214,7 +221,9 @@ class Discovery:
                         errors.append((Path(folder), "symbolic link loop; not followed again"))
                     continue
                 visited.add((status.st_dev, status.st_ino))
-                self.read[absolute] = (status.st_size, status.st_mtime_ns, status.st_ino)
+                # The first state noted stands: a memo must not hold a state that is
+                # newer than what was read before it (see remembered._unchanged).
+                self.read.setdefault(absolute, state_of(status))
                 with os.scandir(folder) as scan:
                     entries = sorted(scan, key=lambda e: e.name)
             except OSError as exc:
@@ -293,7 +302,10 @@ class Discovery:
         (an exported tree, see project_root_of). None from outside either: a home folder
         kept in git with `*` in its .gitignore must not hide the checkouts below it."""
         here = Path(os.path.abspath(top))
-        ceiling = project_root_of(here if here.is_dir() else here.parent)
+        start = here if here.is_dir() else here.parent
+        for marker in project_markers(start):  # where the ceiling is depends on them
+            self._note(str(marker))
+        ceiling = project_root_of(start)
         found: list[_Ignore] = []
         for folder in (here, *here.parents):
             self._note(str(folder / ".git"))

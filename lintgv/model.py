@@ -5,18 +5,27 @@ from enum import StrEnum
 from pathlib import Path
 
 
-class Language(StrEnum):
+class _Value(StrEnum):
+    """A member pickles as a call of its class with its value. Some Python releases
+    (3.11.2, Debian 12's) pickle members through `builtins.getattr`, which the cache's
+    unpickler refuses, and every warm run then started afresh."""
+
+    def __reduce_ex__(self, protocol: object) -> tuple[type, tuple[str]]:
+        return type(self), (self.value,)
+
+
+class Language(_Value):
     PYTHON = "python"
     CPP = "cpp"
 
 
-class Severity(StrEnum):
+class Severity(_Value):
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
 
 
-class Applicability(StrEnum):
+class Applicability(_Value):
     """How much a fix can be trusted; `lintgv fix` applies SAFE ones unless told more."""
 
     SAFE = "safe"

@@ -151,6 +151,18 @@ _VCS = (".git", ".hg", ".svn")
 _BUILD_FILES = ("CMakeLists.txt", "pyproject.toml", "setup.py")
 
 
+def _chain(folder: Path) -> list[Path]:
+    current = Path(os.path.abspath(folder))
+    too_wide = {Path(current.anchor), Path(os.path.expanduser("~"))}
+    return [c for c in (current, *current.parents) if c not in too_wide]
+
+
+def project_markers(folder: Path) -> list[Path]:
+    """Return every path project_root_of looks at for `folder`: a change to any of them
+    may move the project's root."""
+    return [c / marker for c in _chain(folder) for marker in (*_VCS, *_BUILD_FILES)]
+
+
 def project_root_of(folder: Path) -> Path | None:
     """Return the root of the project holding `folder`, from what marks one without
     running anything: the innermost folder at or above it that a version control system
@@ -158,9 +170,7 @@ def project_root_of(folder: Path) -> Path | None:
     (`CMakeLists.txt`, `pyproject.toml`, `setup.py`: an exported tree has no `.git`);
     None when nothing marks it. A home folder or the file system's root is no project
     (dotfiles kept in git, a stray build file)."""
-    current = Path(os.path.abspath(folder))
-    too_wide = {Path(current.anchor), Path(os.path.expanduser("~"))}
-    chain = [c for c in (current, *current.parents) if c not in too_wide]
+    chain = _chain(folder)
     for candidate in chain:
         if any(os.path.lexists(candidate / marker) for marker in _VCS):
             return candidate

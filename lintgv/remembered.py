@@ -42,18 +42,21 @@ class CacheHome:
 
 def _unchanged(read: dict[str, object]) -> bool:
     """Tell whether every path a walk read is as it was then. A path that was absent is
-    not looked for again when the folder it would be in is recorded, and unchanged:
-    creating it would have changed that folder's mtime (most paths a walk reads are
-    absent ones, a config or .gitignore looked for in every folder)."""
-    absent = []
+    not looked for again when the folder it would be in was read unchanged, and read
+    first: creating the path after that would have changed the folder's state (most
+    paths a walk reads are absent ones, a config or .gitignore looked for in every
+    folder). The order matters: the walk notes each path once, in the order it read
+    them, so a folder read after a path was found absent may already hold that path."""
+    read_before: set[str] = set()
     for path, state in read.items():
         if state is None:
-            absent.append(path)
+            if os.path.dirname(path) not in read_before and signature(path) is not None:
+                return False
         elif signature(path) != state:
             return False
-    return all(
-        read.get(os.path.dirname(path)) is not None or signature(path) is None for path in absent
-    )
+        else:
+            read_before.add(path)
+    return True
 
 
 def remembered_walk(

@@ -14,7 +14,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lintgv.cache import ResultCache, digest_of, names_key, stat_key
+from lintgv.cache import FileState, ResultCache, digest_of, names_key, stat_key
 from lintgv.collector import spare_the_collector
 from lintgv.discovery import Candidate, Discovery
 from lintgv.helper_index import HelperIndex
@@ -67,7 +67,7 @@ class _Done:
     """What a worker sends back for a task. The caller pairs it with its own task: sent
     back, the candidate (its path, its whole config) would be unpickled once per file."""
 
-    stat: tuple[int, int, int] | None
+    stat: FileState | None
     digest: str
     result: FileResult | None  # None: content unchanged since `known_digest`, or clean
     clean: bool = False  # checked and found clean: the caller makes its empty result
@@ -76,7 +76,7 @@ class _Done:
         return FileResult(candidate.path) if self.clean else self.result
 
 
-def _done(stat: tuple[int, int, int] | None, digest: str, result: FileResult) -> _Done:
+def _done(stat: FileState | None, digest: str, result: FileResult) -> _Done:
     """Return the answer for a checked file; most are clean, and go back as a flag."""
     if result == FileResult(result.path):
         return _Done(stat, digest, None, clean=True)
@@ -193,7 +193,7 @@ class Workers:
 
     def check(
         self, candidates: Sequence[Candidate]
-    ) -> Generator[tuple[Candidate, tuple[int, int, int] | None, FileResult], None, None]:
+    ) -> Generator[tuple[Candidate, FileState | None, FileResult], None, None]:
         """Check `candidates` (a first pass: no helper names) and yield each one's file
         state and result, in order, as it is done."""
         tasks = [_Task(c, frozenset(), None, False) for c in candidates]
@@ -310,7 +310,7 @@ def _checked(
 
     results: dict[Path, FileResult] = {}
     digests: dict[Path, str] = {}
-    stats: dict[Path, tuple[int, int, int]] = {}  # of the files a cache keeps
+    stats: dict[Path, FileState] = {}  # of the files a cache keeps
     tasks: list[_Task] = []
     candidates: list[Candidate] = []
 

@@ -25,6 +25,7 @@ PACKAGES = {
     "nvim": "neovim",
     "emacs": "emacs-nox elpa-eglot",
     "git": "git",
+    "/usr/bin/python3.11": "python3.11",  # Debian's own, not one a version manager puts first
 }
 
 

@@ -1,12 +1,14 @@
 """The result cache: hits only for the same file state, settings and build; runs no code."""
 
+import pickle
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from lintgv import cache as cache_module
 from lintgv.cache import ResultCache, digest_of, stat_key
-from lintgv.model import FileError, FileResult
+from lintgv.model import Applicability, FileError, FileResult, Language, Severity
 
 STAT = (10, 1_000, 7)
 
@@ -136,3 +138,29 @@ def test_a_second_pass_verdict_holds_for_the_same_file_state_and_names(tmp_path:
     assert again.second_pass(path, STAT, "", other) is None
     assert again.second_pass(path, (10, 2_000, 7), "", names) is None
     assert again.second_pass(path, STAT, "pkg.a", names) is None
+
+
+@pytest.mark.system("/usr/bin/python3.11")
+def test_results_pickle_without_builtins_getattr_on_debian_s_python() -> None:
+    # Python 3.11.2 (Debian 12's) pickles an enum member through builtins.getattr, which
+    # the cache refuses: every warm run there started afresh. Members pickle by value.
+    root = Path(__file__).parent.parent
+    script = (
+        "import pickle, sys\n"
+        "from lintgv.model import Applicability, Language, Severity\n"
+        "data = pickle.dumps([Severity.ERROR, Language.CPP, Applicability.UNSAFE], 5)\n"
+        "sys.stdout.buffer.write(data)\n"
+    )
+    done = subprocess.run(
+        [
+            "/usr/bin/python3.11",
+            "-I",
+            "-c",
+            f"import sys; sys.path.insert(0, {str(root)!r})\n{script}",
+        ],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    assert b"getattr" not in done.stdout
+    assert pickle.loads(done.stdout) == [Severity.ERROR, Language.CPP, Applicability.UNSAFE]

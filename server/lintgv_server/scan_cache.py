@@ -4,6 +4,7 @@ settings it was checked under (scan.py fills it; the server state holds it)."""
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.cache import FileState
 from lintgv.discovery import Candidate
 from lintgv.model import FileResult
 
@@ -19,7 +20,7 @@ class Scanned:
 
 @dataclass(frozen=True)
 class ScanKey:
-    stat: tuple[int, int, int] | None
+    stat: FileState | None
     fingerprint: str
     helpers: frozenset[str]
     module_name: str  # relative imports resolve through it
@@ -30,7 +31,7 @@ class ScanKey:
         cls,
         candidate: Candidate,
         helpers: frozenset[str],
-        stat: tuple[int, int, int] | None,
+        stat: FileState | None,
         thin: frozenset[str] = frozenset(),
     ) -> "ScanKey":
         """Return the key of a check of `candidate` in the state `stat` (None: an open

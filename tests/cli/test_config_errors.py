@@ -4,6 +4,12 @@ A bad config file stops the checking of the folders it governs; it is reported l
 file that could not be checked, so the JSON report lists it under `errors`.
 """
 
+from pathlib import Path
+
+import pytest
+
+from lintgv.config import is_config_file
+
 CODE = {"a.py": "x = 1\n"}
 
 
@@ -57,3 +63,16 @@ def test_bad_command_line_setting_is_named(lintgv, project) -> None:
 def test_explicit_config_file_that_is_missing_is_named(lintgv, project) -> None:
     output = _error(lintgv, project, {}, "--config", "absent.toml")
     assert "absent.toml" in output
+
+
+def test_a_folder_that_can_be_listed_but_not_entered_is_no_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without the folder's execute permission, is_file raises instead of answering (a
+    # user other than root sees it; root may enter any folder, so the refusal is made).
+    def refused(self: Path) -> bool:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "is_file", refused)
+    assert not is_config_file(tmp_path / "locked" / "lintgv.toml")
+    assert not is_config_file(tmp_path / "locked" / "pyproject.toml")

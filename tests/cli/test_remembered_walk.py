@@ -3,9 +3,12 @@ each change below must show in the very next run."""
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
+
+from lintgv import runner
 from tests.cli.conftest import Lintgv
 
 SITE = 'from tvm import relay\n\n\ndef f(mod):\n    return relay.GlobalVar("f")\n'
@@ -92,23 +95,52 @@ def test_another_config_file_on_the_command_line_walks_afresh(
 
 
 def test_an_unchanged_walk_is_reused_without_listing_folders(
-    lintgv: Lintgv, project: Project
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # In process, to see which folders a run lists.
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "a.py").write_text(SITE, encoding="utf-8")
+    first = runner.run([tree], {}, cache_dir=cache, jobs=1)
+    assert runner.run([tree], {}, cache_dir=cache, jobs=1) == first
+    listed: list[str] = []
+    real = os.scandir
+
+    def scandir(path: str) -> Iterator[os.DirEntry[str]]:
+        listed.append(str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    again = runner.run([tree], {}, cache_dir=cache, jobs=1)
+    assert listed == []
+    assert [r.path for r in again.results] == [tree / "pkg" / "a.py"]
+    assert again.findings_count == first.findings_count == 1
+
+
+def test_a_folder_whose_mtime_is_put_back_is_walked_again(lintgv: Lintgv, project: Project) -> None:
+    # The mtime can be set back (by hand, by an archive that restores mtimes); the
+    # ctime cannot, and the walk trusts both.
     root = project({"pkg/a.py": SITE})
     assert _primed(lintgv, root) == ["pkg/a.py"]
     folder = root / "pkg"
     before = folder.stat()
-    # One entry renamed (the listing's size stays), and the folder's mtime put back: the
-    # remembered walk still holds, so the next run looks for a.py and never lists c.py.
     (folder / "a.py").rename(folder / "c.py")
     os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
-    reused = lintgv("check", "--format", "json", ".", cwd=root)
-    assert reused.returncode == 2, reused.stderr
-    report = json.loads(reused.stdout)
-    assert report["findings"] == []
-    assert [e["path"] for e in report["errors"]] == ["pkg/a.py"]
-    _touch_folder(folder)
     assert _paths(lintgv, root) == ["pkg/c.py"]
+
+
+def test_a_project_marker_above_the_folder_moves_the_ignores_that_apply(
+    lintgv: Lintgv, project: Project
+) -> None:
+    # A .gitignore above the folder checked applies up to the project's root, which a
+    # build file marks: adding one above makes the outer .gitignore apply.
+    root = project({".gitignore": "gen/\n", "proj/gen/a.py": SITE})
+    proj = root / "proj"
+    assert _primed(lintgv, proj) == ["gen/a.py"]
+    (root / "CMakeLists.txt").write_text("project(x)\n", encoding="utf-8")
+    assert _paths(lintgv, proj) == []
+    (root / "CMakeLists.txt").unlink()
+    assert _paths(lintgv, proj) == ["gen/a.py"]
 
 
 def test_a_config_or_gitignore_created_where_there_was_none_is_applied(
