@@ -78,9 +78,12 @@ class SupplyPlanner:
         *,
         facts: Mapping[int, OwnerFacts] | None = None,
         owners: Mapping[int, tuple[Owner, ...]] | None = None,
+        names: Mapping[int, set[str]] | None = None,
     ) -> None:
-        """`facts` (by id of function) and `owners` (by id of call: the functions, lambdas
-        and classes holding it, innermost first) may come from a walk already made."""
+        """`facts` (by id of function), `owners` (by id of call: the functions, lambdas
+        and classes holding it, innermost first) and `names` (by id of function: the
+        plain names used or bound in it, as python_scope.names_in finds them) may come
+        from a walk already made."""
         self.tools = tools
         self.complete = complete
         self.unique_names = unique_names  # target TVM 0.25's UniqueNameSupply
@@ -89,6 +92,7 @@ class SupplyPlanner:
         self._taken: dict[int, set[str]] = {}
         self._facts: dict[int, OwnerFacts] = dict(facts or {})
         self._owners = owners or {}
+        self._names = names or {}
 
     @property
     def supply_type(self) -> str:
@@ -294,7 +298,11 @@ class SupplyPlanner:
         if binding is not None and binding.end_line >= self.tools.span_of(anchor).start_line:
             self._inline_or_fail(inside)
             return
-        taken = self._taken.setdefault(id(owner), scope.names_in(owner))
+        taken = self._taken.get(id(owner))
+        if taken is None:
+            known = self._names.get(id(owner))
+            taken = set(known) if known is not None else scope.names_in(owner)
+            self._taken[id(owner)] = taken
         name = free_name(taken, "global_names" if self.unique_names else "global_var_supply")
         taken.add(name)
         edit = self._declaration(anchor, name, self.tools.module.code_for_node(module), taken)

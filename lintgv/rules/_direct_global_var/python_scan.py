@@ -45,10 +45,13 @@ class PythonSites(PythonRule):
         self._supplied_names: list[set[str]] = [set()]
         self._sites: list[cst.Call] = []
         # Noted during the walk, so that planning fixes walks nothing again: the functions,
-        # lambdas and classes holding each site (innermost first), and each function's facts.
+        # lambdas and classes holding each site (innermost first), each function's facts,
+        # and the plain names used or bound in each function (nested ones included).
         self._owners: list[Owner] = []
         self._chains: dict[int, tuple[Owner, ...]] = {}
         self._facts: dict[int, OwnerFacts] = {}
+        self._owner_names: list[set[str]] = []  # one set for each of `_owners`
+        self._names: dict[int, set[str]] = {}
 
     @property
     def module(self) -> cst.Module:
@@ -68,7 +71,7 @@ class PythonSites(PythonRule):
             self._class_depth += 1
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self._owners.pop()
+        self._leave()
         if self._class_depth:
             self._class_depth -= 1
 
@@ -77,19 +80,32 @@ class PythonSites(PythonRule):
         self._supplied_names.append(set())
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._owners.pop()
+        self._leave()
         self._supplied_names.pop()
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         self._enter(node)
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
-        self._owners.pop()
+        self._leave()
 
     def _enter(self, owner: Owner) -> None:
         self._owners.append(owner)
+        names: set[str] = set()
+        self._owner_names.append(names)
         if isinstance(owner, cst.FunctionDef | cst.Module):
             self._facts[id(owner)] = OwnerFacts(self.parsed.module.code_for_node)
+            self._names[id(owner)] = names
+
+    def _leave(self) -> None:
+        self._owners.pop()
+        names = self._owner_names.pop()
+        if self._owner_names:
+            self._owner_names[-1].update(names)  # the one holding it uses them too
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if self._owner_names:
+            self._owner_names[-1].add(node.value)
 
     def _note_facts(self, node: cst.Assign | cst.Call) -> None:
         """Feed `node` to the facts of every function holding it (see SupplyPlanner)."""
@@ -132,7 +148,12 @@ class PythonSites(PythonRule):
             return
         unique_names = self.config.release.has_unique_name_supply
         planner = SupplyPlanner(
-            self, self.parsed.complete, unique_names, facts=self._facts, owners=self._chains
+            self,
+            self.parsed.complete,
+            unique_names,
+            facts=self._facts,
+            owners=self._chains,
+            names=self._names,
         )
         outcomes = planner.plan(self._sites)
         if any(o.unseen for o in outcomes.values()):
