@@ -18,9 +18,11 @@ notes where each statement in it starts and which one holds each node.
 """
 
 import ast
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import TypeGuard, cast
 
 import libcst as cst
@@ -82,30 +84,45 @@ _NOTHING = nullcontext()
 class _Chart:
     """The tokens of one code generation, started at column 0 of `line`; turns a place
     between tokens into a line and a column (as PositionProvider counts: characters,
-    with "\r\n", "\r" and "\n" each ending a line), charted on the first question."""
+    with "\r\n", "\r" and "\n" each ending a line), charted on the first question.
+
+    Only the offset where each token starts and the tokens that break a line are
+    charted: a statement's code has a few dozen tokens and breaks one line or two, and
+    most places are never asked for."""
 
     def __init__(self, tokens: list[str], line: int) -> None:
         self._tokens = tokens
         self._line = line
-        self._places: list[CodePosition] | None = None
+        self._starts: list[int] = []  # the offset each token starts at, and the end
+        self._breaks: list[int] = []  # the tokens that break a line, in order
+        self._lines: list[int] = []  # the line after each of `_breaks`
+        self._after: list[int] = []  # the offset where that line starts
 
     def at(self, token: int) -> CodePosition:
-        if self._places is None:
-            line, column = self._line, 0
-            places = [CodePosition(line, column)]
-            for value in self._tokens:
-                breaks = _newlines(value)
-                if breaks:
-                    line += breaks
-                    column = len(value) - max(value.rfind("\n"), value.rfind("\r")) - 1
-                else:
-                    column += len(value)
-                places.append(CodePosition(line, column))
-            self._places = places
-        return self._places[min(token, len(self._places) - 1)]
+        if not self._starts:
+            self._chart()
+        token = min(token, len(self._starts) - 1)
+        before = bisect_left(self._breaks, token)  # breaking tokens wholly before `token`
+        offset = self._starts[token]
+        if not before:
+            return CodePosition(self._line, offset)
+        return CodePosition(self._lines[before - 1], offset - self._after[before - 1])
+
+    def _chart(self) -> None:
+        self._starts = list(accumulate(map(len, self._tokens), initial=0))
+        line = self._line
+        for index, value in enumerate(self._tokens):
+            if "\n" in value or "\r" in value:
+                line += _newlines(value)
+                self._breaks.append(index)
+                self._lines.append(line)
+                last = max(value.rfind("\n"), value.rfind("\r"))
+                self._after.append(self._starts[index] + last + 1)
 
 
-_Marks = dict[cst.CSTNode, tuple[_Chart, int, int]]
+# By the node's id (libcst's node hash is a Python method, too slow for every node of
+# every statement generated): the node, and the tokens of `_Chart` its range spans.
+_Marks = dict[int, tuple[cst.CSTNode, _Chart, int, int]]
 
 
 class _Mark:
@@ -133,9 +150,9 @@ class _Mark:
     def __exit__(self, *_: object) -> None:
         state = self._state
         marks = state.marks
-        start = marks[self._start_node][1] if self._start_node is not None else self._start
-        end = marks[self._end_node][2] if self._end_node is not None else len(state.tokens)
-        marks[self._node] = (state.chart, start, end)
+        start = marks[id(self._start_node)][2] if self._start_node is not None else self._start
+        end = marks[id(self._end_node)][3] if self._end_node is not None else len(state.tokens)
+        marks[id(self._node)] = (self._node, state.chart, start, end)
 
 
 @dataclass
@@ -160,8 +177,8 @@ class _MarkingState(CodegenState):
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         start = self.opened.pop()
-        if node not in self.marks:
-            self.marks[node] = (self.chart, start, len(self.tokens))
+        if id(node) not in self.marks:
+            self.marks[id(node)] = (node, self.chart, start, len(self.tokens))
 
     def pop_trailing_newline(self) -> None:
         # The module's last newline is dropped from its code, not from its positions.
@@ -221,7 +238,7 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         # Every node generated so far, statement by statement, with the tokens it spans;
         # and the ranges worked out of them so far.
         self._marks: _Marks = {}
-        self._ranges: dict[cst.CSTNode, CodeRange] = {}
+        self._ranges: dict[int, CodeRange] = {}  # by the node's id, as `_marks`
         self._owners: dict[int, int] | None = None
         self._statements: list[_Statement] = []
         self._done: set[int] = set()
@@ -233,18 +250,18 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
         self._indexed_tops: set[int] = set()
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
-        found = self._ranges.get(node)
+        found = self._ranges.get(id(node))
         if found is not None:
             return found
         marks = self._marks
-        if node not in marks and not self._complete and not self._generate_located(node):
+        if id(node) not in marks and not self._complete and not self._generate_located(node):
             statement = self._owner(node)
             if statement != _HEADER and statement not in self._done:
                 self._generate(statement)
-            if node not in marks:
+            if id(node) not in marks:
                 self._generate_all()
-        chart, start, end = marks[node]
-        found = self._ranges[node] = CodeRange(chart.at(start), chart.at(end))
+        _, chart, start, end = marks[id(node)]
+        found = self._ranges[id(node)] = CodeRange(chart.at(start), chart.at(end))
         return found
 
     def _generate_located(self, node: cst.CSTNode) -> bool:
@@ -283,7 +300,7 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
             return False
         self._marks.update(state.marks)
         self._located_done.add(id(statement))
-        return node in self._marks
+        return id(node) in self._marks
 
     def _owner(self, node: cst.CSTNode) -> int:
         """Return the index of the innermost statement holding `node` (or _HEADER)."""
@@ -317,7 +334,7 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
 
     def __iter__(self) -> Iterator[cst.CSTNode]:
         self._generate_all()
-        return iter(self._marks)
+        return (node for node, _, _, _ in self._marks.values())
 
     def __len__(self) -> int:
         self._generate_all()
