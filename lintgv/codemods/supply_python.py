@@ -20,6 +20,7 @@ from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Edit, Fix, Span
 from lintgv.parsing import libcst_lazy as cst
+from lintgv.parsing.python import code_of
 from lintgv.parsing.walk import methods_of, walk
 
 _REGISTER_METHODS = frozenset({"update_func", "add"})
@@ -94,6 +95,9 @@ class SupplyPlanner:
         self._owners = owners or {}
         self._names = names or {}
 
+    def code(self, node: cst.CSTNode) -> str:
+        return code_of(self.tools.module, node)
+
     @property
     def supply_type(self) -> str:
         return "UniqueNameSupply" if self.unique_names else "GlobalVarSupply"
@@ -104,7 +108,7 @@ class SupplyPlanner:
         groups: dict[tuple[int, str], list[_Site]] = {}
         for site in sites:
             if site.reason is None and site.supply is None and site.module is not None:
-                key = (id(site.owner), self.tools.module.code_for_node(site.module))
+                key = (id(site.owner), self.code(site.module))
                 groups.setdefault(key, []).append(site)
         for members in groups.values():
             self._share_supply(members)
@@ -140,7 +144,7 @@ class SupplyPlanner:
 
     def facts(self, owner: scope.FunctionLike) -> OwnerFacts:
         if id(owner) not in self._facts:
-            facts = OwnerFacts(self.tools.module.code_for_node)
+            facts = OwnerFacts(self.code)
             walk(owner, [methods_of(facts)])
             self._facts[id(owner)] = facts
         return self._facts[id(owner)]
@@ -222,7 +226,7 @@ class SupplyPlanner:
     def _is_existing_name(self, site: _Site, line: int) -> bool:
         """Tell whether the name belongs to an existing function: a global_symbol, another
         global's name_hint, or a name this function also looks up or constructs again."""
-        code = self.tools.module.code_for_node
+        code = self.code
         first = site.call.args[0].value
         text = code(first)
         if _names_existing(text):
@@ -250,7 +254,7 @@ class SupplyPlanner:
             if usable == "yes":
                 return module
             if usable == "late" and not site.late:
-                site.late = self.tools.module.code_for_node(module)
+                site.late = self.code(module)
         return None
 
     def _usability(self, site: _Site, module: cst.BaseExpression, line: int) -> str:
@@ -305,7 +309,7 @@ class SupplyPlanner:
             self._taken[id(owner)] = taken
         name = free_name(taken, "global_names" if self.unique_names else "global_var_supply")
         taken.add(name)
-        edit = self._declaration(anchor, name, self.tools.module.code_for_node(module), taken)
+        edit = self._declaration(anchor, name, self.code(module), taken)
         for member in inside:
             member.supply = name
             member.edits.append(edit)
@@ -342,7 +346,7 @@ class SupplyPlanner:
             return Outcome(Fix(title, Applicability.DISPLAY, shown.edits), site.reason)
         if site.reason is not None:
             return Outcome(None, site.reason or None, unseen=site.reason == "")
-        code = self.tools.module.code_for_node
+        code = self.code
         builds = site.supply is None
         supply = site.supply or f"{self.supply_type}({code(site.module) if site.module else ''})"
         if builds and self.unique_names:
@@ -354,7 +358,7 @@ class SupplyPlanner:
 
     def _rewritten(self, site: _Site, supply: str, imports: Edit | None, builds: bool) -> Fix:
         """Return the unsafe fix naming the site's global with `supply`."""
-        code = self.tools.module.code_for_node
+        code = self.code
         value = site.call.args[0].value
         value_span = self.tools.span_of(value)
         edits = list(site.edits)

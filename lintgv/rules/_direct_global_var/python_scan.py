@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import TYPE_CHECKING
 
 from lintgv.codemods.supply_python import OwnerFacts, SupplyPlanner
 from lintgv.config import Config
 from lintgv.parsing import libcst_lazy as cst
-from lintgv.parsing.python import ParsedPython
+from lintgv.parsing.python import ParsedPython, code_of
 from lintgv.rules._base import PythonRule, RuleContext
 from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
 
@@ -94,7 +95,7 @@ class PythonSites(PythonRule):
         names: set[str] = set()
         self._owner_names.append(names)
         if isinstance(owner, cst.FunctionDef | cst.Module):
-            self._facts[id(owner)] = OwnerFacts(self.parsed.module.code_for_node)
+            self._facts[id(owner)] = OwnerFacts(partial(code_of, self.parsed.module))
             self._names[id(owner)] = names
 
     def _leave(self) -> None:
