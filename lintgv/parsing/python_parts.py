@@ -72,6 +72,9 @@ class ModuleParts:
 # class would set a run's peak memory (and an edit of one method would parse them all).
 CLASS_SPLIT_SIZE = 4096
 _CLASS = re.compile(r"class\b")
+# A line that starts a class at the top level; a piece without one is no class, which
+# is told without scanning its logical lines (a long function's take a while).
+_CLASS_LINE = re.compile(r"^class\b", re.M)
 
 
 # Characters Python or libcst read as a line break or an indentation reset where the
@@ -117,6 +120,8 @@ def _class_parts(piece: str) -> tuple[str, list[str]] | None:
     lines above it included) into its head, up to the end of the `class` line, and its
     members, each with the comment and blank lines above it; None when the piece is not
     one such class or a cut could move a line to another owner (see _pieces)."""
+    if _CLASS_LINE.search(piece) is None:
+        return None
     offsets = line_offsets(piece)
     logical = logical_lines(piece, offsets)
     if not logical:
