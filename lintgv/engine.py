@@ -247,9 +247,10 @@ def _check_python(
         # The partial parse (selected lines, the editor's kept statements) splits at `\n`
         # only; libcst and the line model also end a line at a lone `\r`: parse it whole.
         selection, parts = None, None
-    # Parsed one top-level statement (or member of a long class) at a time, even without
-    # an editor's kept parts: libcst's native parser holds several hundred bytes per byte
-    # it parses until it is done, so a file's peak is its largest piece's, not its own.
+    # Parsed one top-level statement (or member of a long class, or run of statements of
+    # a long function) at a time, even without an editor's kept parts: libcst's native
+    # parser holds several hundred bytes per byte it parses until it is done, so a file's
+    # peak is its largest piece's, not its own.
     parts = parts if parts is not None else ModuleParts()
     parsed = parse_python(source.text, module_name, selection, parts)
     visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]

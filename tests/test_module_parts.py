@@ -102,6 +102,24 @@ CLASSES = [
     "class N:\n    class Inner:\n        a = 1\n\n        b = 2\n    c = 3\n    d = 4\n",
 ]
 
+FUNCTIONS = [
+    "def big(a):\n    x = 1\n\n    # about y\n    y = 2\n    if x:\n        pass\n"
+    "    else:\n        z = 3\n    return x\n",
+    "async def co():\n    await a\n    async with b:\n        pass\n"
+    "    async for i in c: pass\n    return 1\n",
+    "@dec\ndef deco():\n    @inner\n    def g(): pass\n    try:\n        pass\n"
+    "    except* E:\n        pass\n    finally:\n        w = 4\n    v = 5\n",
+    "def tabs():\n\tx = 1\n\ty = 2\n",
+    "def gen():\n    yield 1\n    global q\n    q = 3\n",
+    "def m():\n    match x:\n        case 1:\n            pass\n    y = 2\n",
+    "def sig(a,\n        b):\n    a = 1\n    b = 2\n",
+    'def doc():\n    """doc\nat column 0\n    """\n    x = 1\n    y = 2\n',
+    "def one(): return 1\n",
+    "def two():\n    x = 1; y = 2\n    z = (3,\n4)\n    # trailing\n",
+    "def loop():\n    for i in r:\n        pass\n    else:\n        pass\n    while x:\n"
+    "        break\n    else:\n        pass\n",
+]
+
 
 # Lines the scan reads as blank or plain where Python or libcst see a break, an
 # indentation reset or a line indented further.
@@ -121,12 +139,15 @@ ODD = [
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(STATEMENTS + CLASSES + ODD), max_size=6), st.booleans())
-def test_classes_parsed_member_by_member_equal_a_whole_parse(pieces: list[str], crlf: bool) -> None:
+@given(st.lists(st.sampled_from(STATEMENTS + CLASSES + FUNCTIONS + ODD), max_size=6), st.booleans())
+def test_classes_and_functions_parsed_in_parts_equal_a_whole_parse(
+    pieces: list[str], crlf: bool
+) -> None:
     text = "".join(pieces)
     if crlf:
         text = text.replace("\n", "\r\n")
-    with patch.object(python_parts, "CLASS_SPLIT_SIZE", 0):  # every class, however short
+    # Every class and function, however short, and each statement of a function alone.
+    with patch.object(python_parts, "SPLIT_SIZE", 0):
         _same(text, ModuleParts())
 
 
@@ -148,7 +169,7 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_long_class_is_parsed_one_member_at_a_time(parsed: list[str]) -> None:
     methods = "".join(f"    def m{k}(self):\n        return {k}\n\n" for k in range(400))
     text = f"import tvm\n\n\nclass Big:\n    x = 0\n\n{methods}".rstrip("\n") + "\n"
-    assert len(text) > python_parts.CLASS_SPLIT_SIZE
+    assert len(text) > python_parts.SPLIT_SIZE
     parts = ModuleParts()
     _same(text, parts)
     assert max(len(source) for source in parsed) < 100  # no parse holds two members
@@ -156,6 +177,17 @@ def test_a_long_class_is_parsed_one_member_at_a_time(parsed: list[str]) -> None:
     edited = text.replace("return 7\n", "return 8\n")
     _same(edited, parts)
     assert parsed == ["class _:\n\n    def m7(self):\n        return 8\n"]
+
+
+def test_a_long_function_is_parsed_a_few_statements_at_a_time(parsed: list[str]) -> None:
+    site = "    gv{0} = tvm.ir.GlobalVar('f{0}')\n    mod[gv{0}] = f\n"
+    body = "".join(site.format(k) for k in range(400))
+    text = f"import tvm\n\n\ndef build(mod, f):\n{body}    return mod\n"
+    parts = ModuleParts()
+    _same(text, parts)
+    assert len(parsed) > 2
+    assert max(len(source) for source in parsed) < 2 * python_parts.SPLIT_SIZE
+    assert parsed[2].startswith("def _():\n    gv")  # a run, under a header of its own
 
 
 def test_a_byte_order_mark_past_the_start_fails_as_a_whole_parse_does() -> None:
