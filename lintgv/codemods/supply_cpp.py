@@ -24,6 +24,7 @@ from lintgv.codemods.includes import (
 from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Edit, Fix, Span
 from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp_nodes import listed
 
 _REGISTER_METHODS = frozenset({"Add", "Update", "AddUnchecked"})
 _LOOKUPS = frozenset({"GetGlobalVar", "Lookup"})
@@ -69,10 +70,6 @@ class _Plan:
     # No supply or module to use: a new, empty supply is shown as a suggestion.
     suggest_new: bool = False
     edits: list[Edit] = field(default_factory=list)
-
-
-def _arguments(args: tree_sitter.Node) -> list[tree_sitter.Node]:
-    return [c for c in args.named_children if c.type != "comment"]
 
 
 def _strip_parens(text: str) -> str:
@@ -150,7 +147,7 @@ class SupplyPlanner:
             plan.reason = "make_object<GlobalVarNode>() fills the node by hand; take the "
             plan.reason += "GlobalVar from a supply instead"
             return plan
-        arguments = _arguments(site.args)
+        arguments = listed(site.args)
         if len(arguments) > 1 and not self.unique_names:
             plan.reason = "the call also passes a type or span, which FreshGlobal cannot take"
             return plan
@@ -294,7 +291,7 @@ class SupplyPlanner:
         """A name constructed twice in one function is looked up again: UniqueGlobalFor."""
         seen: dict[tuple[int, str], list[_Plan]] = {}
         for plan in plans:
-            arguments = _arguments(plan.site.args)
+            arguments = listed(plan.site.args)
             if plan.function is None or not arguments:
                 continue
             key = (plan.function.id, cpp_scope.normalized(self.parsed.text(arguments[0])))
@@ -367,7 +364,7 @@ class SupplyPlanner:
         """Return the unsafe fix naming the site's global with the plan's supply."""
         site = plan.site
         assert plan.supply is not None, "every planned site has a supply by now"
-        first = _arguments(site.args)[0]
+        first = listed(site.args)[0]
         first_span = self.parsed.span(first)
         edits = list(plan.edits)
         if self.unique_names:
@@ -445,7 +442,7 @@ class _BodyFacts:
     def _call(self, parsed: ParsedCpp, node: tree_sitter.Node) -> None:
         func = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
-        given = _arguments(arguments) if arguments is not None else []
+        given = listed(arguments) if arguments is not None else []
         name = func.child_by_field_name("field") if func is not None else None
         is_member_call = func is not None and func.type == "field_expression"
         if is_member_call and name is not None and parsed.text(name) in _REGISTER_METHODS:

@@ -24,6 +24,7 @@ from lintgv.codemods.unique_name_edits import Edits, map_call_edit, nodes_of, wh
 from lintgv.codemods.unique_name_shapes import MAP_TYPE, NotRewritable
 from lintgv.lines import split_lines
 from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cpp_nodes import listed, within
 
 _EMPTY = frozenset({"", "{}", "={}"})
 
@@ -197,10 +198,7 @@ class CallerMaps:
         parsed = unit.parsed
         call = _call_handing(node)
         if call is not None and (unit.path, call.start_byte) in found.calls:
-            arguments = call.child_by_field_name("arguments")
-            assert arguments is not None, "a call of the copy has its arguments"
-            args = [a for a in arguments.named_children if a.type != "comment"]
-            name = parsed.text(args[name_index])
+            name = parsed.text(listed(call.child_by_field_name("arguments"))[name_index])
             statement = call.parent is not None and call.parent.type == "expression_statement"
             method = "ReserveName" if statement else "FreshName"
             self.edits.add(unit, parsed.replace(call, f"{found.supply}->{method}({name})"))
@@ -232,7 +230,7 @@ class CallerMaps:
         parsed = found.unit.parsed
         declared = found.declaration
         for node in nodes_of(found.scope, "identifier"):
-            if parsed.text(node) != found.name or _within(declared, node) or _declares(node):
+            if parsed.text(node) != found.name or within(declared, node) or _declares(node):
                 continue
             binding = cpp_scope.scope_at(parsed, node).find(found.name)
             if binding is not None and declared.start_byte < binding.start <= declared.end_byte:
@@ -244,8 +242,8 @@ class CallerMaps:
         member of that name itself."""
         if self.inside_copy(unit, node):
             return False
-        in_class = unit.path == found.unit.path and _within(found.scope, node)
-        if in_class and _within(found.declaration, node):
+        in_class = unit.path == found.unit.path and within(found.scope, node)
+        if in_class and within(found.declaration, node):
             return False
         parent = node.parent
         through = parent is not None and parent.type == "field_expression"
@@ -383,7 +381,3 @@ def _declares(node: tree_sitter.Node) -> bool:
         and parent.type == "declaration"
         and node in parent.children_by_field_name("declarator")
     )
-
-
-def _within(outer: tree_sitter.Node, node: tree_sitter.Node) -> bool:
-    return outer.start_byte <= node.start_byte < outer.end_byte

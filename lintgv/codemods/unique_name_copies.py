@@ -22,7 +22,7 @@ from lintgv.config import Config
 from lintgv.errors import ParseError
 from lintgv.helpers.cpp_facts import facts_of
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
-from lintgv.parsing.cpp_nodes import function_declarator, named_descendants
+from lintgv.parsing.cpp_nodes import function_declarator, named_descendants, parameters
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
 
@@ -331,10 +331,8 @@ def _reads_module_names(
     classes = project.classes(_MODULE_CLASS)
     if len(classes) != 1 or namespace_of(classes[0][0].parsed, classes[0][1])[:1] != ("tvm",):
         return False  # another library's class of that name
-    declarator = function_declarator(function)
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    listed = [p for p in (params.named_children if params else []) if p.type != "comment"]
-    if len(listed) != 1 or type_of(unit.parsed, listed[0]) not in STRING_TYPES:
+    taken = parameters(function_declarator(function))
+    if len(taken) != 1 or type_of(unit.parsed, taken[0]) not in STRING_TYPES:
         return False
     body = function.child_by_field_name("body")
     uses = [
@@ -366,11 +364,7 @@ def _map_parameter(parsed: ParsedCpp, function: tree_sitter.Node) -> tuple[int, 
     """Return (index, by pointer) of the name → counter map a free function takes with a
     string name (by pointer or reference, as TVM's relay::backend::GetUniqueName takes
     it); None when it takes no map."""
-    declarator = function_declarator(function)
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    listed = [
-        p for p in (params.named_children if params is not None else []) if p.type != "comment"
-    ]
+    listed = parameters(function_declarator(function))
     maps = [i for i, p in enumerate(listed) if MAP_TYPE.match(type_of(parsed, p))]
     if not maps:
         return None

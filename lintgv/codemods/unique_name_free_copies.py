@@ -43,6 +43,7 @@ from lintgv.codemods.unique_name_caller_maps import CallerMaps
 from lintgv.codemods.unique_name_copies import FreeCopy, Project, Unit, class_of_code
 from lintgv.codemods.unique_name_edits import Edits, nodes_of, where
 from lintgv.codemods.unique_name_shapes import MAP_TYPE, NotRewritable
+from lintgv.parsing.cpp_nodes import listed, parameters, within
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,7 @@ class FreeRewrite:
         return self.edits, sites
 
     def _inside_copy(self, unit: Unit, node: tree_sitter.Node) -> bool:
-        definition = self.copy.definition
-        return (
-            unit.path == self.copy.unit.path
-            and definition.start_byte <= node.start_byte < definition.end_byte
-        )
+        return unit.path == self.copy.unit.path and within(self.copy.definition, node)
 
     def _functions(self, units: list[Unit]) -> list[_Function]:
         """Return every namespace-level function of the copy's name taking two
@@ -99,7 +96,7 @@ class FreeRewrite:
                     != self.copy.name
                     or holder is None
                     or holder.type not in ("declaration", "function_definition")
-                    or _arity(node) != 2
+                    or len(parameters(node)) != 2
                     or class_of_code(unit.parsed, node) is not None
                 ):
                     continue
@@ -130,8 +127,7 @@ class FreeRewrite:
             raise NotRewritable(
                 f"`{self.copy.name}` is used at {where(unit, node)} other than in a call"
             )
-        arguments = parent.child_by_field_name("arguments")
-        args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+        args = listed(parent.child_by_field_name("arguments"))
         if len(args) != 2 or not self._calls_copy(unit, parent, callee, functions):
             return 0  # another function of that name
         self.maps.of_argument(unit, parent, args[self.copy.map_index], self.copy.by_pointer)
@@ -169,19 +165,13 @@ class FreeRewrite:
         self, unit: Unit, declaration: tree_sitter.Node, declarator: tree_sitter.Node
     ) -> bool:
         """Tell whether a declaration outside any class declares the copy itself."""
-        if class_of_code(unit.parsed, declaration) is not None or _arity(declarator) != 2:
+        taken = parameters(declarator)
+        if class_of_code(unit.parsed, declaration) is not None or len(taken) != 2:
             return False
         inner = declarator.child_by_field_name("declarator")
         _, qualified = qualifier(unit.parsed, inner) if inner is not None else (False, ())
         if namespace_of(unit.parsed, declaration) + qualified != self.namespace:
             return False
-        params = declarator.child_by_field_name("parameters")
-        listed = [p for p in params.named_children if p.type != "comment"] if params else []
-        kind = listed[self.copy.map_index].child_by_field_name("type")
+        kind = taken[self.copy.map_index].child_by_field_name("type")
         text = cpp_scope.normalized(unit.parsed.text(kind)) if kind is not None else ""
         return bool(MAP_TYPE.match(text.removeprefix("const")))
-
-
-def _arity(declarator: tree_sitter.Node) -> int:
-    params = declarator.child_by_field_name("parameters")
-    return len([p for p in params.named_children if p.type != "comment"]) if params else 0

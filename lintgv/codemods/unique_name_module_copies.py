@@ -29,6 +29,7 @@ from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
 from lintgv.codemods.unique_name_copies import ModuleCopy, Project, Unit, class_of_code
 from lintgv.codemods.unique_name_edits import Edits, nodes_of, where
 from lintgv.codemods.unique_name_shapes import NotRewritable
+from lintgv.parsing.cpp_nodes import within
 
 EVIDENCE = (
     "the supply turns a dot in a name into an underscore, which the copy does not; a copy "
@@ -53,7 +54,7 @@ class ModuleRewrite:
                 raise NotRewritable(f"`{copy.name}` is named in a macro at {where(unit, macro)}")
             called = False
             for call in nodes_of(unit.parsed.root, "call_expression"):
-                if unit.path == copy.unit.path and _within(copy.definition, call):
+                if unit.path == copy.unit.path and within(copy.definition, call):
                     continue
                 module = self._module(unit, call)
                 if module is None:
@@ -82,7 +83,7 @@ class ModuleRewrite:
         copy = self.copy
         if unit.path != copy.class_unit.path:
             return
-        if _within(copy.class_node, call) or unit.path.suffix in _HEADERS:
+        if within(copy.class_node, call) or unit.path.suffix in _HEADERS:
             raise NotRewritable(
                 f"it is called at {where(unit, call)}, in the header or class body that "
                 f"defines `{copy.cls}`, where no GlobalVarSupply can be made; move that "
@@ -130,7 +131,3 @@ class ModuleRewrite:
         raise NotRewritable(
             f"cannot tell what `{object_}` at {where(unit, call)} is, or name it as an IRModule"
         )
-
-
-def _within(outer: tree_sitter.Node, node: tree_sitter.Node) -> bool:
-    return outer.start_byte <= node.start_byte < outer.end_byte

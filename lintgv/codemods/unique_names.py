@@ -59,6 +59,7 @@ from lintgv.config import Config, config_for
 from lintgv.fixes import apply_edits
 from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
+from lintgv.parsing.cpp_nodes import within
 
 __all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes"]
 
@@ -219,11 +220,7 @@ class _Rewrite:
         return owner is not None and self.project.derives(owner, self.copy.cls)
 
     def _inside_copy(self, unit: Unit, node: tree_sitter.Node) -> bool:
-        definition = self.copy.definition
-        return (
-            unit.path == self.copy.unit.path
-            and definition.start_byte <= node.start_byte < definition.end_byte
-        )
+        return unit.path == self.copy.unit.path and within(self.copy.definition, node)
 
     def _calls(self, supply: str) -> int:
         """Rewrite every call of the copy; return how many."""

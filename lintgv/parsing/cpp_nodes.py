@@ -49,3 +49,18 @@ def function_declarator_in(declarator: Node | None) -> Node | None:
     while declarator is not None and declarator.type not in _FUNCTION_DECLARATORS:
         declarator = inner_declarator(declarator)
     return declarator
+
+
+def listed(node: tree_sitter.Node | None) -> list[tree_sitter.Node]:
+    """Return the items of an argument or parameter list, comments left out."""
+    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
+
+
+def parameters(declarator: tree_sitter.Node | None) -> list[tree_sitter.Node]:
+    """Return the parameters a function declarator lists, comments left out."""
+    return listed(declarator.child_by_field_name("parameters") if declarator else None)
+
+
+def within(outer: tree_sitter.Node, node: tree_sitter.Node) -> bool:
+    """Tell whether `node` starts inside `outer` (of the same parse)."""
+    return outer.start_byte <= node.start_byte < outer.end_byte
