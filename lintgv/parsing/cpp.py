@@ -436,6 +436,12 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
         if old_tree is None:
             return parser.parse(read, progress_callback=given_up)
         return parser.parse(read, old_tree, progress_callback=given_up)
+    except SystemError as error:
+        # A Ctrl-C that lands in `read` is kept pending by the binding, which parses on
+        # and lets the next call into Python fail with this error instead; the
+        # interrupt must still end the run as one, not as a file that could not be parsed.
+        parser.reset()
+        raise _interrupt_behind(error) from None
     except ValueError:  # the parse was given up
         # A parser given up resumes that parse on its next call unless it is reset.
         parser.reset()
@@ -445,6 +451,16 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
             line=1,
             column=1,
         ) from None
+
+
+def _interrupt_behind(error: SystemError) -> BaseException:
+    """Return the interrupt (or exit) an error from a C callback stands for, else itself."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if not isinstance(cause, Exception):
+            return cause
+        cause = cause.__cause__ or cause.__context__
+    return error
 
 
 def error_free(text: str) -> int:

@@ -7,6 +7,7 @@ not), and that the parent lookups that keep deep nesting linear answer as tree-s
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tree_sitter
@@ -122,3 +123,30 @@ def test_a_file_tree_sitter_cannot_parse_in_time_is_reported_and_the_rest_checke
     assert checked.returncode == 3, checked.stdout + checked.stderr
     assert "slow.cc:1:1: error: C++ could not be parsed: tree-sitter gave no tree" in checked.stdout
     assert "fine.cc:1:12: GV101" in checked.stdout
+
+
+class _InterruptedText(bytes):
+    """Text whose second read is interrupted, as by a Ctrl-C landing there."""
+
+    reads = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        type(self).reads += 1
+        if type(self).reads == 2:
+            raise KeyboardInterrupt
+        return bytes.__getitem__(self, index)
+
+
+def test_a_ctrl_c_inside_a_parse_ends_the_run_as_an_interrupt() -> None:
+    import lintgv.parsing.cpp as cpp
+
+    # The binding keeps the interrupt pending and parses on; without care the next call
+    # into Python fails with a SystemError, and the run reports a file it could not parse.
+    text = _InterruptedText(b'void f() { GlobalVar g("x"); }\n' * 2000)
+    try:
+        cpp._bounded_parse(text, None)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interrupt was lost")
+    assert not parse_cpp("int x;\n").root.has_error
