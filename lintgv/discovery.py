@@ -234,6 +234,15 @@ class Discovery:
             except ConfigError as exc:
                 errors.append((Path(folder), str(exc)))
                 continue
+            if (
+                config.respect_gitignore
+                and folder != str(top)
+                and any(e.name == ".git" for e in entries)
+            ):
+                # A repository inside the tree (a submodule, a clone) is walked, as
+                # ripgrep and ruff walk it, under its own ignore files alone: git reads
+                # none of the outer repository's there.
+                ignores = self._repository_ignores(absolute)
             if config.respect_gitignore and any(e.name == ".gitignore" for e in entries):
                 self._note(os.path.join(absolute, ".gitignore"))
                 ignore = _read_gitignore(os.path.join(absolute, ".gitignore"))
@@ -315,15 +324,24 @@ class Discovery:
                 if ignore is not None:
                     found.append(ignore)
             if (folder / ".git").exists():
-                exclude = str(folder / ".git" / "info" / "exclude")
-                self._note(exclude)
-                ignore = _read_gitignore(exclude, base=str(folder))
-                if ignore is not None:
-                    found.append(ignore)
+                found.extend(self._repository_ignores(str(folder)))
                 break
             if folder == ceiling or ceiling is None:
                 break
         return tuple(reversed(found))
+
+    def _repository_ignores(self, root: str) -> tuple[_Ignore, ...]:
+        """Return the ignore file a repository keeps beside its history: its
+        .git/info/exclude. A submodule's `.git` is a file naming its history elsewhere,
+        which is not followed: none is read for it."""
+        history = os.path.join(root, ".git")
+        self._note(history)
+        if os.path.islink(history) or not os.path.isdir(history):
+            return ()
+        exclude = os.path.join(history, "info", "exclude")
+        self._note(exclude)
+        ignore = _read_gitignore(exclude, base=root)
+        return () if ignore is None else (ignore,)
 
 
 def _config_file_in(folder: str) -> str | None:

@@ -264,3 +264,32 @@ def test_blank_lines_and_comments_name_nothing() -> None:
     assert translate("   ")[0] is None
     assert translate("# a comment")[0] is None
     assert translate("!")[0] is None
+
+
+def test_a_repository_inside_the_tree_is_walked_under_its_own_ignore_files(
+    tmp_path: Path,
+) -> None:
+    _tree(tmp_path, "a.py\nb/")
+    inner = tmp_path / "vendor" / "inner"
+    _tree(inner, "x/")
+    (inner / ".git" / "info").mkdir(exist_ok=True)
+    (inner / ".git" / "info" / "exclude").write_text("c.py\n")
+    walked = _by_lintgv(tmp_path)
+    # git lists the inner repository as one entry; inside it, only its own files count.
+    assert {p for p in walked if not p.startswith("vendor/")} == _by_git(tmp_path)
+    inside = {p.removeprefix("vendor/inner/") for p in walked if p.startswith("vendor/")}
+    assert inside == _by_git(inner)
+    assert "a.py" in inside and "b/a/x.py" in inside, "the outer .gitignore reached inside"
+    assert "k/ab/a/m/c.py" not in inside and "x/y/z/q.py" not in inside
+
+
+def test_a_submodule_whose_history_lies_elsewhere_is_walked_without_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _tree(tmp_path, "a.py")
+    submodule = tmp_path / "sub"
+    submodule.mkdir()
+    (submodule / ".git").write_text("gitdir: ../.git/modules/sub\n")
+    (submodule / "a.py").write_text("x = 1\n")
+    assert "sub/a.py" in _by_lintgv(tmp_path)
+    assert not caplog.records
