@@ -1,6 +1,7 @@
 """What a run takes from the last one: where each file's cache lives, and the files the
 last walk of the same folders found, while nothing that walk read has changed."""
 
+import logging
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -8,6 +9,7 @@ from pathlib import Path
 from lintgv.cache import WalkMemo
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, signature
+from lintgv.discovery import log as walk_log
 from lintgv.errors import ConfigError
 from lintgv.model import Language
 
@@ -38,6 +40,17 @@ class CacheHome:
         # the cache of src's files in src, not in the folder above.
         home = max(holding, key=len) if holding else os.path.dirname(where)
         return Path(home) / CACHE_FOLDER
+
+
+class _Warned(logging.Handler):
+    """Counts the warnings a walk logs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 def _unchanged(read: dict[str, object]) -> bool:
@@ -118,10 +131,17 @@ def remembered_walk(
                 yield from remembered
                 return
     candidates = []
-    for candidate in discovery.discover(paths, errors):
-        candidates.append(candidate)
-        yield candidate
-    if not errors:
+    warned = _Warned()
+    walk_log.addHandler(warned)
+    try:
+        for candidate in discovery.discover(paths, errors):
+            candidates.append(candidate)
+            yield candidate
+    finally:
+        walk_log.removeHandler(warned)
+    # A walk that warned (an invalid .gitignore pattern, say) is walked again next time
+    # rather than remembered: reusing it would drop the warning.
+    if not errors and not warned.count:
         found = [
             (str(c.path), str(c.language), discovery.config_key(c.config), c.module_name)
             for c in candidates

@@ -156,3 +156,12 @@ def test_a_config_or_gitignore_created_where_there_was_none_is_applied(
     (root / "sub" / "lintgv.toml").write_text('extend-exclude = ["b.py"]\n', encoding="utf-8")
     _touch_folder(root / "sub")
     assert _paths(lintgv, root) == ["a.py"]
+
+
+def test_a_walk_that_warned_warns_again(lintgv: Lintgv, project: Project) -> None:
+    root = project({"a.py": SITE, ".gitignore": "b.py\nbad\\\n"})
+    warning = "invalid pattern 'bad\\\\' is skipped"
+    for _ in range(3):  # the first run's cache folder changes the listing; then warm
+        done = lintgv("check", ".", cwd=root)
+        assert done.returncode == 1, done.stderr
+        assert warning in done.stderr
