@@ -63,8 +63,17 @@ class Candidate:
 
 @dataclass(frozen=True)
 class _Ignore:
-    base: str  # folder of the .gitignore, ending with "/"
+    base: str  # folder of the .gitignore, ending with "/", as bytes (see _as_bytes)
     matcher: Matcher
+
+
+def _as_bytes(text: str) -> str:
+    """Return `text` with one character per byte of its UTF-8 (a name the system gave
+    in another encoding, byte for byte): git matches ignore patterns byte by byte, so
+    `?` takes one byte of "é" and `[é]` is a set of two bytes, matching neither "é"."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
 
 
 class Discovery:
@@ -362,6 +371,7 @@ def _folders_of(path: str) -> Iterator[str]:
 def _is_ignored(full: str, ignores: tuple[_Ignore, ...]) -> bool:
     # The deepest ignore file with a pattern for the path decides, as in git: a folder's
     # `!keep.py` takes back what a .gitignore above ignores.
+    full = _as_bytes(full)
     for ignore in reversed(ignores):
         if full.startswith(ignore.base):
             decided = ignore.matcher.decide(full[len(ignore.base) :])
@@ -392,12 +402,13 @@ def _read_gitignore(path: str, base: str | None = None) -> _Ignore | None:
         data = data[: data.rfind(b"\n", 0, _GITIGNORE_BYTES) + 1]
         log.warning("%s: larger than 1 MiB; the patterns after it are not applied", path)
     # git skips a byte order mark, splits at "\n" (a "\r" before it goes; not at form
-    # feeds) and ends a line at a NUL.
-    lines = data.decode("utf-8-sig", errors="replace").split("\n")
+    # feeds) and ends a line at a NUL. Patterns are matched byte by byte, as paths are (_as_bytes).
+    lines = data.removeprefix(b"\xef\xbb\xbf").decode("latin-1").split("\n")
     lines = [line.removesuffix("\r").split("\0", 1)[0] for line in lines]
 
     def skipped(number: int, line: str) -> None:  # git matches nothing with it either
-        log.warning("%s:%d: invalid pattern %r is skipped, as git does", path, number, line)
+        shown = line.encode("latin-1").decode("utf-8", "replace")
+        log.warning("%s:%d: invalid pattern %r is skipped, as git does", path, number, shown)
 
     folder = base if base is not None else os.path.dirname(os.path.abspath(path))
-    return _Ignore(folder.rstrip("/") + "/", Matcher(lines, on_invalid=skipped))
+    return _Ignore(_as_bytes(folder.rstrip("/") + "/"), Matcher(lines, on_invalid=skipped))

@@ -58,7 +58,15 @@ def translate(pattern: str) -> tuple[str | None, bool]:
     if glued is not None:
         prefix, rest = glued
         start = "^" + re.escape(prefix.removeprefix("/"))
-        return start + (_joined(_GLUED, _components(rest)) if rest else ".*") + end, include
+        if not rest:
+            return start + ".*" + end, include
+        parts = _components(rest)
+        if _is_star(parts[0][0]):
+            # Straight after the literal start, that `**` may match nothing, and a star
+            # component then continues the start's own component: git's `*` may match
+            # nothing there, so `a.py**/*` ignores a.py itself.
+            parts[0] = (parts[0][0], _STAR)
+        return start + _joined(_GLUED, parts) + end, include
     parts = _components(body)
     if parts[0][0] == "":  # a leading slash anchors and names no component
         parts = parts[1:]
@@ -98,6 +106,11 @@ def _joined(skip: str | None, parts: list[tuple[str, str]]) -> str:
         else:
             source += f"(?>{_LAZY[before]}{text}/)"
     return source + ("/.+" if inside else "")
+
+
+def _is_star(raw: str) -> bool:
+    """Tell whether a component is stars alone: it names something, never nothing."""
+    return bool(raw) and raw.strip("*") == ""
 
 
 def _is_globstar(raw: str) -> bool:
@@ -151,8 +164,7 @@ def _components(body: str) -> list[tuple[str, str]]:
             raw = body[start:index]
             # A component of stars alone names something, never nothing: `a/*` is no
             # match for the folder a/ itself.
-            stars = bool(raw) and raw.strip("*") == ""
-            parts.append((raw, "[^/]+" if stars else _linear(out)))
+            parts.append((raw, "[^/]+" if _is_star(raw) else _linear(out)))
             out, start, index = [], index + 1 + quoted, index + 1 + quoted
         elif char == "*":
             if not out or out[-1] != _STAR:  # `a**b` is `a*b`

@@ -104,6 +104,12 @@ CASES = [
     "x/**\\/q.py",
     "[[:a]b:]].py",
     "a.py\0junk",
+    "a.py**/*",
+    "a**/*",
+    "a**/*/b.py",
+    "a**/*/c/d.py",
+    "a**/**/*",
+    "x**/*/q.py",
 ]
 
 
@@ -293,3 +299,19 @@ def test_a_submodule_whose_history_lies_elsewhere_is_walked_without_a_warning(
     (submodule / "a.py").write_text("x = 1\n")
     assert "sub/a.py" in _by_lintgv(tmp_path)
     assert not caplog.records
+
+
+NON_ASCII_FILES = ["é.py", "e.py", "ée.py", "ü/x.py", "u/x.py", "日本.py", "ab.py"]
+
+
+@pytest.mark.parametrize(
+    "ignore",
+    ["?.py", "??.py", "???.py", "[é].py", "[!a].py", "é*", "*é.py", "ü/", "?/", "[ü]/", "日?.py"],
+)
+def test_non_ascii_names_are_matched_byte_by_byte_as_git_does(tmp_path: Path, ignore: str) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env=_GIT)
+    for name in NON_ASCII_FILES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    (tmp_path / ".gitignore").write_text(ignore + "\n", encoding="utf-8")
+    assert _by_lintgv(tmp_path) == _by_git(tmp_path), ignore
