@@ -153,11 +153,13 @@ def _compare(tmp_path: Path, ignore: str) -> None:
     assert _by_lintgv(tmp_path) == _by_git(tmp_path), ignore
 
 
+@pytest.mark.system("git")
 @pytest.mark.parametrize("ignore", CASES)
 def test_walk_leaves_out_what_git_leaves_out(tmp_path: Path, ignore: str) -> None:
     _compare(tmp_path, ignore)
 
 
+@pytest.mark.system("git")
 def test_a_deeper_gitignore_takes_back_what_one_above_ignores(tmp_path: Path) -> None:
     _tree(tmp_path, "*.py")
     (tmp_path / "a" / ".gitignore").write_text("!a.py\n")
@@ -165,12 +167,14 @@ def test_a_deeper_gitignore_takes_back_what_one_above_ignores(tmp_path: Path) ->
     assert _by_lintgv(tmp_path) == _by_git(tmp_path) == {"a/a.py", "a/b/a.py"}
 
 
+@pytest.mark.system("git")
 def test_no_ignore_file_from_outside_the_repository_applies(tmp_path: Path) -> None:
     (tmp_path / ".gitignore").write_text("*.py\n")  # a home folder kept in git, say
     _tree(tmp_path / "repo", "")
     assert _by_lintgv(tmp_path / "repo") == _by_git(tmp_path / "repo") == set(FILES)
 
 
+@pytest.mark.system("git")
 def test_the_repository_s_own_exclude_file_applies(tmp_path: Path) -> None:
     _tree(tmp_path, "")
     (tmp_path / ".git" / "info").mkdir(exist_ok=True)
@@ -189,12 +193,14 @@ def test_the_repository_s_own_exclude_file_applies(tmp_path: Path) -> None:
         ("a NUL ending a line", b"a.py\0b.py\n"),
     ],
 )
+@pytest.mark.system("git")
 def test_ignore_files_are_read_as_git_reads_them(tmp_path: Path, name: str, data: bytes) -> None:
     _tree(tmp_path, "")
     (tmp_path / ".gitignore").write_bytes(data)
     assert _by_lintgv(tmp_path) == _by_git(tmp_path), name
 
 
+@pytest.mark.system("git")
 def test_a_gitignore_that_is_a_symbolic_link_is_not_followed(tmp_path: Path) -> None:
     _tree(tmp_path / "repo", "")
     (tmp_path / "patterns").write_text("*.py\n")
@@ -203,6 +209,7 @@ def test_a_gitignore_that_is_a_symbolic_link_is_not_followed(tmp_path: Path) -> 
     assert _by_lintgv(tmp_path / "repo") == _by_git(tmp_path / "repo") == set(FILES)
 
 
+@pytest.mark.system("git")
 def test_a_huge_gitignore_is_read_up_to_its_last_whole_line(tmp_path: Path) -> None:
     # 1 MiB of comments, then `*.pyc` across the limit: its start must not read as `*.py`.
     padding = "#" + "x" * 1000 + "\n"
@@ -211,6 +218,7 @@ def test_a_huge_gitignore_is_read_up_to_its_last_whole_line(tmp_path: Path) -> N
     assert _by_lintgv(tmp_path) == set(FILES)
 
 
+@pytest.mark.system("git")
 def test_patterns_below_a_folder_are_relative_to_it(tmp_path: Path) -> None:
     _tree(tmp_path, "")
     (tmp_path / "a" / ".gitignore").write_text("/a.py\nb/\n")
@@ -251,6 +259,7 @@ _PIECES = st.sampled_from(
 )
 
 
+@pytest.mark.system("git")
 @settings(max_examples=400, deadline=None)
 @given(lines=st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=3))
 def test_generated_patterns_agree_with_git(
@@ -272,6 +281,7 @@ def test_blank_lines_and_comments_name_nothing() -> None:
     assert translate("!")[0] is None
 
 
+@pytest.mark.system("git")
 def test_a_repository_inside_the_tree_is_walked_under_its_own_ignore_files(
     tmp_path: Path,
 ) -> None:
@@ -289,6 +299,7 @@ def test_a_repository_inside_the_tree_is_walked_under_its_own_ignore_files(
     assert "k/ab/a/m/c.py" not in inside and "x/y/z/q.py" not in inside
 
 
+@pytest.mark.system("git")
 def test_a_submodule_whose_history_lies_elsewhere_is_walked_without_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -308,6 +319,7 @@ NON_ASCII_FILES = ["é.py", "e.py", "ée.py", "ü/x.py", "u/x.py", "日本.py", 
     "ignore",
     ["?.py", "??.py", "???.py", "[é].py", "[!a].py", "é*", "*é.py", "ü/", "?/", "[ü]/", "日?.py"],
 )
+@pytest.mark.system("git")
 def test_non_ascii_names_are_matched_byte_by_byte_as_git_does(tmp_path: Path, ignore: str) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env=_GIT)
     for name in NON_ASCII_FILES:

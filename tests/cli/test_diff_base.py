@@ -4,6 +4,10 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.system("git")
+
 OLD = "import tvm\n\nold = tvm.ir.GlobalVar('old')\n"
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent.parent
-pytestmark = pytest.mark.network
+pytestmark = [pytest.mark.network, pytest.mark.system("git")]
 
 
 def _git(repo: Path, *args: str) -> None:

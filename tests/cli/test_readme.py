@@ -46,6 +46,7 @@ def test_tour_has_the_commands_a_user_needs() -> None:
 
 
 @pytest.mark.parametrize("args", _tour_commands(), ids=" ".join)
+@pytest.mark.system("git")
 def test_tour_command_runs(lintgv, checkout: Path, args: list[str]) -> None:
     result = lintgv(*args, cwd=checkout)
     assert result.returncode in (0, 1), result.stderr

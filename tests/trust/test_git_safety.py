@@ -5,6 +5,7 @@ like a header, nor by an unusual file name."""
 import subprocess
 from pathlib import Path
 
+import pytest
 from hostile import run_lintgv
 
 from lintgv.diff_base import parse_diff, unquote
@@ -36,6 +37,7 @@ def test_a_changed_line_that_looks_like_a_file_header_stays_in_its_file() -> Non
     assert parse_diff(diff) == {"a.py": [range(2, 4), range(11, 12)]}
 
 
+@pytest.mark.system("git")
 def test_lines_that_look_like_headers_do_not_move_later_findings(tmp_path: Path) -> None:
     base = "\n".join(f"x{i} = {i}" for i in range(20)) + "\n"
     root = _repository(tmp_path / "repo", {"a.py": base})
@@ -47,6 +49,7 @@ def test_lines_that_look_like_headers_do_not_move_later_findings(tmp_path: Path)
     assert "a.py:16:" in result.stdout, result.stdout + result.stderr
 
 
+@pytest.mark.system("git")
 def test_the_repositorys_fsmonitor_hook_never_runs(tmp_path: Path) -> None:
     root = _repository(tmp_path / "repo", {"a.py": SITE})
     marker = tmp_path / "marker"
@@ -61,6 +64,7 @@ def test_the_repositorys_fsmonitor_hook_never_runs(tmp_path: Path) -> None:
     assert not marker.exists(), "a program the repository named was run"
 
 
+@pytest.mark.system("git")
 def test_unusual_file_names_are_read_exactly(tmp_path: Path) -> None:
     name = 'ünï "q"\tx.py'
     root = _repository(tmp_path / "repo", {name: "x = 1\n"})
