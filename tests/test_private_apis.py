@@ -12,7 +12,7 @@ import re
 import libcst as cst
 import pytest
 from pygls.protocol import LanguageServerProtocol
-from pygls.workspace import Workspace
+from pygls.workspace import TextDocument, Workspace
 
 
 def test_libcst_code_generation_internals_positions_py_builds_on() -> None:
@@ -76,6 +76,12 @@ def test_the_regex_parser_prefilter_py_reads_trigger_patterns_with() -> None:
             "protocol.py remembers cancelled requests",
         ),
         (Workspace, "_sync_kind", "state.py keeps pygls' sync kind in its workspace"),
+        (Workspace, "_position_codec", "state.py gives its documents pygls' codec"),
+        (Workspace, "_create_text_document", "state.py makes LintgvDocuments"),
+        (TextDocument, "_source", "state.py edits a document's text in place"),
+        (TextDocument, "_position_codec", "state.py maps a change's range to offsets"),
+        (TextDocument, "_apply_full_change", "state.py notes a full change"),
+        (TextDocument, "_apply_incremental_change", "state.py applies a ranged change"),
     ],
 )
 def test_pygls_internals_the_server_builds_on(owner: type, name: str, user: str) -> None:
@@ -90,3 +96,17 @@ def _instance_attributes(owner: type) -> set[str]:
         if init is not None and hasattr(init, "__code__"):
             found.update(re.findall(r"self\.(\w+)\s*[:=]", inspect.getsource(init)))
     return found
+
+
+def test_pygls_hooks_the_document_overrides_keep_their_signatures() -> None:
+    """state.py's LintgvWorkspace and LintgvDocument override these by name: a renamed
+    parameter would be passed wrongly, not fail."""
+    made = inspect.signature(Workspace._create_text_document).parameters
+    assert list(made) == ["self", "doc_uri", "source", "version", "language_id"]
+    document = inspect.signature(TextDocument.__init__).parameters
+    assert {"sync_kind", "position_codec"} <= set(document)
+    for name in ("_apply_full_change", "_apply_incremental_change"):
+        assert list(inspect.signature(getattr(TextDocument, name)).parameters) == [
+            "self",
+            "change",
+        ]
