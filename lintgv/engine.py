@@ -13,7 +13,6 @@ from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
 from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
-from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.python_lines import has_lone_return, select_lines
@@ -21,7 +20,7 @@ from lintgv.parsing.python_parts import ModuleParts
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
 from lintgv.rules._base import CommentRule, CppRule, PythonRule, Rule, RuleContext
-from lintgv.suppress import apply_suppressions, find_suppressions
+from lintgv.suppress import Covering, apply_suppressions, find_suppressions
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +183,15 @@ def check(
     run_all = bool(suppressions) or (whole and source.language == Language.PYTHON)
     hints = reuse.hints if reuse is not None and source.language == Language.CPP else None
     triggered = _Triggered(code_rules, config, source.text, helper_names, run_all, hints)
-    context = RuleContext(source.path, config, triggered.mentions, helper_names, thin_names)
+    covering = Covering(suppressions) if suppressions else None
+    context = RuleContext(
+        source.path,
+        config,
+        triggered.mentions,
+        helper_names,
+        thin_names,
+        None if covering is None else lambda finding: bool(covering(finding)),
+    )
     code_rules = list(triggered.rules)
     try:
         if source.language == Language.PYTHON:
@@ -279,21 +286,8 @@ def _check_python(
 
 def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> list[Finding]:
     """Set each finding's statement line (the first line of its innermost statement)."""
-    positions = parsed.positions
-    ranges = []
-    for node, where in positions.items():
-        if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
-            end = where.end.line
-            if isinstance(node, cst.BaseCompoundStatement):
-                end = positions[node.body].start.line  # only the header
-            ranges.append((parsed.file_line(where.start.line), parsed.file_line(end)))
-    result = []
-    for finding in findings:
-        line = finding.span.start_line
-        inside = [r for r in ranges if r[0] <= line <= r[1]]
-        start = max(inside)[0] if inside else line
-        result.append(replace(finding, statement_line=start))
-    return result
+    starts = parsed.statement_lines([f.span.start_line for f in findings])
+    return [replace(f, statement_line=start) for f, start in zip(findings, starts, strict=True)]
 
 
 def _check_cpp(

@@ -123,6 +123,20 @@ Judgement = Callable[
 ]
 
 
+class Covering:
+    """Tells which suppressions cover a finding: one on the line it starts on or on its
+    statement's first line that names its code."""
+
+    def __init__(self, suppressions: Sequence[Suppression]) -> None:
+        self.by_line: dict[int, list[Suppression]] = {}
+        for suppression in suppressions:
+            self.by_line.setdefault(suppression.line, []).append(suppression)
+
+    def __call__(self, finding: Finding) -> list[Suppression]:
+        lines = {finding.span.start_line, finding.statement_line}
+        return [s for line in lines for s in self.by_line.get(line, ()) if finding.code in s.codes]
+
+
 def apply_suppressions(
     findings: Sequence[Finding],
     suppressions: Sequence[Suppression],
@@ -134,14 +148,11 @@ def apply_suppressions(
 ) -> list[Finding]:
     """Drop suppressed findings; add the findings of the comment rules (GV9xx), given as
     (code, name, judgement), on the comments themselves."""
-    by_line: dict[int, list[Suppression]] = {}
-    for suppression in suppressions:
-        by_line.setdefault(suppression.line, []).append(suppression)
+    covering = Covering(suppressions)
     used: dict[int, set[str]] = {}
     kept = []
     for finding in findings:
-        lines = {finding.span.start_line, finding.statement_line}
-        hit = [s for line in lines for s in by_line.get(line, ()) if finding.code in s.codes]
+        hit = covering(finding)
         for suppression in hit:
             used.setdefault(suppression.line, set()).add(finding.code)
         if not hit:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, cast
@@ -101,6 +101,23 @@ class ParsedPython:
     def names(self) -> NameTable:
         """Return the names the file binds (computed on first use)."""
         return NameTable.of(self.module, self.module_name)
+
+    def statement_lines(self, lines: Sequence[int]) -> list[int]:
+        """Return, for each of the file's `lines`, the first line of the innermost
+        statement (a compound one's header only) that holds it; the line itself if none."""
+        positions = self.positions
+        ranges = []
+        for node, where in positions.items():
+            if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+                end = where.end.line
+                if isinstance(node, cst.BaseCompoundStatement):
+                    end = positions[node.body].start.line  # only the header
+                ranges.append((self.file_line(where.start.line), self.file_line(end)))
+        starts = []
+        for line in lines:
+            inside = [r for r in ranges if r[0] <= line <= r[1]]
+            starts.append(max(inside)[0] if inside else line)
+        return starts
 
     def file_line(self, line: int) -> int:
         """Return the file's 1-based line for 1-based `line` of the parsed text."""

@@ -90,6 +90,10 @@ class RuleContext:
     helper_names: frozenset[str] = frozenset()
     # Functions with a helper's name defined as thin wrappers in the run (see GV202).
     thin_names: frozenset[str] = frozenset()
+    # Tells whether a suppression comment covers a finding; None when the file has none.
+    # A rule that plans its fixes together (GV101) leaves suppressed sites out of the
+    # plan: a site kept by hand must not shape the fix of another.
+    suppressed: Callable[[Finding], bool] | None = None
 
 
 class Rule:
@@ -275,6 +279,19 @@ class PythonRule(Rule):
             )
         self.findings.append(self.finding(span, 0, message, fix, reason, subject))
 
+    def suppressed_among(self, nodes: Sequence[cst.CSTNode]) -> set[int]:
+        """Return the ids of the `nodes` whose finding a suppression comment covers."""
+        covered = self.context.suppressed
+        if covered is None or not nodes:
+            return set()
+        spans = [self.span_of(node) for node in nodes]
+        starts = self.parsed.statement_lines([span.start_line for span in spans])
+        return {
+            id(node)
+            for node, span, start in zip(nodes, spans, starts, strict=True)
+            if covered(self.finding(span, start, None, None))
+        }
+
 
 _MAX_RANGES = 32
 
@@ -423,12 +440,30 @@ class CppRule(Rule):
                 applicability or self.META.fix,
                 (self.parsed.replace(node, replacement, end),),
             )
+        line = self._statement_line(node, span)
+        self.findings.append(self.finding(span, line, message, fix, reason, subject))
+
+    def suppressed_among(
+        self, nodes: Sequence[tuple[tree_sitter.Node, tree_sitter.Node | None]]
+    ) -> set[int]:
+        """Return the indexes of the (node, end) pairs whose finding a suppression comment
+        covers."""
+        covered = self.context.suppressed
+        if covered is None:
+            return set()
+        found = set()
+        for index, (node, end) in enumerate(nodes):
+            span = self.parsed.span(node, end)
+            if covered(self.finding(span, self._statement_line(node, span), None, None)):
+                found.add(index)
+        return found
+
+    def _statement_line(self, node: tree_sitter.Node, span: Span) -> int:
+        """Return the first line of the statement `node` is in (a suppression there covers
+        it)."""
         statement = (
             node if node.type in _CPP_STATEMENTS else self.parsed.enclosing(node, _CPP_STATEMENTS)
         )
-        line = (
-            self.parsed.position(statement.start_byte)[0]
-            if statement is not None
-            else span.start_line
-        )
-        self.findings.append(self.finding(span, line, message, fix, reason, subject))
+        if statement is None:
+            return span.start_line
+        return self.parsed.position(statement.start_byte)[0]

@@ -46,7 +46,8 @@ class DirectGlobalVarPython(PythonSites):
     in scope; else one built from the IRModule the global is added to (`mod[gv] = f`,
     `mod.update_func(gv, f)`) or the only IRModule in scope: inline for one site, one
     `global_var_supply = GlobalVarSupply(mod)` before the first of several sites of a
-    function. `from tvm.ir.supply import GlobalVarSupply` is added when missing.
+    function. A site a suppression comment keeps is not counted (nor, in C++, is its name
+    looked up again). `from tvm.ir.supply import GlobalVarSupply` is added when missing.
     `add_prefix` is False, as in TVM's own migration (PR 12066), yet a name that
     collides now gets a counter, so generated names can change. Several supplies or
     modules in scope make the fix display-only. When no module is in scope or the module

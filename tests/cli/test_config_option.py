@@ -83,7 +83,7 @@ def test_a_fix_with_a_config_kept_elsewhere_threads_as_with_the_config_in_the_tr
     in_tree = lintgv("fix", "--unsafe", "--diff", "--no-cache", ".", cwd=tree)
     assert given.returncode == in_tree.returncode
     assert given.stdout == in_tree.stdout
-    assert "+    global_var_supply = GlobalVarSupply(mod)" in given.stdout
+    assert "+    gvar = GlobalVarSupply(mod).fresh_global(name, False)" in given.stdout
     assert "noise" not in given.stderr
 
 

@@ -114,9 +114,16 @@ class CppSites(CppRule):
         """Find the sites, then plan their fixes together: one supply per function."""
         super().check(ranges)
         planner = self._planner()
-        outcomes = planner.plan([site for site, _ in self._sites])
+        suppressed = self.suppressed_among([(site.node, end) for site, end in self._sites])
+        planned = [site for i, (site, _) in enumerate(self._sites) if i not in suppressed]
+        outcomes = iter(planner.plan(planned))
         self.looked_outside.extend(planner.looked_outside)
-        for (site, end), outcome in zip(self._sites, outcomes, strict=True):
+        for index, (site, end) in enumerate(self._sites):
+            if index in suppressed:
+                # Dropped with its suppression, which it marks as used.
+                self.report(site.node, end=end)
+                continue
+            outcome = next(outcomes)
             message = message_for(self.config, self.META.message, outcome.reason)
             self.report(site.node, message, end=end, fix=outcome.fix, reason=outcome.reason)
 

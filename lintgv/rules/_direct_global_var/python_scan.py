@@ -156,13 +156,17 @@ class PythonSites(PythonRule):
             owners=self._chains,
             names=self._names,
         )
-        outcomes = planner.plan(self._sites)
+        suppressed = self.suppressed_among(self._sites)
+        outcomes = planner.plan([call for call in self._sites if id(call) not in suppressed])
         if any(o.unseen for o in outcomes.values()):
             # A module-level site: its supply and module are names the partial parse left
             # out (see SupplyPlanner).
             self.wants_whole_parse = True
             return
         for call in self._sites:
+            if id(call) in suppressed:
+                self.report(call)  # dropped with its suppression, which it marks as used
+                continue
             outcome = outcomes[call]
             message = message_for(self.config, self.META.message, outcome.reason)
             self.report(call, message, fix=outcome.fix, reason=outcome.reason)
