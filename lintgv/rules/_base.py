@@ -46,6 +46,9 @@ class RuleMeta:
     # It finds the unique-name helpers whose calls other files are checked for (GV203),
     # all of them (GV201 and GV203 alike): an index of a tree's helpers needs one of them.
     finds_helpers: bool = False
+    # It notes the functions with a helper's name that are thin wrappers around a supply
+    # (GV201 and GV202 alike), which GV202 and GV203 then leave alone in other files.
+    finds_thin_wrappers: bool = False
     # How an editor marks what it flags: "unnecessary" (faded: code that can go) or
     # "deprecated" (struck through: an API a newer release removed); "" for neither.
     marks: str = ""

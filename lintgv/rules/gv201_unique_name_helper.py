@@ -24,6 +24,7 @@ META = RuleMeta(
     makes_names=True,
     across_files=True,
     finds_helpers=True,
+    finds_thin_wrappers=True,
     name="unique-name-helper",
     severity=Severity.WARNING,
     message="private unique-name helper; use a NameSupply (`name_supply_->FreshName(name)`, "

@@ -27,6 +27,7 @@ META = RuleMeta(
     code="GV202",
     makes_names=True,
     across_files=True,
+    finds_thin_wrappers=True,
     name="unique-name-helper-declaration",
     severity=Severity.WARNING,
     message="declaration of a private unique-name helper; remove it with the helper and keep "

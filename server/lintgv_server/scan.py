@@ -108,8 +108,9 @@ async def index_workspace(
     """Check every file of the workspace once, and record the unique-name helpers each
     defines in the server's index; return the files and results, or None when cancelled
     (the index then keeps what it had). With `helpers_only`, each file is checked with
-    one rule that finds helpers, unless a full result of it is kept: the results then
-    hold only that rule's findings, and are not kept."""
+    the rules that learn its helpers and thin wrappers (see _finding_helpers), unless a
+    full result of it is kept: the results then hold only those rules' findings, and are
+    not kept."""
     errors: list[str] = []
     targets = await ls.run_on_lint_thread(lambda: _targets(ls, errors))
     for error in errors:
@@ -158,13 +159,17 @@ def _kept(ls: LintgvServer, target: Candidate, cache: ScanCache) -> Scanned | No
 
 
 def _finding_helpers(ls: LintgvServer, target: Candidate) -> Candidate | None:
-    """Return `target` checked by one rule that finds unique-name helpers (the first its
-    config enables), or None when its config enables none: it defines no helper then."""
+    """Return `target` checked by the fewest rules that learn what a whole check learns of
+    it: the first its config enables that finds unique-name helpers, and the first that
+    notes thin wrappers (GV201 does both); None when its config enables neither."""
     config = target.config
     narrowed = ls.helper_configs.get(id(config))
     if narrowed is None or narrowed[0] is not config:
-        enabled = [r.META.code for r in select(config) if r.META.finds_helpers]
-        only = apply_settings(config, {"select": enabled[:1]}, None) if enabled else None
+        rules = select(config)
+        helpers = [r.META.code for r in rules if r.META.finds_helpers]
+        thin = [r.META.code for r in rules if r.META.finds_thin_wrappers]
+        enabled = sorted({*helpers[:1], *thin[:1]})
+        only = apply_settings(config, {"select": enabled}, None) if enabled else None
         narrowed = ls.helper_configs[id(config)] = (config, only)
     return replace(target, config=narrowed[1]) if narrowed[1] is not None else None
 
