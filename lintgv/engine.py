@@ -4,7 +4,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -12,7 +12,7 @@ from lintgv import registry
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
-from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
+from lintgv.model import FileError, FileResult, Finding, Language, Severity, SourceFile
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.python_lines import has_lone_return, select_lines
@@ -20,13 +20,14 @@ from lintgv.parsing.python_parts import ModuleParts
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, guard_of
 from lintgv.rules._base import CommentRule, CppRule, PythonRule, Rule, RuleContext
-from lintgv.suppress import Covering, apply_suppressions, find_suppressions
+from lintgv.suppress import Covering, Judgement, apply_suppressions, find_suppressions
 
 log = logging.getLogger(__name__)
 
 
 def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule], ...]:
     """Return the rules that apply to the file at `path`, honouring per-file settings."""
+    table = _table(config)
     relative = relative_to_root(path, config.root)
     dropped: set[str] = set()
     for pattern, codes in config.per_file_ignores:
@@ -34,16 +35,67 @@ def rules_for(path: Path, language: Language, config: Config) -> tuple[type[Rule
         negated = pattern.startswith("!")
         if matches_any(relative, (pattern.removeprefix("!"),)) != negated:
             dropped.update(codes)
-    in_supply = matches_any(relative, config.supply_paths + config.extend_supply_paths)
+    in_supply = matches_any(relative, table.supply_paths)
+    if not dropped:
+        return table.by_language[language, in_supply]
     selected = []
-    for rule in registry.select(config):
-        code = rule.META.code
-        if rule.LANGUAGE not in (language, None) or any(code.startswith(d) for d in dropped):
-            continue
-        if in_supply and rule.META.makes_names:
-            continue
-        selected.append(rule)
+    for rule in table.by_language[language, in_supply]:
+        if not any(rule.META.code.startswith(d) for d in dropped):
+            selected.append(rule)
     return tuple(selected)
+
+
+# The codes the file's rules report, their severities, and the comment rules' judges.
+_Reporting = tuple[frozenset[str], dict[str, Severity], list[tuple[str, str, Judgement]]]
+
+
+class _Table:
+    """What a config makes of the rules, the same for each of its files: worked out once
+    for all of them (a tree of 5,000 files asked it 5,000 times, for 0.2 s of CPU)."""
+
+    def __init__(self, config: Config) -> None:
+        self.supply_paths = config.supply_paths + config.extend_supply_paths
+        selected = registry.select(config)
+        # The rules of each language, then those of each in a supply module (which make
+        # no names there).
+        self.by_language = {
+            (language, in_supply): tuple(
+                rule
+                for rule in selected
+                if rule.LANGUAGE in (language, None) and not (in_supply and rule.META.makes_names)
+            )
+            for language in Language
+            for in_supply in (False, True)
+        }
+        self.triggers = {rule: rule.triggers(config) for rule in selected}
+        self.gates = {rule: rule.gate(config) for rule in selected}
+        self.known = frozenset(registry.rule_codes())
+        self._reporting: dict[tuple[type[Rule], ...], _Reporting] = {}
+        self._config = config
+
+    def reporting(self, rules: tuple[type[Rule], ...]) -> _Reporting:
+        """Return what suppressions are judged by for a file checked by `rules`."""
+        known = self._reporting.get(rules)
+        if known is not None:
+            return known
+        config = self._config
+        judges: list[tuple[str, str, Judgement]] = [
+            (r.META.code, r.META.name, r.judge) for r in rules if issubclass(r, CommentRule)
+        ]
+        made = (
+            frozenset(r.META.code for r in rules),
+            {r.META.code: config.severity_for(r.META.code, r.META.severity) for r in rules},
+            judges,
+        )
+        self._reporting[rules] = made
+        return made
+
+
+# A run has one config per project root; a worker gets a copy of it with each batch of
+# files, equal to the last (a config hashes by its values).
+@lru_cache(maxsize=64)
+def _table(config: Config) -> _Table:
+    return _Table(config)
 
 
 class _Triggered:
@@ -71,10 +123,11 @@ class _Triggered:
         self._hints.length = len(text)
         self._seen: dict[str, bool] = {}
         self._hits: dict[str, bool] = {}
-        triggers = {rule: rule.triggers(config) for rule in rules}
+        table = _table(config)
+        triggers = {rule: table.triggers[rule] for rule in rules}
         per_rule = []
         for rule, (statement, function) in triggers.items():
-            gate = rule.gate(config)
+            gate = table.gates[rule]
             per_rule.append((rule, (*statement, *function) if gate is None else gate))
         # The second pass looks for calls of helpers found in other files (GV203).
         helpers = tuple(re.escape(name) for name in sorted(bare_names(helper_names)))
@@ -213,12 +266,10 @@ def check(
     except ParseError as exc:
         error = FileError(source.path, str(exc), exc.line, exc.column)
         return FileResult(source.path, errors=(error,))
-    enabled = {r.META.code for r in rules}
-    severities = {r.META.code: config.severity_for(r.META.code, r.META.severity) for r in rules}
-    judges = [(r.META.code, r.META.name, r.judge) for r in rules if issubclass(r, CommentRule)]
-    known = frozenset(registry.rule_codes())
+    table = _table(config)
+    enabled, severities, judges = table.reporting(rules)
     kept = apply_suppressions(
-        findings, suppressions, source.path, judges, frozenset(enabled), severities, known
+        findings, suppressions, source.path, judges, enabled, severities, table.known
     )
     kept.sort(key=lambda f: (f.span, f.code))
     helpers, thin = defined

@@ -421,6 +421,11 @@ def parse_cpp(
 def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitter.Tree:
     """Parse `data` (reusing `old_tree`) in at most PARSE_SECONDS of this thread's CPU."""
     deadline = time.thread_time() + PARSE_SECONDS
+    # A thread's CPU time grows no faster than the wall clock, so the deadline cannot pass
+    # before this much wall time has: until then the callback, which tree-sitter calls
+    # every 150 bytes or so, reads only the monotonic clock (a tenth of a microsecond;
+    # the thread's CPU clock is a system call of 1.4).
+    earliest = time.monotonic() + PARSE_SECONDS
 
     # Only parsing from a callback can be given up. tree-sitter asks for the text about
     # twice a file; a node's `.text` would ask again (a memoryview here crashes it), so
@@ -429,7 +434,7 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
         return data[offset:]
 
     def given_up(_offset: int, _has_error: bool) -> bool:
-        return time.thread_time() > deadline
+        return time.monotonic() > earliest and time.thread_time() > deadline
 
     parser = _parser()
     try:
