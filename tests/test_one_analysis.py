@@ -118,6 +118,24 @@ def test_logical_line_scanner_matches_pythons_tokenizer(chosen: list[str]) -> No
     assert [(line.first, line.last) for line in scanned] == _tokenized_lines(text)
 
 
+# Lines whose brackets close more than they open, or open and close in either order.
+_BRACKETS = ["]", ") + (", "a = f(b)[c]) + (", "x = {[()]}", "))((", "y = (1,", "    z = [1]}"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_STATEMENTS + _BROKEN + _BRACKETS), min_size=1, max_size=12))
+def test_a_line_without_strings_is_scanned_as_token_by_token(chosen: list[str]) -> None:
+    """A line holding no string, comment or continuation has its brackets counted
+    together; a comment at its end has it scanned token by token, with the same lines."""
+    text = "\n".join(chosen) + "\n"
+    commented = "".join(
+        line if line.endswith("\\\n") else line[:-1] + "  #\n"
+        for line in text.splitlines(keepends=True)
+    )
+    scanned = logical_lines(text, line_offsets(text))
+    assert scanned == logical_lines(commented, line_offsets(commented))
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(_STATEMENTS + _BROKEN), min_size=1, max_size=10))
 def test_partial_and_whole_parses_agree_on_generated_files(chosen: list[str]) -> None:

@@ -286,9 +286,12 @@ PYTHON_SHAPE_TRIGGERS = (
     # make a file (the PTX tables, 363 KB) be parsed whole.
     rf"{LINE_START}while[ \t](?:{_LINE}?{_LOOKUP_PY}|(?={_LINES_PY}{_LINE}?{_APPEND_PY}))",
     # for i in range(...) / itertools.count(): with a counter-append and a lookup.
+    # The lookup first: it is looked for only after an `if` at a line's start, rarer than
+    # a call of str() anywhere, so most loops are ruled out sooner (the pattern over TVM
+    # v0.16's Python: 0.10 -> 0.05 s). Both look ahead: the order changes no match.
     rf"{LINE_START}for[ \t]+\w+[ \t]+in[ \t]+(?:range|(?:itertools\.)?count)\("
-    rf"(?={_LINES_PY}{_LINE}?{_APPEND_PY})"
-    rf"(?={_LINES_PY}[ \t]*(?:if|elif)[ \t]{_LINE}?{_LOOKUP_PY})",
+    rf"(?={_LINES_PY}[ \t]*(?:if|elif)[ \t]{_LINE}?{_LOOKUP_PY})"
+    rf"(?={_LINES_PY}{_LINE}?{_APPEND_PY})",
     # return self.unique(name + str(i)) / return unique(name, i + 1), or a counter kept in
     # the map: return name + str(self.names[name]) / f"{name}_{self.names[name]}"
     rf"return[ \t]+(?:(?:self\.|cls\.)?\w+\({_LINE}?{_JOINED_PY}"

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from lintgv.prefilter import Triggers
 
 _TOKEN = re.compile(r'"""|\'\'\'|"|\'|#|[\[\](){}]|\\\r?\n|\n')
+# The rest of a line that holds none of _TOKEN's tokens but brackets and its newline.
+_PLAIN = re.compile(r"[^\"'#\\\n]*\n")
+_BRACKET = re.compile(r"[\[\](){}]")
 _HEADER = re.compile(r"[ \t]*(?:async[ \t]+def|def|class)\b")
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+def|def)\b")
 _DECORATOR = re.compile(r"[ \t]*@")
@@ -55,6 +58,19 @@ def logical_lines(text: str, offsets: list[int]) -> list[Logical] | None:
                 continue
             start = line
             at_line_start = False
+        plain = _PLAIN.match(text, pos)
+        if plain is not None:
+            # The rest of the line holds no string, comment or continuation: only its
+            # brackets count, taken together (a search for each token of a line cost
+            # more than the rest of the scan).
+            for bracket in _BRACKET.findall(text, pos, plain.end()):
+                depth = depth + 1 if bracket in "([{" else max(depth - 1, 0)
+            pos = plain.end()
+            if depth == 0:
+                result.append(Logical(start, line, _indent(text, offsets[start])))
+                at_line_start = True
+            line += 1
+            continue
         match = _TOKEN.search(text, pos)
         if match is None:
             break
@@ -94,10 +110,12 @@ def logical_lines(text: str, offsets: list[int]) -> list[Logical] | None:
 
 
 def _indent(text: str, begin: int) -> int:
-    i = begin
-    while i < len(text) and text[i] in " \t":
-        i += 1
-    return i - begin
+    match = _BLANKS.match(text, begin)
+    assert match is not None  # it matches the empty string
+    return match.end() - begin
+
+
+_BLANKS = re.compile(r"[ \t]*")
 
 
 def _is_escaped(text: str, index: int) -> bool:
