@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from lintgv.parsing import python_parts
 from lintgv.parsing.python import parse_python
+from lintgv.parsing.python_lines import line_offsets, logical_lines
 from lintgv.parsing.python_parts import ModuleParts
 
 
@@ -149,6 +150,19 @@ def test_classes_and_functions_parsed_in_parts_equal_a_whole_parse(
     # Every class and function, however short, and each statement of a function alone.
     with patch.object(python_parts, "SPLIT_SIZE", 0):
         _same(text, ModuleParts())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(STATEMENTS + CLASSES + FUNCTIONS + ODD), max_size=6), st.booleans())
+def test_a_pieces_lines_are_what_a_scan_of_the_piece_alone_finds(
+    pieces: list[str], crlf: bool
+) -> None:
+    text = "".join(pieces)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    for piece, lines in python_parts._pieces(text) or ():
+        offsets = line_offsets(piece)
+        assert lines() == (offsets, logical_lines(piece, offsets))
 
 
 @pytest.fixture

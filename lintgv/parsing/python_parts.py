@@ -7,10 +7,12 @@ memory."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from itertools import pairwise
 
 from lintgv.parsing import libcst_lazy as cst
-from lintgv.parsing.python_lines import line_offsets, logical_lines
+from lintgv.parsing.python_lines import Logical, line_offsets, logical_lines
 
 
 class ModuleParts:
@@ -33,7 +35,7 @@ class ModuleParts:
         pieces = _pieces(text)
         kept: dict[str, cst.Module] = {}
         try:
-            modules = [self._piece(piece, kept) for piece in pieces or ()]
+            modules = [self._piece(piece, lines, kept) for piece, lines in pieces or ()]
         except cst.ParserSyntaxError:
             # The scan cut where Python does not (a string it misreads, such as a
             # Python 3.12 f-string holding its own quote): the whole text settles it.
@@ -42,10 +44,10 @@ class ModuleParts:
         module = _joined(modules)
         return module if module is not None else cst.parse_module(text)
 
-    def _piece(self, piece: str, kept: dict[str, cst.Module]) -> cst.Module:
-        """Return the module of one top-level statement: a long class member by member, a
-        long function some statements at a time."""
-        parts = _block_parts(piece) if len(piece) > SPLIT_SIZE else None
+    def _piece(self, piece: str, lines: _Lines, kept: dict[str, cst.Module]) -> cst.Module:
+        """Return the module of one top-level statement (`lines`: its logical lines): a
+        long class member by member, a long function some statements at a time."""
+        parts = _block_parts(piece, *lines()) if len(piece) > SPLIT_SIZE else None
         if parts is not None:
             head, members, wrapper = parts
             newline = "\r\n" if "\r\n" in head else "\n"
@@ -90,27 +92,54 @@ _ODD = re.compile("[\f\v\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)")
 _CONTINUES = re.compile(r"(?:elif|else|except|finally)\b|@")
 
 
-def _pieces(text: str) -> list[str] | None:
+# A piece's line offsets and logical lines, as line_offsets and logical_lines give them
+# for the piece alone: taken from the whole text's scan when a piece asks for them.
+_Lines = Callable[[], tuple[list[int], list[Logical]]]
+
+
+def _pieces(text: str) -> list[tuple[str, _Lines]] | None:
     """Split `text` before each top-level statement and the comment and blank lines
-    above it, where those lines lead it (see _leads); None when `text` cannot be scanned,
-    holds a character the scan misreads, or does not end with a newline."""
+    above it, where those lines lead it (see _leads), each piece with its lines; None
+    when `text` cannot be scanned, holds a character the scan misreads, or does not end
+    with a newline."""
     if not text.endswith("\n") or _ODD.search(text) or "\ufeff" in text[1:]:
         return None  # a byte-order mark past the start: a piece would begin with one
     offsets = line_offsets(text)
     logical = logical_lines(text, offsets)
     if logical is None:
         return None
-    cuts = [0]
-    for before, item in pairwise(logical):
+    # Where each piece starts: its first physical line, and its first logical line.
+    cuts = [(0, 0)]
+    for at, (before, item) in enumerate(pairwise(logical), 1):
         if item.indent or _CONTINUES.match(text, offsets[item.first]):
             continue
         if text.startswith("@", offsets[before.first]):
             continue  # a decorator and what it decorates are one statement
         cut = offsets[before.last + 1]
         if _leads(text[cut : offsets[item.first]], ""):
-            cuts.append(cut)
-    cuts.append(len(text))
-    return [text[a:b] for a, b in pairwise(cuts)]
+            cuts.append((before.last + 1, at))
+    cuts.append((len(offsets) - 1, len(logical)))  # `text` ends with a line break
+    return [
+        (
+            text[offsets[start] : offsets[end]],
+            partial(_lines_of, offsets, logical, start, end, a, b),
+        )
+        for (start, a), (end, b) in pairwise(cuts)
+    ]
+
+
+def _lines_of(
+    offsets: list[int], logical: list[Logical], start: int, end: int, first: int, last: int
+) -> tuple[list[int], list[Logical]]:
+    """Return the line offsets and logical lines of the piece that holds physical lines
+    `start` to `end` and logical lines `logical[first:last]`, as a scan of the piece
+    alone gives them: a piece starts where a logical line may, outside any bracket or
+    string, so the scan of the whole text is in the same state there."""
+    base = offsets[start]
+    return (
+        [offset - base for offset in offsets[start : end + 1]],
+        [Logical(i.first - start, i.last - start, i.indent) for i in logical[first:last]],
+    )
 
 
 def _leads(between: str, indent: str) -> bool:
@@ -121,17 +150,18 @@ def _leads(between: str, indent: str) -> bool:
     return all(not line.rstrip("\r") or line.startswith(indent + "#") for line in lines)
 
 
-def _block_parts(piece: str) -> tuple[str, list[str], str] | None:
+def _block_parts(
+    piece: str, offsets: list[int], logical: list[Logical]
+) -> tuple[str, list[str], str] | None:
     """Split one top-level class or function statement (its decorators and the comment
     and blank lines above it included) into its head, up to the end of its `class` or
     `def` line, its members (a class's) or runs of statements (a function's), each with
     the comment and blank lines above it, and the header under which one of those parses
     alone (`class _:`, `def _():`); None when the piece is not one such statement or a
-    cut could move a line to another owner (see _pieces)."""
+    cut could move a line to another owner (see _pieces). `offsets` and `logical` are
+    the piece's line offsets and logical lines."""
     if _BLOCK_LINE.search(piece) is None:
         return None
-    offsets = line_offsets(piece)
-    logical = logical_lines(piece, offsets)
     if not logical:
         return None
     at = 0
