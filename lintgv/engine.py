@@ -233,7 +233,9 @@ def check(
     rules = rules_for(source.path, source.language, config)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
     suppressions = find_suppressions(source.text, source.language)
-    run_all = bool(suppressions) or (whole and source.language == Language.PYTHON)
+    # A whole parse does not run every rule: a rule whose triggers match nowhere finds
+    # nothing in a partial check, and a whole check (a fix's proof) must find the same.
+    run_all = bool(suppressions)
     hints = reuse.hints if reuse is not None and source.language == Language.CPP else None
     triggered = _Triggered(code_rules, config, source.text, helper_names, run_all, hints)
     covering = Covering(suppressions) if suppressions else None
