@@ -139,27 +139,25 @@ ODD = [
 ]
 
 
+# Texts of the statements above, with LF or CRLF line breaks.
+TEXTS = st.builds(
+    lambda pieces, crlf: "".join(pieces).replace("\n", "\r\n" if crlf else "\n"),
+    st.lists(st.sampled_from(STATEMENTS + CLASSES + FUNCTIONS + ODD), max_size=6),
+    st.booleans(),
+)
+
+
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(STATEMENTS + CLASSES + FUNCTIONS + ODD), max_size=6), st.booleans())
-def test_classes_and_functions_parsed_in_parts_equal_a_whole_parse(
-    pieces: list[str], crlf: bool
-) -> None:
-    text = "".join(pieces)
-    if crlf:
-        text = text.replace("\n", "\r\n")
+@given(TEXTS)
+def test_classes_and_functions_parsed_in_parts_equal_a_whole_parse(text: str) -> None:
     # Every class and function, however short, and each statement of a function alone.
     with patch.object(python_parts, "SPLIT_SIZE", 0):
         _same(text, ModuleParts())
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(STATEMENTS + CLASSES + FUNCTIONS + ODD), max_size=6), st.booleans())
-def test_a_pieces_lines_are_what_a_scan_of_the_piece_alone_finds(
-    pieces: list[str], crlf: bool
-) -> None:
-    text = "".join(pieces)
-    if crlf:
-        text = text.replace("\n", "\r\n")
+@given(TEXTS)
+def test_a_pieces_lines_are_what_a_scan_of_the_piece_alone_finds(text: str) -> None:
     for piece, lines in python_parts._pieces(text) or ():
         offsets = line_offsets(piece)
         assert lines() == (offsets, logical_lines(piece, offsets))

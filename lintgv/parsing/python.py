@@ -105,6 +105,16 @@ class ParsedPython:
     def statement_lines(self, lines: Sequence[int]) -> list[int]:
         """Return, for each of the file's `lines`, the first line of the innermost
         statement (a compound one's header only) that holds it; the line itself if none."""
+        starts = []
+        for line in lines:
+            inside = [r for r in self._statement_ranges if r[0] <= line <= r[1]]
+            starts.append(max(inside)[0] if inside else line)
+        return starts
+
+    @cached_property
+    def _statement_ranges(self) -> list[tuple[int, int]]:
+        """The file's first and last line of each statement (of a compound one, its
+        header): asked by a rule that plans around suppressed sites, then by the engine."""
         positions = self.positions
         ranges = []
         for node, where in positions.items():
@@ -113,11 +123,7 @@ class ParsedPython:
                 if isinstance(node, cst.BaseCompoundStatement):
                     end = positions[node.body].start.line  # only the header
                 ranges.append((self.file_line(where.start.line), self.file_line(end)))
-        starts = []
-        for line in lines:
-            inside = [r for r in ranges if r[0] <= line <= r[1]]
-            starts.append(max(inside)[0] if inside else line)
-        return starts
+        return ranges
 
     def file_line(self, line: int) -> int:
         """Return the file's 1-based line for 1-based `line` of the parsed text."""
