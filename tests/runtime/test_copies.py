@@ -198,3 +198,27 @@ def test_python_errors_are_shown_as_names(tmp_path: Path) -> None:
     run = run_python(tmp_path, text, 1)
     assert run.names is not None
     assert run.names[SEQUENCE.index("")] == "<error: IndexError: string index out of range>"
+
+
+def test_python_copy_whose_every_call_fails_could_not_execute(tmp_path: Path) -> None:
+    # `os` is not among the imports the sandbox keeps: every call raises NameError, which
+    # tells nothing of the copy's names (it is not "names differ" at 17 of 17).
+    text = (
+        "import os\n\n\ndef get_unique_name(name, taken):\n"
+        "    name = os.path.basename(name)\n    taken[name] = True\n    return name\n"
+    )
+    run = run_python(tmp_path, text, 4)
+    assert not run.ran
+    assert run.reason == "every call failed: NameError: name 'os' is not defined"
+
+
+def test_cpp_copy_whose_every_call_throws_could_not_execute(tmp_path: Path) -> None:
+    text = (
+        "#include <stdexcept>\n#include <string>\n#include <unordered_map>\n"
+        "std::string GetUniqueName(std::string name, std::unordered_map<std::string, int>* m) {\n"
+        '  throw std::runtime_error("no names here");\n'
+        "}\n"
+    )
+    run = run_cpp(tmp_path, text, 4)
+    assert not run.ran
+    assert run.reason is not None and run.reason.startswith("every call failed: ")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.runtime.copies.cpp_prelude import PRELUDE
-from lintgv.runtime.copies.outcome import CopyRun
+from lintgv.runtime.copies.outcome import CopyRun, error_name
 from lintgv.runtime.copies.sandbox import Limits, Outcome, run_sandboxed
 from lintgv.runtime.copies.sequence import SEQUENCE
 
@@ -134,14 +134,14 @@ def _names(copy: CppCopy, expected: tuple[str, ...], ran: Outcome) -> CopyRun:
         return failed("the harness printed something other than names")
     if len(names) != len(expected):
         return failed(f"the harness printed {len(names)} names for {len(expected)} calls")
-    return CopyRun(copy.helper, copy.path, copy.line, "cpp", expected, names)
+    return CopyRun.of_names(copy.helper, copy.path, copy.line, "cpp", expected, names)
 
 
 def _decode(line: str) -> str:
     if line.startswith("="):
         return bytes.fromhex(line[1:]).decode("utf-8", errors="replace")
     if line.startswith("!"):
-        return f"<error: {line[1:]}>"
+        return error_name(line[1:])
     raise ValueError(line[:80])
 
 

@@ -10,6 +10,14 @@ def _shown(name: str) -> str:
     return name if name else '""'
 
 
+_ERROR = "<error: "
+
+
+def error_name(message: str) -> str:
+    """Return how a call that raised (Python) or threw (C++) shows among the names."""
+    return f"{_ERROR}{message}>"
+
+
 @dataclass(frozen=True)
 class Difference:
     index: int  # position in the sequence
@@ -32,6 +40,24 @@ class CopyRun:
     expected: tuple[str, ...]
     names: tuple[str, ...] | None = None  # None: it could not execute
     reason: str | None = None  # why it could not execute
+
+    @classmethod
+    def of_names(
+        cls,
+        helper: str,
+        path: Path,
+        line: int,
+        language: str,
+        expected: tuple[str, ...],
+        names: tuple[str, ...],
+    ) -> "CopyRun":
+        """Return the run that gave `names`. A copy whose every call failed never named
+        anything: the harness could not give it what it needs (an import the sandbox
+        drops, a global defined elsewhere), which says nothing of its names."""
+        if names and all(name.startswith(_ERROR) for name in names):
+            reason = f"every call failed: {names[0].removeprefix(_ERROR).removesuffix('>')}"
+            return cls(helper, path, line, language, expected, reason=reason)
+        return cls(helper, path, line, language, expected, names)
 
     @property
     def ran(self) -> bool:

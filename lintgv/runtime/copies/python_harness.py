@@ -17,7 +17,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from lintgv.runtime.copies.outcome import CopyRun
+from lintgv.runtime.copies.outcome import CopyRun, error_name
 from lintgv.runtime.copies.sandbox import Limits, run_sandboxed, runnable_by_sandbox
 from lintgv.runtime.copies.sequence import SEQUENCE
 
@@ -75,7 +75,7 @@ def run_python_copy(
     except (ValueError, IndexError, TypeError):
         why = "the harness printed something other than its names"
         return CopyRun(helper, path, line, "python", expected, reason=why)
-    return CopyRun(helper, path, line, "python", expected, names)
+    return CopyRun.of_names(helper, path, line, "python", expected, names)
 
 
 def _interpreter(preferred: str) -> str | None:
@@ -242,4 +242,4 @@ def _starts_at(function: ast.FunctionDef, line: int) -> bool:
 
 def _name(item: list[str]) -> str:
     kind, value = item
-    return value if kind == "ok" else f"<error: {value}>"
+    return value if kind == "ok" else error_name(value)
