@@ -7,10 +7,11 @@ their docstrings differ, each language gets its own part, with its sections one 
 
 import inspect
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from lintgv.model import Applicability, Language
 from lintgv.registry import rule_codes
-from lintgv.rules._base import ArtifactRule, Invalid, Rule, Valid
+from lintgv.rules._base import ArtifactRule, Exported, Invalid, Rule, Session, Valid
 
 _LANGUAGE_NAMES = {Language.PYTHON: "Python", Language.CPP: "C++"}
 _FENCES = {Language.PYTHON: "python", Language.CPP: "cpp"}
@@ -74,7 +75,7 @@ def _settings_note(example: Valid | Invalid) -> str:
 
 def _examples(rule: type[Rule], level: str) -> str:
     if issubclass(rule, ArtifactRule):
-        return f"{level} Reported\n\n```console\n{rule.EXAMPLE.rstrip()}\n```"
+        return f"{level} Reported\n\n{_session(rule.EXAMPLE)}"
     out: list[str] = []
     if rule.INVALID:
         bad = rule.INVALID[0]
@@ -86,6 +87,27 @@ def _examples(rule: type[Rule], level: str) -> str:
         good = rule.VALID[0]
         out += ["", f"{level} Not reported{_settings_note(good)}", "", _fenced(rule, good)]
     return "\n".join(out).strip()
+
+
+_FILE_FENCES = {".json": "json", ".py": "python", ".cc": "cpp"}
+
+
+def _session(example: Session | Exported) -> str:
+    """Return an artifact rule's example: its files, then the command and what it prints;
+    or the exported symbols and what `lintgv validate` prints for them."""
+    if isinstance(example, Exported):
+        listed = "\n".join(example.symbols)
+        shown = "\n".join(example.prints)
+        return (
+            f"An object file of model `{example.model}` that exports (as `nm` lists it):\n\n"
+            f"```text\n{listed}\n```\n\n`lintgv validate` reports:\n\n```text\n{shown}\n```"
+        )
+    out = []
+    for path, text in example.files:
+        fence = _FILE_FENCES.get(PurePosixPath(path).suffix, "text")
+        out += [f"`{path}`:", "", f"```{fence}\n{text.rstrip()}\n```", ""]
+    session = "\n".join(("$ lintgv " + " ".join(example.args), *example.prints))
+    return "\n".join([*out, f"```console\n{session}\n```"])
 
 
 def _after(fix: Applicability) -> str:

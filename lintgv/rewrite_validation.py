@@ -247,7 +247,8 @@ def render_text(report: CopyReport) -> str:
         lines.append(f"{run.path}:{run.line}: {run.helper}: {run.summary(limit=20)}")
     lines += [f"{e.path}: error: {e.message}" for e in report.errors]
     lines.append(
-        f"{len(report.runs)} copies; {sum(r.ran for r in report.runs)} ran, "
+        f"{len(report.runs)} cop{'y' if len(report.runs) == 1 else 'ies'}; "
+        f"{sum(r.ran for r in report.runs)} ran, "
         f"{sum(1 for r in report.runs if r.ran and not r.differences)} match NameSupply."
     )
     return "\n".join(lines)

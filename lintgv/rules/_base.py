@@ -83,6 +83,29 @@ class Invalid:
 
 
 @dataclass(frozen=True)
+class Session:
+    """An artifact rule's example: the files a session starts from (path, text), the
+    arguments of the `lintgv` command run among them, and lines it prints, in order. The
+    rule's page shows it; a test runs it and finds those lines."""
+
+    files: tuple[tuple[str, str], ...]
+    args: tuple[str, ...]
+    prints: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An example of a symbol check no manifest can show (lintgv's emitter never writes
+    such a symbol; the check guards the build): the symbols one model's object file
+    exports, as `nm` lists them, and the lines `lintgv validate` prints for them. A test
+    checks them with the check `validate` runs."""
+
+    model: str
+    symbols: tuple[str, ...]
+    prints: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class RuleContext:
     path: Path
     config: Config
@@ -197,9 +220,9 @@ class ArtifactRule(Rule):
 
     LANGUAGE = None
     REPORTED_BY: ClassVar[str]
-    # A terminal session that shows the finding, for the rule's page: its inputs are
-    # build products, not one source file, so it has no Valid/Invalid source examples.
-    EXAMPLE: ClassVar[str]
+    # Its inputs are build products, not one source file: instead of Valid/Invalid source
+    # examples it has a session, or the symbols that give the finding.
+    EXAMPLE: ClassVar[Session | Exported]
 
     @classmethod
     def finding_at(cls, path: Path, line: int, message: str) -> Finding:

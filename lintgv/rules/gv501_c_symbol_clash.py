@@ -1,5 +1,5 @@
 from lintgv.model import Severity
-from lintgv.rules._base import ArtifactRule, RuleMeta
+from lintgv.rules._base import ArtifactRule, RuleMeta, Session
 
 
 class CSymbolClash(ArtifactRule):
@@ -24,8 +24,14 @@ class CSymbolClash(ArtifactRule):
         message="C symbol exported by two models; rename the function or one of the models",
     )
     REPORTED_BY = "`lintgv validate`"
-    EXAMPLE = (
-        "$ lintgv validate my_net.json my.json\n"
-        "my.json:2:1: GV501 C symbol `tvmgen_my_net_run` is also exported by model `my_net` "
-        "(my_net.json); rename the function or one of the models\n"
+    EXAMPLE = Session(
+        files=(
+            ("my_net.json", '{"model": "my_net", "functions": ["run"]}\n'),
+            ("my.json", '{"model": "my", "functions": ["net_run"]}\n'),
+        ),
+        args=("validate", "my_net.json", "my.json"),
+        prints=(
+            "my.json:1:1: GV501 C symbol `tvmgen_my_net_run` is also exported by model "
+            "`my_net` (my_net.json); rename the function or one of the models",
+        ),
     )

@@ -1,5 +1,5 @@
 from lintgv.model import Severity
-from lintgv.rules._base import ArtifactRule, RuleMeta
+from lintgv.rules._base import ArtifactRule, Exported, RuleMeta
 
 
 class CSymbolPrefix(ArtifactRule):
@@ -23,8 +23,11 @@ class CSymbolPrefix(ArtifactRule):
         message="C symbol lacks its model's prefix; export only tvmgen_<model>_ names",
     )
     REPORTED_BY = "`lintgv validate`"
-    EXAMPLE = (
-        "$ lintgv validate model.json\n"
-        "model.json:3:1: GV502 C symbol `main_run` lacks the prefix `tvmgen_model_`; "
-        "export only tvmgen_<model>_ names\n"
+    EXAMPLE = Exported(
+        model="model",
+        symbols=("main_run",),
+        prints=(
+            "model.json:1:1: GV502 C symbol `main_run` lacks the prefix `tvmgen_model_`; "
+            "export only tvmgen_<model>_ names",
+        ),
     )

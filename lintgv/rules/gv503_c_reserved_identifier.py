@@ -1,5 +1,5 @@
 from lintgv.model import Severity
-from lintgv.rules._base import ArtifactRule, RuleMeta
+from lintgv.rules._base import ArtifactRule, Exported, RuleMeta
 
 
 class CReservedIdentifier(ArtifactRule):
@@ -24,8 +24,11 @@ class CReservedIdentifier(ArtifactRule):
         message="C symbol is a reserved or invalid identifier; sanitise it",
     )
     REPORTED_BY = "`lintgv validate`"
-    EXAMPLE = (
-        "$ lintgv validate model.json\n"
-        "model.json:3:1: GV503 C symbol `tvmgen_m__init` contains a double "
-        "underscore (reserved); sanitise it\n"
+    EXAMPLE = Exported(
+        model="m",
+        symbols=("tvmgen_m__init",),
+        prints=(
+            "model.json:1:1: GV503 C symbol `tvmgen_m__init` contains a double underscore "
+            "(reserved); sanitise it",
+        ),
     )

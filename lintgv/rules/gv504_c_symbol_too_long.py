@@ -1,5 +1,5 @@
 from lintgv.model import Severity
-from lintgv.rules._base import ArtifactRule, RuleMeta
+from lintgv.rules._base import ArtifactRule, Exported, RuleMeta
 
 
 class CSymbolTooLong(ArtifactRule):
@@ -22,8 +22,11 @@ class CSymbolTooLong(ArtifactRule):
         message="C symbol name part is over the length limit; cut it and keep it unique",
     )
     REPORTED_BY = "`lintgv validate`"
-    EXAMPLE = (
-        "$ lintgv validate model.json\n"
-        "model.json:3:1: GV504 C symbol `tvmgen_m_ff…f` has a 81-character name part; "
-        "cut it to 80 and keep it unique\n"
+    EXAMPLE = Exported(
+        model="m",
+        symbols=("tvmgen_m_" + "f" * 81,),
+        prints=(
+            "model.json:1:1: GV504 C symbol `tvmgen_m_" + "f" * 81 + "` has a 81-character "
+            "name part; cut it to 80 and keep it unique",
+        ),
     )

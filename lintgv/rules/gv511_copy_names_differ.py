@@ -1,5 +1,5 @@
 from lintgv.model import Severity
-from lintgv.rules._base import ArtifactRule, RuleMeta
+from lintgv.rules._base import ArtifactRule, RuleMeta, Session
 
 
 class CopyNamesDiffer(ArtifactRule):
@@ -25,7 +25,37 @@ class CopyNamesDiffer(ArtifactRule):
         "changes these names",
     )
     REPORTED_BY = "`lintgv validate-copies` (runs the tree's code, sandboxed)"
-    EXAMPLE = (
-        "$ lintgv validate-copies src/\n"
-        "src/codegen.cc:12: GetUniqueName: x1 → x_1, x2 → x_2, x11 → x1 (+8 more)\n"
+    EXAMPLE = Session(
+        files=(
+            (
+                "src/codegen.cc",
+                """\
+#include <string>
+#include <unordered_map>
+
+class CodeGen {
+ public:
+  std::string GetUniqueName(std::string name) {
+    auto it = name_count_.find(name);
+    if (it == name_count_.end()) {
+      name_count_[name] = 0;
+      return name;
+    }
+    return name + std::to_string(++it->second);
+  }
+
+ private:
+  std::unordered_map<std::string, int> name_count_;
+};
+""",
+            ),
+        ),
+        args=("validate-copies", "src/"),
+        prints=(
+            "src/codegen.cc:6: CodeGen::GetUniqueName: names differ from NameSupply.fresh_name "
+            "at 12 of 17: x1 → x_1, x2 → x_2, x_1 → x_1_1, x3 → x_3, conv2d1 → conv2d_1, "
+            "conv2d_1 → conv2d_1_1, fused.add → fused_add, fused.add1 → fused_add_1, "
+            'fused_add → fused_add_2, "" → v, 1 → v_1, a1 → a_1; it hands out a name twice '
+            "(its callers record names)",
+        ),
     )

@@ -1,5 +1,5 @@
 from lintgv.model import Severity
-from lintgv.rules._base import ArtifactRule, RuleMeta
+from lintgv.rules._base import ArtifactRule, RuleMeta, Session
 
 
 class CopyNotExecutable(ArtifactRule):
@@ -23,7 +23,31 @@ class CopyNotExecutable(ArtifactRule):
         message="unique-name copy could not be run; compare its names with NameSupply by hand",
     )
     REPORTED_BY = "`lintgv validate-copies` (runs the tree's code, sandboxed)"
-    EXAMPLE = (
-        "$ lintgv validate-copies src/\n"
-        "src/passes.py:30: unique_name: could not run: calls `self.lookup`, defined elsewhere\n"
+    EXAMPLE = Session(
+        files=(
+            (
+                "src/passes.py",
+                """\
+import os
+
+
+class Namer:
+    def __init__(self):
+        self.used = {}
+
+    def unique_name(self, name):
+        name = os.path.basename(name)
+        if name in self.used:
+            self.used[name] += 1
+            return f"{name}_{self.used[name]}"
+        self.used[name] = 0
+        return name
+""",
+            ),
+        ),
+        args=("validate-copies", "src/"),
+        prints=(
+            "src/passes.py:8: Namer.unique_name: could not execute: every call failed: "
+            "NameError: name 'os' is not defined",
+        ),
     )
