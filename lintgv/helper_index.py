@@ -5,13 +5,16 @@ GV201 finds a helper by its structure in the file that defines it; GV202 and GV2
 report its declarations and calls in every other file, and GV202 leaves alone the
 declaration of a method that its file defines as a thin wrapper. `lintgv check` fills
 the index in its first pass over the tree and checks again the files that mention a
-name in it; the language server fills it in the background when a session starts and
-keeps it current file by file, on save and on watched-file changes.
+name in it (SecondPass says which, for `check` and the language server's workspace scan
+alike); the language server fills it in the background when a session starts and keeps
+it current file by file, on save and on watched-file changes.
 """
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.helpers.names import bare_name, bare_names
 from lintgv.model import FileResult
 
 
@@ -81,3 +84,40 @@ class HelperIndex:
         # Both are refreshed: `or` would skip the second when the first changed.
         helpers, thin = self._helpers.refresh(), self._thin.refresh()
         return helpers or thin
+
+
+@dataclass(frozen=True)
+class SecondPass:
+    """Which files a second pass over the tree checks again, and with which names, once
+    the first pass has filled the index: one answer for `lintgv check` and the language
+    server's workspace scan, so that both report the same findings."""
+
+    helpers: frozenset[str]
+    thin: frozenset[str]
+
+    @classmethod
+    def of(cls, index: HelperIndex) -> "SecondPass":
+        return cls(index.names, index.thin)
+
+    def __bool__(self) -> bool:
+        return bool(self.helpers or self.thin)
+
+    def names_for(self, first: FileResult) -> tuple[frozenset[str], frozenset[str]] | None:
+        """Return the helper and thin-wrapper names a file's second check is given, or
+        None when its first check stands. Thin wrappers only take findings away: they are
+        given only to a file with a finding about a function of a thin wrapper's name (its
+        `subject`), so that a warm run need not check every file that names one."""
+        wrappers = bare_names(self.thin)
+        wrapped = any(f.subject and bare_name(f.subject) in wrappers for f in first.findings)
+        if not (self.helpers or wrapped):
+            return None
+        return self.helpers, self.thin if wrapped else frozenset()
+
+    @staticmethod
+    def mentioned(text: str, helpers: frozenset[str], thin: frozenset[str]) -> bool:
+        """Tell whether `text` calls for the second check: it mentions a helper by its
+        bare name (`e->NameFor(x)` for `Extractor::NameFor`), or both the class and the
+        name of a thin wrapper (which it may declare)."""
+        if any(name in text for name in bare_names(helpers)):
+            return True
+        return any(all(part in text for part in identity.split("::")) for identity in thin)

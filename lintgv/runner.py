@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from lintgv.cache import FileState, ResultCache, digest_of, names_key, stat_key
 from lintgv.collector import spare_the_collector
 from lintgv.discovery import Candidate, Discovery
-from lintgv.helper_index import HelperIndex
-from lintgv.helpers.names import bare_name, bare_names
+from lintgv.helper_index import HelperIndex, SecondPass
 from lintgv.model import FileError, FileResult, Language, SourceFile
 from lintgv.reading import read_source
 from lintgv.remembered import CacheHome, remembered_walk
@@ -112,15 +111,9 @@ def _mentions(task: _Task) -> _Done:
     loaded = read_source(task.candidate.path, task.candidate.config.max_file_size)
     if isinstance(loaded, FileError):
         return _Done(None, "", None)
-    text = loaded.text
-    helpers = any(n in text for n in bare_names(task.helper_names))
-    if not helpers and not any(_holds_parts(text, n) for n in task.thin_names):
+    if not SecondPass.mentioned(loaded.text, task.helper_names, task.thin_names):
         return _Done(None, "", None)
     return _work(replace(task, known_digest=None))
-
-
-def _holds_parts(text: str, identity: str) -> bool:
-    return all(part in text for part in identity.split("::"))
 
 
 class _Pool:
@@ -352,28 +345,24 @@ def _checked(
 
     index = HelperIndex()
     index.replace(results)
-    helpers, thin = index.names, index.thin
-    # Thin wrappers only take findings away: only a file with a finding about a function
-    # of a thin wrapper's name (its `subject`) is checked again for them (a warm run must
-    # not check every file that names the wrapper).
-    wrappers = bare_names(thin)
-
-    def about_wrappers(path: Path) -> bool:
-        return any(f.subject and bare_name(f.subject) in wrappers for f in results[path].findings)
-
-    if helpers or thin:
-        keys = {False: names_key(helpers, frozenset()), True: names_key(helpers, thin)}
+    second_pass = SecondPass.of(index)
+    if second_pass:
         second: list[_Task] = []
         looked_for: dict[Path, str] = {}  # the names key of each file's task
+        keys: dict[frozenset[str], str] = {}
         for candidate in candidates:
-            wrapped = about_wrappers(candidate.path)
-            if not (helpers or wrapped):
+            names = second_pass.names_for(results[candidate.path])
+            if names is None:
                 continue
+            helpers, thin = names
+            if thin not in keys:  # the same names for every file: one key each way
+                keys[thin] = names_key(helpers, thin)
+            key = keys[thin]
             # A warm run knows what this pass made of an unchanged file, under the same
             # names: it neither reads the file again nor starts workers for it.
             cache, stat = cache_for(candidate), stats.get(candidate.path)
             kept = (
-                cache.second_pass(candidate.path, stat, candidate.module_name, keys[wrapped])
+                cache.second_pass(candidate.path, stat, candidate.module_name, key)
                 if cache is not None and stat is not None
                 else None
             )
@@ -382,9 +371,8 @@ def _checked(
                 if result is not None:
                     results[candidate.path], digests[candidate.path] = result, digest
                 continue
-            names = thin if wrapped else frozenset()
-            second.append(_Task(candidate, helpers, None, whole, remembered, names))
-            looked_for[candidate.path] = keys[wrapped]
+            second.append(_Task(candidate, helpers, None, whole, remembered, thin))
+            looked_for[candidate.path] = key
         for count, done in enumerate(pool.map(_mentions, second), 1):
             if progress is not None:
                 progress("calls of helpers found", count, len(second))

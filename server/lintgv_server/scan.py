@@ -3,7 +3,8 @@ stop between two files when cancelled: open documents on the lint thread, and ma
 closed files at once in `lintgv check`'s worker processes.
 
 It walks with the core's Discovery and checks with the core's engine, in the two passes
-`lintgv check` makes (the second finds calls of unique-name helpers defined elsewhere).
+`lintgv check` makes, choosing the files and names of the second as it does (SecondPass:
+calls of unique-name helpers defined elsewhere, findings thin wrappers clear).
 The first pass alone builds the helper index, in the background when a session starts;
 saved and watched files update it one at a time. Results are kept in memory per file state: a
 second scan re-checks only what changed.
@@ -24,7 +25,7 @@ from lintgv.config import apply_settings
 from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.errors import ConfigError
-from lintgv.helpers.names import bare_names
+from lintgv.helper_index import SecondPass
 from lintgv.model import FileError, FileResult, SourceFile
 from lintgv.reading import read_source
 from lintgv.registry import select
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 Report = Callable[[str, int], None]  # message, percentage
 IsCancelled = Callable[[], bool]
+# The unique-name helpers and thin wrappers a check is given: none in the first pass.
+Names = tuple[frozenset[str], frozenset[str]]
+FIRST: Names = (frozenset(), frozenset())
 
 
 def _targets(ls: LintgvServer, errors: list[str]) -> list[Candidate]:
@@ -62,15 +66,18 @@ def _targets(ls: LintgvServer, errors: list[str]) -> list[Candidate]:
 def _check_file(
     ls: LintgvServer,
     target: Candidate,
-    helpers: frozenset[str],
+    names: Names,
     cache: ScanCache,
     remember: bool = True,
-) -> Scanned:
-    """Check one file, from the editor's buffer when it is open, else from disk; keep
-    the result in `cache` unless told not to (a check with fewer rules)."""
+) -> Scanned | None:
+    """Check one file with the helper and thin-wrapper `names` of a pass, from the
+    editor's buffer when it is open, else from disk; keep the result in `cache` unless
+    told not to (a check with fewer rules). None: a second pass (names given) has nothing
+    to look for in it, and its first check stands."""
+    helpers, thin = names
     document = ls.current_document(target.path.as_uri())
     state = None if document is not None else stat_key(target.path)
-    key = ScanKey.of(target, helpers, state, ls.thin_names)
+    key = ScanKey.of(target, helpers, state, thin)
     known = cache.get(target.path, key)
     if known is not None:
         return known
@@ -81,15 +88,14 @@ def _check_file(
         if isinstance(loaded, FileError):
             return Scanned(target.path, FileResult(target.path, errors=(loaded,)), ())
         text = loaded.text
-    # Calls name a helper by its bare name (`e->NameFor(x)` for `Extractor::NameFor`).
-    if helpers and not any(name in text for name in bare_names(helpers)):
-        return Scanned(target.path, FileResult(target.path), ())
+    if (helpers or thin) and not SecondPass.mentioned(text, helpers, thin):
+        return None
     result = check(
         SourceFile(target.path, target.language, text),
         target.config,
         module_name=target.module_name,
         helper_names=helpers,
-        thin_names=ls.thin_names,
+        thin_names=thin,
     )
     scanned = Scanned(target.path, result, lines_of(text) if result.findings else ())
     if remember:
@@ -139,7 +145,8 @@ async def index_workspace(
         if not ran:
             return None
         rest = [t for t in checked if t.path not in results]
-    if not await _pass(ls, rest, frozenset(), cache, results, report, is_cancelled, remember):
+    first = [(t, FIRST) for t in rest]
+    if not await _pass(ls, first, cache, results, report, is_cancelled, remember):
         return None
     ls.helper_index.replace({p: s.result for p, s in results.items()})
     return targets, results
@@ -232,12 +239,20 @@ async def scan(
     if indexed is None:
         return None
     targets, results = indexed
-    helpers = ls.helper_names
-    if helpers:
+    second_pass = SecondPass.of(ls.helper_index)
+    again = [
+        (t, names)
+        for t in targets
+        if t.path in results
+        and (names := second_pass.names_for(results[t.path].result)) is not None
+    ]
+    if again:
         second: dict[Path, Scanned] = {}
-        if not await _pass(ls, targets, helpers, cache, second, report, is_cancelled):
+        if not await _pass(ls, again, cache, second, report, is_cancelled):
             return None
-        results.update({p: s for p, s in second.items() if s.result.findings})
+        # A second check that finds nothing replaces the first too: knowing a thin
+        # wrapper clears the findings about its name.
+        results.update(second)
     return results
 
 
@@ -276,29 +291,34 @@ async def reindex(ls: LintgvServer, changed: list[Path], deleted: list[Path]) ->
                 continue  # its config is reported where it is used
             if target is None:
                 continue
-            work = functools.partial(_check_file, ls, target, frozenset(), ls.scan_cache)
-            result = (await ls.run_on_lint_thread(work)).result
+            work = functools.partial(_check_file, ls, target, FIRST, ls.scan_cache)
+            scanned = await ls.run_on_lint_thread(work)
+            assert scanned is not None  # a first check (no helpers) always checks
+            result = scanned.result
         moved = ls.helper_index.record(path, result) or moved
     return moved
 
 
 async def _pass(
     ls: LintgvServer,
-    targets: list[Candidate],
-    helpers: frozenset[str],
+    targets: list[tuple[Candidate, Names]],
     cache: ScanCache,
     results: dict[Path, Scanned],
     report: Report,
     is_cancelled: IsCancelled,
     remember: bool = True,
 ) -> bool:
+    """Check each target with its names on the lint thread, keeping what it finds in
+    `results`; tell whether it ran to the end."""
     step = max(1, len(targets) // 50)
-    stage = "helper calls" if helpers else "checking"
-    for index, target in enumerate(targets):
+    stage = "checking" if all(names == FIRST for _, names in targets) else "helper calls"
+    for index, (target, names) in enumerate(targets):
         if is_cancelled():
             return False
-        work = functools.partial(_check_file, ls, target, helpers, cache, remember)
-        results[target.path] = await ls.run_on_lint_thread(work)
+        work = functools.partial(_check_file, ls, target, names, cache, remember)
+        scanned = await ls.run_on_lint_thread(work)
+        if scanned is not None:
+            results[target.path] = scanned
         if index % step == 0:
             report(f"{stage} {index + 1}/{len(targets)} files", 100 * index // len(targets))
     return True
