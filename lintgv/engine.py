@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from lintgv import registry
+from lintgv.collector import collector_paused
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
@@ -250,17 +251,18 @@ def check(
     code_rules = list(triggered.rules)
     try:
         if source.language == Language.PYTHON:
-            findings, errors, defined = _check_python(
-                source,
-                context,
-                code_rules,
-                triggered.statement,
-                triggered.function,
-                module_name,
-                whole,
-                bool(suppressions),
-                reuse.python_parts if reuse is not None else None,
-            )
+            with collector_paused():
+                findings, errors, defined = _check_python(
+                    source,
+                    context,
+                    code_rules,
+                    triggered.statement,
+                    triggered.function,
+                    module_name,
+                    whole,
+                    bool(suppressions),
+                    reuse.python_parts if reuse is not None else None,
+                )
         else:
             if not triggered.wanted and not suppressions:
                 return FileResult(source.path)
