@@ -60,28 +60,55 @@ def _located(index: LineIndex, edit: Edit) -> _Located:
     return _Located(start, end, edit.text)
 
 
-def stale(text: str, findings: Sequence[Finding], unsafe: bool) -> list[Rejected]:
+class _Places:
+    """Where each edit goes in one text, worked out once however often a round asks:
+    the stale edits, the choice, the application and the proof each placed every edit
+    (88,000 placements in a round of 4,000 GV101 fixes, of 16,000 edits)."""
+
+    def __init__(self, text: str) -> None:
+        self.index = LineIndex(text)
+        self._found: dict[Edit, _Located | StaleEdit] = {}
+
+    def of(self, edit: Edit) -> _Located:
+        """Return where `edit` goes; StaleEdit when its span lacks the text it replaces."""
+        found = self._found.get(edit)
+        if found is None:
+            try:
+                found = _located(self.index, edit)
+            except StaleEdit as exc:
+                found = exc
+            self._found[edit] = found
+        if isinstance(found, StaleEdit):
+            raise found
+        return found
+
+
+def stale(
+    text: str, findings: Sequence[Finding], unsafe: bool, places: _Places | None = None
+) -> list[Rejected]:
     """Return the applicable fixes with an edit whose span does not hold the text it
-    replaces: refused, never applied."""
-    index = LineIndex(text)
+    replaces: refused, never applied. `places` are the edits' places in `text`, if known."""
+    places = _Places(text) if places is None else places
     refused = []
     for finding in findings:
         if finding.fix is None or not is_applicable(finding.fix, unsafe):
             continue
         try:
             for edit in finding.fix.edits:
-                located(index, edit)
+                places.of(edit)
         except StaleEdit as exc:
             refused.append(Rejected(finding, f"refused: {exc}"))
     return refused
 
 
-def choose(text: str, findings: Sequence[Finding], unsafe: bool) -> list[Finding]:
+def choose(
+    text: str, findings: Sequence[Finding], unsafe: bool, places: _Places | None = None
+) -> list[Finding]:
     """Return the applicable fixes that can go in together: no two overlap, except that
     fixes may share an identical edit (one inserted supply or include serves them all).
     Fixes with a stale edit (see `stale`) are left out."""
-    index = LineIndex(text)
-    refused = {id(r.finding) for r in stale(text, findings, unsafe)}
+    places = _Places(text) if places is None else places
+    refused = {id(r.finding) for r in stale(text, findings, unsafe, places)}
     candidates = [
         f
         for f in findings
@@ -92,7 +119,7 @@ def choose(text: str, findings: Sequence[Finding], unsafe: bool) -> list[Finding
     chosen = []
     for finding in candidates:
         assert finding.fix is not None
-        located = [_located(index, e) for e in finding.fix.edits]
+        located = [places.of(e) for e in finding.fix.edits]
         if any(taken.conflicts(edit) for edit in located):
             continue
         for edit in located:
@@ -129,15 +156,15 @@ class _Taken:
         insort(self.spans, (edit.start, edit.end))
 
 
-def apply(text: str, findings: Sequence[Finding]) -> str:
+def apply(text: str, findings: Sequence[Finding], places: _Places | None = None) -> str:
     """Return `text` with the fixes of `findings` applied (shared edits once)."""
     edits: list[Edit] = []
-    index = LineIndex(text)
+    places = _Places(text) if places is None else places
     seen: set[tuple[int, int, str]] = set()
     for finding in findings:
         assert finding.fix is not None
         for edit in finding.fix.edits:
-            where = _located(index, edit)
+            where = places.of(edit)
             key = (where.start, where.end, where.text)
             if key not in seen:
                 seen.add(key)
@@ -169,13 +196,13 @@ def syntax_errors(text: str, language: Language) -> int:
 class _OffsetMap:
     """Maps offsets of a text to offsets after a set of non-overlapping edits."""
 
-    def __init__(self, text: str, findings: Sequence[Finding]) -> None:
-        self.index = index = LineIndex(text)
+    def __init__(self, places: _Places, findings: Sequence[Finding]) -> None:
+        self.index = places.index
         unique = {}
         for finding in findings:
             assert finding.fix is not None
             for edit in finding.fix.edits:
-                where = _located(index, edit)
+                where = places.of(edit)
                 unique[(where.start, where.end, where.text)] = where
         self.edits = sorted(unique.values(), key=lambda e: (e.start, e.end))
         self.ends = [e.end for e in self.edits]
@@ -202,10 +229,11 @@ class _OffsetMap:
 
 
 def still_reported(
-    old_text: str, applied: Sequence[Finding], new_text: str, result: FileResult
+    old: _Places, applied: Sequence[Finding], new_text: str, result: FileResult
 ) -> list[Finding]:
-    """Return the applied findings whose site is reported again, with the same code."""
-    mapping = _OffsetMap(old_text, applied)
+    """Return the applied findings whose site is reported again, with the same code
+    (`old`: the places of their edits in the text they were applied to)."""
+    mapping = _OffsetMap(old, applied)
     new_index = LineIndex(new_text)
     new_at = sorted(
         (new_index.offset(f.span.start_line, f.span.start_col), f.code) for f in result.findings
@@ -241,18 +269,19 @@ class _Loop:
     errors_before: int
 
     def trial(
-        self, text: str, result: FileResult, findings: Sequence[Finding]
+        self, text: str, result: FileResult, findings: Sequence[Finding], places: _Places
     ) -> tuple[str, FileResult, dict[int, str]]:
-        """Apply `findings` to `text`; return the new text, its check, and the reasons
-        (by index in `findings`) of the fixes that failed the proof as a group."""
+        """Apply `findings` to `text` (its edits' `places`); return the new text, its
+        check, and the reasons (by index in `findings`) of the fixes that failed the
+        proof as a group."""
         try:
-            new_text = apply(text, findings)
+            new_text = apply(text, findings, places)
         except ValueError as exc:
             return text, result, dict.fromkeys(range(len(findings)), f"edits clash: {exc}")
         new_result, problem = self.checked(new_text, result)
         if problem is not None:
             return text, result, dict.fromkeys(range(len(findings)), problem)
-        again = {id(f) for f in still_reported(text, findings, new_text, new_result)}
+        again = {id(f) for f in still_reported(places, findings, new_text, new_result)}
         failed = {
             i: "the site is still reported after the fix"
             for i, f in enumerate(findings)
@@ -310,16 +339,17 @@ def settle(
     rejected: dict[tuple[object, ...], Rejected] = {}
     rounds = 0
     while rounds < max_rounds:
-        index = LineIndex(text)
+        places = _Places(text)
+        index = places.index
         pending = [f for f in result.findings if _key(f, index) not in rejected]
-        for refusal in stale(text, pending, unsafe):
+        for refusal in stale(text, pending, unsafe, places):
             rejected[_key(refusal.finding, index)] = refusal
-        chosen = choose(text, pending, unsafe)
+        chosen = choose(text, pending, unsafe, places)
         if not chosen:
             if language == Language.PYTHON and any(f.code == "GV101" for f in applied):
                 text, result = loop.tidy(original, text, result)
             return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, True)
-        new_text, new_result, failed = loop.trial(text, result, chosen)
+        new_text, new_result, failed = loop.trial(text, result, chosen, places)
         if not failed:
             applied.extend(chosen)
             text, result = new_text, new_result
@@ -328,7 +358,7 @@ def settle(
         # Every failed round rejects at least one fix, so this ends.
         culprits = 0
         for finding in chosen if len(chosen) > 1 else []:
-            _, _, alone = loop.trial(text, result, [finding])
+            _, _, alone = loop.trial(text, result, [finding], places)
             if alone:
                 rejected[_key(finding, index)] = Rejected(finding, alone[0])
                 culprits += 1
