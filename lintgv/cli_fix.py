@@ -52,8 +52,9 @@ def add_fix_command(
 def command_fix(args: argparse.Namespace) -> int:
     """Run `lintgv fix` and return its exit code."""
     from lintgv.cli_options import exit_code, overrides_from, progress_bar
+    from lintgv.fixing.diff import render_diff
     from lintgv.fixing.run import fix_paths
-    from lintgv.fixing.summary import render_diff, render_summary
+    from lintgv.fixing.summary import render_summary
 
     if args.max_rounds < 1:
         print("lintgv: error: --max-rounds must be at least 1", file=sys.stderr)

@@ -1,9 +1,8 @@
-"""A fix run as text: unified diffs, and a summary of what changed and what was left."""
+"""A fix run's summary: what changed and what was left (its diffs are in fixing/diff.py)."""
 
-import difflib
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,39 +13,6 @@ from lintgv.paths import display_path
 
 # The helper a GV2xx message names: "... helper `CodeGenC::GetUniqueName`; ..."
 _HELPER = re.compile(r"helper `([^`]+)`")
-
-
-def _diff_lines(text: str) -> list[str]:
-    """Return the lines of `text` as `patch` and git count them: ended by `\n` only (a
-    form feed or a lone `\r` stays inside its line), each with its ending."""
-    return re.findall(r"[^\n]*\n|[^\n]+$", text)
-
-
-def render_diff(fixes: Sequence[FileFix]) -> str:
-    """Return a unified diff of every changed file (paths as `a/...` and `b/...`)."""
-    chunks = []
-    for fix in fixes:
-        if not fix.changed:
-            continue
-        path = display_path(fix.path)
-        lines = difflib.unified_diff(
-            _diff_lines(fix.before),
-            _diff_lines(fix.after),
-            f"a/{path}",
-            f"b/{path}",
-        )
-        chunks.append("".join(_terminated(lines)))
-    return "".join(chunks)
-
-
-def _terminated(lines: Iterable[str]) -> list[str]:
-    # A last line without a newline gets the marker patch(1) expects.
-    out = []
-    for line in lines:
-        if not line.endswith("\n"):
-            line += "\n\\ No newline at end of file\n"
-        out.append(line)
-    return out
 
 
 def is_fixed(fix: FileFix, write: bool) -> bool:
