@@ -7,9 +7,10 @@ Usage (run by hand; see docs/benchmarks.md):
 For each size it generates one C++ function and one Python function holding that many
 `GlobalVar` constructions (each added to the module), plus a call nested that many levels
 deep around one construction (C++ only past Python's parser limits), into a temporary
-folder, and times `lintgv check --no-cache` and `lintgv fix --unsafe --no-cache` on each as
-whole processes (median of `--runs`, the file written afresh before each run). Linear cost
-shows as times that double when the size doubles. Standard library only.
+folder, and times `lintgv check --no-cache`, `lintgv fix --unsafe --no-cache` and the same
+fix with `--diff` (which writes nothing and prints the unified diff) on each as whole
+processes (median of `--runs`, the file written afresh before each run). Linear cost shows
+as times that double when the size doubles. Standard library only.
 """
 
 from __future__ import annotations
@@ -75,17 +76,20 @@ def main() -> int:
         "C++ nesting": (cpp_nested, ".cc"),
         "Python nesting": (python_nested, ".py"),
     }
-    print(f"{'case':<16} {'size':>6} {'check s':>8} {'fix s':>8}  exit codes")
+    print(f"{'case':<16} {'size':>6} {'check s':>8} {'fix s':>8} {'diff s':>8}  exit codes")
     with tempfile.TemporaryDirectory(prefix="lintgv-linear-") as folder:
         for name, (make, suffix) in cases.items():
             for size in args.sizes:
                 path = Path(folder) / f"case{suffix}"
                 text = make(size)
                 check, check_code = _time(["check", "--no-cache", str(path)], args.runs, path, text)
-                fix, fix_code = _time(
-                    ["fix", "--unsafe", "--no-cache", str(path)], args.runs, path, text
+                fix_args = ["fix", "--unsafe", "--no-cache", str(path)]
+                fix, fix_code = _time(fix_args, args.runs, path, text)
+                diff, diff_code = _time([*fix_args, "--diff"], args.runs, path, text)
+                print(
+                    f"{name:<16} {size:>6} {check:>8.2f} {fix:>8.2f} {diff:>8.2f}  "
+                    f"{check_code}, {fix_code}, {diff_code}"
                 )
-                print(f"{name:<16} {size:>6} {check:>8.2f} {fix:>8.2f}  {check_code}, {fix_code}")
                 path.unlink()
     return 0
 
