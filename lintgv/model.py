@@ -101,9 +101,11 @@ class Finding:
     # Why the rule has no fix to apply here, when it knows (the message says it too).
     reason: str | None = None
     # What the finding is about, for other stages to act on without reading the message:
-    # a unique-name helper's identity (`CodeGenC::GetUniqueName`) for GV201 and GV202,
-    # the name called for GV203 in C++.
+    # a unique-name helper as its file names it (`CodeGenC::GetUniqueName`,
+    # `Printer.name_for`) for GV201 and GV202, the name called for GV203.
     subject: str = ""
+    # What to do by hand: the remedy half of the message ("problem; remedy").
+    remedy: str = ""
 
     def moved(self, lines: int) -> "Finding":
         """Return the finding, its fix and statement `lines` lines further down."""
@@ -124,6 +126,9 @@ class FileError:
     line: int | None = None
     column: int | None = None
     code: str | None = None
+    # A file `fix` may not write (outside the tree, hard-linked, not a regular file): its
+    # findings stand, with this error's message as the reason.
+    refused: bool = False
 
 
 @dataclass(frozen=True)

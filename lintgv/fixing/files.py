@@ -82,22 +82,27 @@ class Tree:
         return cls(tuple(roots))
 
     def refusal(self, path: Path) -> str | None:
-        """Return why `fix` must not write `path`, or None when it may."""
+        """Return why `fix` must not write `path` ("outside the tree"), or None when it may."""
         real = os.path.realpath(path)
         if not any(real == root or real.startswith(root.rstrip("/") + "/") for root in self.roots):
-            return f"not fixed: outside the tree (it resolves to {real})"
+            return f"outside the tree (it resolves to {real})"
         try:
             status = os.stat(real)
         except OSError as exc:
-            return f"not fixed: cannot be read again ({exc.strerror or exc})"
+            return f"cannot be read again ({exc.strerror or exc})"
         if not stat.S_ISREG(status.st_mode):
-            return "not fixed: not a regular file"
+            return "not a regular file"
         if status.st_nlink > 1:
             return (
-                f"not fixed: hard-linked ({status.st_nlink} links); a rewrite would split "
+                f"hard-linked ({status.st_nlink} links); a rewrite would split "
                 "the link or change the other names too"
             )
         return None
+
+
+def not_fixed(refusal: str) -> str:
+    """Return how a file `fix` refused to write is reported, given why (Tree.refusal)."""
+    return f"not fixed: {refusal}"
 
 
 def write_atomically(path: Path, data: bytes, expected_digest: str, tree: Tree) -> None:
@@ -106,7 +111,7 @@ def write_atomically(path: Path, data: bytes, expected_digest: str, tree: Tree) 
     half-written."""
     refusal = tree.refusal(path)
     if refusal is not None:
-        raise NotWritable(refusal)
+        raise NotWritable(not_fixed(refusal))
     target = Path(os.path.realpath(path))  # a symlink within the tree stays a symlink
     status = target.stat()
     if not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):

@@ -135,7 +135,7 @@ def _commit(change: Change, workspace: Workspace, write: bool, tree: Tree | None
     refusals = [(p, tree.refusal(p)) for p in change.texts] if tree is not None else []
     for path, refusal in refusals:
         if refusal is not None:
-            return f"{path} {refusal.removeprefix('not fixed: ')}; nothing written"
+            return f"{path} {refusal}; nothing written"
     if write:
         assert tree is not None, "writes go only to a known tree"
         for path in change.texts:

@@ -24,7 +24,7 @@ from lintgv.fixing.file_fix import (
     settle_files,
     write_settled,
 )
-from lintgv.fixing.files import Tree, digest_of
+from lintgv.fixing.files import Tree, digest_of, not_fixed
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.supply_stage import project_files, thread_supplies
@@ -158,11 +158,13 @@ def fix_paths(
         groups += thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
     ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
-    not_fixed = tuple(FileError(path, why) for path, why in sorted(refused.items()))
+    refusals = tuple(
+        FileError(path, not_fixed(why), refused=True) for path, why in sorted(refused.items())
+    )
     return FixRun(
         ordered,
         untouched,
-        (*first.errors, *not_fixed),
+        (*first.errors, *refusals),
         len(first.results),
         write,
         tuple(groups),

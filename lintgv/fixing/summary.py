@@ -6,13 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.fixing.across import ACROSS_CODES
 from lintgv.fixing.file_fix import FileFix
 from lintgv.fixing.run import FixRun
 from lintgv.model import Applicability, Finding
 from lintgv.paths import display_path
-
-# The helper a GV2xx message names: "... helper `CodeGenC::GetUniqueName`; ..."
-_HELPER = re.compile(r"helper `([^`]+)`")
 
 
 def is_fixed(fix: FileFix, write: bool) -> bool:
@@ -28,15 +26,14 @@ def reason_left(
     refused: Mapping[Path, str] | None = None,
 ) -> str:
     """Return why a finding is still there after the run; `copies` are the unique-name
-    copies left alone, whose reasons explain their GV2xx findings, and `refused` the
-    files `fix` may not write, with why."""
+    copies left alone, whose reasons explain the findings of rules fixed across files,
+    and `refused` the files `fix` may not write, with why."""
     if finding.fix is None:
         why = finding.reason or ""
-        if not why and finding.code.startswith("GV2"):
+        if not why and finding.code in ACROSS_CODES:
             why = _copy_reason(finding, copies)
-        if not why and "; " in finding.message:
-            # Messages read "problem; remedy": the remedy is what to do by hand.
-            why = "by hand, " + finding.message.split("; ", 1)[1]
+        if not why and finding.remedy:
+            why = "by hand, " + finding.remedy
         return f"no automatic fix: {why}" if why else "no automatic fix"
     if refused and finding.path in refused:
         return refused[finding.path]
@@ -81,7 +78,7 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
         lines.append(f"{verb} nothing.")
     lines.extend(_group_lines(run))
     copies = _copies_left(run)
-    refused = {e.path: e.message for e in run.errors if e.message.startswith("not fixed:")}
+    refused = {e.path: e.message for e in run.errors if e.refused}
     left = Counter((f.code, reason_left(f, fix, unsafe, copies, refused)) for f, fix in _left(run))
     if left:
         count = sum(left.values())
@@ -127,10 +124,10 @@ WRAPPED = "now a wrapper of its NameSupply, defined in another file; the next ch
 
 
 def _copy_reason(finding: Finding, copies: Sequence[CopyLeft]) -> str:
-    """Return why the copy a GV2xx finding names was left: the copy of that name (in the
-    same file, for an unqualified name), else the reason all copies of that name share."""
-    named = _HELPER.search(finding.message)
-    helper = named.group(1) if named else ""
+    """Return why the copy a finding names (its subject) was left: the copy of that name
+    (in the same file, for an unqualified name), else the reason all copies of that name
+    share."""
+    helper = finding.subject
     exact = [c for c in copies if c.helper == helper]
     similar = [c for c in copies if _short(c.helper) == _short(helper)]
     here = [c for c in similar if finding.path in c.paths]

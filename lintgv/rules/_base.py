@@ -170,17 +170,21 @@ class Rule:
     ) -> Finding:
         """Return a Finding of this rule at `span`."""
         meta = self.META
+        text = message or meta.message
         return Finding(
             code=meta.code,
             rule=meta.name,
             path=self.context.path,
             span=span,
-            message=message or meta.message,
+            message=text,
             severity=self.config.severity_for(meta.code, meta.severity),
             fix=fix,
             statement_line=statement_line or span.start_line,
             reason=reason,
             subject=subject,
+            # A rule writes its messages as "problem; remedy" (house style); the remedy is
+            # kept apart here, where the message is made, for whoever gives it alone.
+            remedy=text.partition("; ")[2],
         )
 
 

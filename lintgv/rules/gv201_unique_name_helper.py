@@ -324,7 +324,8 @@ class UniqueNameHelperPython(python_shape.ScanVisits, PythonRule):
         owner = self._classes[-1] + "." if self._classes else ""
         identity = python_identity(self.parsed.module_name, owner + name)
         message = helper_message(self.config, Language.PYTHON, owner + name)
-        self.report(original_node.name, message, subject=identity)
+        # The subject names the copy as its file does, as the planner names it too.
+        self.report(original_node.name, message, subject=owner + name)
         if verdict is Verdict.BY_STRUCTURE:
             self.defined_helpers.add(identity)
 

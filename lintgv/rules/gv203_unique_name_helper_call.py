@@ -192,7 +192,7 @@ class UniqueNameHelperCallPython(python_shape.ScanVisits, PythonRule):
         for call in self._calls:
             if self._is_helper_call(call, defined, remote, remote_names):
                 message = call_message(self.config, Language.PYTHON, call.name, call.dropped)
-                self.report(call.node, message)
+                self.report(call.node, message, subject=call.name)
         module = self.parsed.module_name
         self.defined_helpers.update(
             python_identity(module, qualified)

@@ -44,3 +44,15 @@ def test_invalid_example_is_reported_exactly_where_it_says(
         assert result.findings[0].message == example.message
     if example.fixed is not None:
         assert fixed_text(rule, example) == example.fixed
+
+
+ACROSS = [p for p in INVALID if p.values[0].META.across_files]
+
+
+@pytest.mark.parametrize(("rule", "example"), ACROSS)
+def test_a_finding_fixed_across_files_names_its_copy_as_its_subject(
+    rule: type[Rule], example: Invalid
+) -> None:
+    # The fix summary finds the copy a finding was left with by its subject alone.
+    for finding in run_example(rule, example).findings:
+        assert finding.subject and f"`{finding.subject}`" in finding.message
