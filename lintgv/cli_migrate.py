@@ -110,15 +110,11 @@ def across_files() -> Callable[[Finding], bool]:
     """Return which findings without a fix of their own `lintgv fix --unsafe` may fix by
     a change across files: a unique-name copy's (rules whose fix spans files) and a
     GlobalVar's with nothing in scope to name it (a supply threaded from the callers)."""
-    from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE
-    from lintgv.registry import rule_codes
-
-    codes = {code for code, rules in rule_codes().items() if rules[0].META.across_files}
+    from lintgv.fixing.across import ACROSS_CODES
+    from lintgv.fixing.thread_edits import is_threading_site
 
     def fixed_across(finding: Finding) -> bool:
-        if finding.code == "GV101":
-            return finding.reason == NOTHING_IN_SCOPE
-        return finding.code in codes
+        return finding.code in ACROSS_CODES or is_threading_site(finding)
 
     return fixed_across
 

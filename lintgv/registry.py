@@ -2,13 +2,13 @@
 
 import importlib
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 import lintgv.rules
 from lintgv.config import Config
 from lintgv.model import Language
-from lintgv.rules._base import ArtifactRule, Rule
+from lintgv.rules._base import ArtifactRule, Rule, RuleMeta
 
 
 @cache
@@ -38,6 +38,17 @@ def rule_codes() -> dict[str, tuple[type[Rule], ...]]:
     for rule in all_rules():
         codes.setdefault(rule.META.code, []).append(rule)
     return {code: tuple(rules) for code, rules in codes.items()}
+
+
+@cache
+def rule_meta(code: str) -> RuleMeta:
+    """Return the metadata of `code`, which its rules (one per language) share."""
+    return rule_codes()[code][0].META
+
+
+def codes_where(has: Callable[[RuleMeta], bool]) -> frozenset[str]:
+    """Return the codes whose metadata has a property: `has(meta)` is true."""
+    return frozenset(code for code, rules in rule_codes().items() if has(rules[0].META))
 
 
 def _matches(code: str, prefixes: Sequence[str]) -> int:

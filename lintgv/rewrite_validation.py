@@ -191,9 +191,11 @@ def validate_tree(
 ) -> CopyReport:
     """Run every copy GV201 finds under `paths` in the sandbox; return the runs, findings
     and errors (`unsandboxed`: see lintgv.runtime.copies.sandbox.run_sandboxed)."""
+    from lintgv.registry import codes_where
     from lintgv.runner import run
 
-    overrides: dict[str, object] = {"select": ["GV201"]}
+    copies = codes_where(lambda meta: meta.reports_copies)
+    overrides: dict[str, object] = {"select": sorted(copies)}
     if tvm_version:
         overrides["tvm-version"] = tvm_version
     result = run(paths, overrides, config_file=config_file, use_cache=False)
@@ -207,7 +209,7 @@ def validate_tree(
     cpp_paths = [r.path for r in result.results if r.path.suffix not in (".py", ".pyi")]
     project = Project(cpp_paths, _reader)
     runs = []
-    for finding in (f for r in result.results for f in r.findings if f.code == "GV201"):
+    for finding in (f for r in result.results for f in r.findings if f.code in copies):
         line = finding.span.start_line
         if finding.path.suffix in (".py", ".pyi"):
             text = _reader(finding.path) or ""

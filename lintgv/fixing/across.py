@@ -20,7 +20,7 @@ from lintgv.discovery import Candidate
 from lintgv.fixes import edits_between
 from lintgv.helpers.names import bare_name
 from lintgv.model import Edit, FileResult, Finding, Fix, Language
-from lintgv.registry import rule_codes, select
+from lintgv.registry import codes_where, select
 
 # The planner (codemods/unique_names.py) and its proof (groups.py) import libcst: a
 # report with no finding they could fix, such as one of C++ files alone, does without.
@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from lintgv.codemods.unique_names import Change
     from lintgv.fixing.groups import Workspace
 
-ACROSS_CODES = frozenset(code for code, rules in rule_codes().items() if rules[0].META.across_files)
+ACROSS_CODES = codes_where(lambda meta: meta.across_files)
+# The codes whose findings are the copies themselves, named by their subject.
+COPY_CODES = codes_where(lambda meta: meta.reports_copies)
 
 
 def fixes_unique_names(config: Config) -> bool:
@@ -45,7 +47,7 @@ def copy_names(
     results: Iterable[FileResult], sources: Sequence[Candidate], helpers: frozenset[str]
 ) -> frozenset[str]:
     """Return the names of the copies to plan changes for: the codemod's fixed list, the
-    helpers the run found (`helpers`), the configured extra ones, and those GV201 reported
+    helpers the run found (`helpers`), the configured extra ones, and the copies reported
     (the rules know more names by their shape, `GetUniqueBufferName`, than the list)."""
     from lintgv.codemods.unique_names import HELPER_NAMES  # imports libcst: see above
 
@@ -55,27 +57,27 @@ def copy_names(
         bare_name(finding.subject)
         for result in results
         for finding in result.findings
-        if finding.code == "GV201" and finding.subject
+        if finding.code in COPY_CODES and finding.subject
     }
     return frozenset(HELPER_NAMES | found | extra | reported)
 
 
 def copy_files(results: Iterable[FileResult], sources: Iterable[Candidate]) -> set[Path] | None:
-    """Return the files GV201 reported a copy in: a multi-file change starts from a copy,
+    """Return the files a copy was reported in: a multi-file change starts from a copy,
     and looking for copies costs a whole parse of each file that might hold one. None
-    when GV201 does not check every file (the planner then looks in all of them)."""
+    when no rule reporting copies checks some file (the planner then looks in all)."""
     if not all(
-        any(rule.META.code == "GV201" for rule in select(c.config, c.language)) for c in sources
+        any(rule.META.reports_copies for rule in select(c.config, c.language)) for c in sources
     ):
         return None
-    return {r.path for r in results for f in r.findings if f.code == "GV201"}
+    return {r.path for r in results for f in r.findings if f.code in COPY_CODES}
 
 
 def with_changes_across_files(
     findings: list[Finding], results: Sequence[FileResult], sources: Sequence[Candidate]
 ) -> list[Finding]:
-    """Return `findings`, each GV2xx finding without a fix given the proved change across
-    files that rewrites its line, if there is one."""
+    """Return `findings`, each finding of a rule fixed across files that has no fix given
+    the proved change across files that rewrites its line, if there is one."""
     open_findings = [f for f in findings if f.code in ACROSS_CODES and f.fix is None]
     if not open_findings or not any(fixes_unique_names(c.config) for c in sources):
         return findings

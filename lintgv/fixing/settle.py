@@ -1,8 +1,8 @@
 """One file's text in, its fixed text out: fixes are applied round after round until the
 text is stable, and every round is proved before it is kept.
 
-Once stable, a Python file whose GV101 sites were rewritten loses the `GlobalVar` import
-they no longer need (proved the same way).
+Once stable, a Python file loses the import of a name its fixes replaced (GV101's
+`GlobalVar`, see RuleMeta.fix_replaces_name) if it no longer needs it (proved the same way).
 
 The proof of a round: the new text parses (for Python, the check's own whole parse; for
 C++, tree-sitter finds no more ERROR or MISSING nodes than before), the check of the new
@@ -25,6 +25,7 @@ from lintgv.fixing import MAX_ROUNDS
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, FileResult, Finding, Language
 from lintgv.parsing.cpp import parse_cpp
+from lintgv.registry import codes_where, rule_meta
 
 _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1}
 
@@ -309,10 +310,12 @@ class _Loop:
             return result, f"the fixed file could not be checked: {error.message}"
         return new_result, None
 
-    def tidy(self, original: str, text: str, result: FileResult) -> tuple[str, FileResult]:
-        """Drop a `from X import GlobalVar` that GV101's fixes left unused (`original`
-        used it), if the file still parses and checks with no more findings than before."""
-        tidied = without_unused_import(text, "GlobalVar", original)
+    def tidy(
+        self, original: str, text: str, result: FileResult, name: str
+    ) -> tuple[str, FileResult]:
+        """Drop a `from X import <name>` that fixes left unused (`original` used it), if
+        the file still parses and checks with no more findings than before."""
+        tidied = without_unused_import(text, name, original)
         if tidied == text:
             return text, result
         tidied_result, problem = self.checked(tidied, result)
@@ -346,8 +349,8 @@ def settle(
             rejected[_key(refusal.finding, index)] = refusal
         chosen = choose(text, pending, unsafe, places)
         if not chosen:
-            if language == Language.PYTHON and any(f.code == "GV101" for f in applied):
-                text, result = loop.tidy(original, text, result)
+            for name in _replaced_names(applied) if language == Language.PYTHON else ():
+                text, result = loop.tidy(original, text, result, name)
             return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, True)
         new_text, new_result, failed = loop.trial(text, result, chosen, places)
         if not failed:
@@ -371,3 +374,9 @@ def settle(
     pending = [f for f in result.findings if _key(f, index) not in rejected]
     stable = not choose(text, pending, unsafe)
     return Settled(text, tuple(applied), tuple(rejected.values()), result, initial, stable)
+
+
+def _replaced_names(applied: list[Finding]) -> list[str]:
+    """Return the names the applied fixes replace (their rules' `fix_replaces_name`)."""
+    replacing = codes_where(lambda meta: bool(meta.fix_replaces_name))
+    return sorted({rule_meta(f.code).fix_replaces_name for f in applied if f.code in replacing})

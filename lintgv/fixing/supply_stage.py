@@ -22,7 +22,7 @@ from lintgv.fixing.file_fix import FileFix, after_group
 from lintgv.fixing.files import Tree
 from lintgv.fixing.groups import GroupFix, Workspace, apply_change
 from lintgv.fixing.python_calls import Parses
-from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site, excluded_files
+from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Language
@@ -58,7 +58,7 @@ def thread_supplies(
             Site(fix.path, finding.span.start_line, finding.span.start_col)
             for fix in fixes.values()
             for finding in fix.remaining
-            if finding.code == "GV101" and finding.reason == NOTHING_IN_SCOPE
+            if is_threading_site(finding)
         )
         python = [s for s in sites if candidates[s.path].language == Language.PYTHON]
         try:

@@ -1,7 +1,7 @@
 """What supply threading shares across languages (fixing/threading.py for C++,
 fixing/threading_python.py for Python): the sites it starts from, the functions it
-refuses, the edits of one change with the callers' evidence, and GV101's own fix naming
-the site through the new parameter."""
+refuses, the edits of one change with the callers' evidence, and the site's rule's own
+fix naming the site through the new parameter."""
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -13,13 +13,26 @@ from lintgv.config import DEFAULT_EXCLUDE, Config, apply_settings
 from lintgv.discovery import Discovery
 from lintgv.engine import check
 from lintgv.fixes import apply_edits
-from lintgv.model import Applicability, Edit, SourceFile
+from lintgv.model import Applicability, Edit, Finding, SourceFile
 from lintgv.paths import display_path
+from lintgv.registry import codes_where
 
 PARAMETER = "global_var_supply"
 # GV101's reason when nothing in scope can name the GlobalVar (codemods/supply_*.py): the
 # sites a supply is threaded to.
 NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
+# The rules whose sites with nothing in scope get a supply threaded to them, and whose own
+# fix then names each site through it (RuleMeta.threads_supply).
+THREADING_CODES = codes_where(lambda meta: meta.threads_supply)
+UNNAMED_SITE = (
+    f"{'/'.join(sorted(THREADING_CODES))}'s fix did not name the site with the new parameter"
+)
+
+
+def is_threading_site(finding: Finding) -> bool:
+    """Tell whether `fix --unsafe` threads a supply parameter to the finding's site: its
+    rule threads supplies, and nothing in scope can name the site."""
+    return finding.code in THREADING_CODES and finding.reason == NOTHING_IN_SCOPE
 
 
 @dataclass(frozen=True)
@@ -33,7 +46,7 @@ class Refusal:
 
 @dataclass(frozen=True, order=True)
 class Site:
-    """A GV101 finding with no supply or module in scope: where it is."""
+    """Where a supply is threaded to (see is_threading_site)."""
 
     path: Path
     line: int  # 1-based
@@ -148,10 +161,10 @@ class ThreadEdits:
 
 
 def named_with_parameter(source: SourceFile, config: Config, module_name: str = "") -> str | None:
-    """Return the definition's file with its GV101 sites named through the new parameter
-    (GV101's own fix, now that a supply is in scope), or None when none could be."""
-    only_gv101 = apply_settings(config, {"select": ["GV101"]}, None)
-    result = check(source, only_gv101, module_name=module_name, whole=True)
+    """Return the definition's file with its sites named through the new parameter (their
+    rule's own fix, now that a supply is in scope), or None when none could be."""
+    threading = apply_settings(config, {"select": sorted(THREADING_CODES)}, None)
+    result = check(source, threading, module_name=module_name, whole=True)
     edits = [
         edit
         for finding in result.findings

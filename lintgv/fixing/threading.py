@@ -35,6 +35,7 @@ from lintgv.fixes import apply_edits
 from lintgv.fixing import cpp_callers, cpp_members
 from lintgv.fixing.thread_edits import (
     PARAMETER,
+    UNNAMED_SITE,
     Refusal,
     Site,
     ThreadEdits,
@@ -183,7 +184,7 @@ def _thread(
         texts[changed] = apply_edits(original, [*file_edits, *([header] if header else [])])
     site_text = named_with_parameter(SourceFile(path, Language.CPP, texts[path]), config)
     if site_text is None:
-        return "GV101's fix did not name the site with the new parameter"
+        return UNNAMED_SITE
     texts[path] = site_text
     evidence = threader.evidence()
     calls = threader.calls

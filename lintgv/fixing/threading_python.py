@@ -38,7 +38,7 @@ from lintgv.config import Config
 from lintgv.fixes import apply_edits
 from lintgv.fixing.python_calls import Parses, PyFile, Target, load, target_at
 from lintgv.fixing.python_threader import PythonThreader
-from lintgv.fixing.thread_edits import Refusal, Site, named_with_parameter
+from lintgv.fixing.thread_edits import UNNAMED_SITE, Refusal, Site, named_with_parameter
 from lintgv.model import Applicability, Language, SourceFile
 
 
@@ -128,7 +128,7 @@ def _change(
     source = SourceFile(target.file.path, Language.PYTHON, texts[target.file.path])
     site_text = named_with_parameter(source, config, target.file.module_name)
     if site_text is None:
-        return "GV101's fix did not name the site with the new parameter"
+        return UNNAMED_SITE
     texts[target.file.path] = site_text
     evidence = threader.evidence()
     title = f"Pass a GlobalVarSupply into {target.qualified} ({threader.calls} call(s) updated)"

@@ -49,6 +49,16 @@ class RuleMeta:
     # It notes the functions with a helper's name that are thin wrappers around a supply
     # (GV201 and GV202 alike), which GV202 and GV203 then leave alone in other files.
     finds_thin_wrappers: bool = False
+    # Its findings are the unique-name copies themselves, each named by its subject
+    # (GV201): a change across files starts from one, and a run plans changes for them.
+    reports_copies: bool = False
+    # With nothing in scope to name a site (its reason NOTHING_IN_SCOPE, fixing/
+    # thread_edits.py), `fix --unsafe` threads a supply parameter into the function from
+    # its callers, and this rule's own fix then names the site through it (GV101).
+    threads_supply: bool = False
+    # A name its fixes replace (`GlobalVar`): once a Python file settles, an import of it
+    # the fixes left unused is dropped.
+    fix_replaces_name: str = ""
     # How an editor marks what it flags: "unnecessary" (faded: code that can go) or
     # "deprecated" (struck through: an API a newer release removed); "" for neither.
     marks: str = ""

@@ -11,6 +11,8 @@ from lintgv.rules._direct_global_var.python_scan import PythonSites
 META = RuleMeta(
     code="GV101",
     makes_names=True,
+    threads_supply=True,
+    fix_replaces_name="GlobalVar",
     name="direct-global-var",
     severity=Severity.WARNING,
     message="GlobalVar built by hand; take it from a GlobalVarSupply "

@@ -25,6 +25,7 @@ META = RuleMeta(
     across_files=True,
     finds_helpers=True,
     finds_thin_wrappers=True,
+    reports_copies=True,
     name="unique-name-helper",
     severity=Severity.WARNING,
     message="private unique-name helper; use a NameSupply (`name_supply_->FreshName(name)`, "

@@ -8,7 +8,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
-from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE
+from lintgv.fixing.thread_edits import is_threading_site
 from lintgv.model import Finding, Span
 from lintgv_server import actions, groups
 from lintgv_server.analysis import Analysis
@@ -117,7 +117,7 @@ async def _group_actions(
     sites = groups.threaded_sites(analysis, findings)
     if sites:
         threads = await ls.run_on_lint_thread(lambda: groups.plan_threads(ls, analysis, sites))
-        first = next(f for f in findings if f.code == "GV101" and f.reason == NOTHING_IN_SCOPE)
+        first = next(f for f in findings if is_threading_site(f))
         rng = to_range(analysis.lines, codec, first.span)
         diagnostic = _matching(params.context.diagnostics, first, rng)
         result += [groups.group_action(ls, c, diagnostic, versioned) for c in threads]

@@ -17,7 +17,7 @@ from lintgv.config import Config
 from lintgv.discovery import Discovery
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
-from lintgv.fixing.thread_edits import NOTHING_IN_SCOPE, Site, excluded_files
+from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
@@ -97,9 +97,7 @@ def threaded_sites(analysis: Analysis, findings: list[Finding]) -> tuple[Site, .
         return ()
     path = analysis.target.path
     return tuple(
-        Site(path, f.span.start_line, f.span.start_col)
-        for f in findings
-        if f.code == "GV101" and f.reason == NOTHING_IN_SCOPE
+        Site(path, f.span.start_line, f.span.start_col) for f in findings if is_threading_site(f)
     )
 
 
