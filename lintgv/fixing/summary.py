@@ -1,6 +1,5 @@
 """A fix run's summary: what changed and what was left (its diffs are in fixing/diff.py)."""
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
