@@ -27,17 +27,17 @@ class Guard:
 
     def admits(self, text: str, seen: dict[str, bool]) -> bool:
         """Tell whether `text` may match; `seen` remembers substring tests for this text."""
+        # Inline loops, no generator: this runs for every pattern of every file of a tree.
         for group in self.groups:
-            if not any(_contains(text, literal, seen) for literal in group):
+            for literal in group:
+                found = seen.get(literal)
+                if found is None:
+                    found = seen[literal] = literal in text
+                if found:
+                    break
+            else:
                 return False
         return True
-
-
-def _contains(text: str, literal: str, seen: dict[str, bool]) -> bool:
-    found = seen.get(literal)
-    if found is None:
-        found = seen[literal] = literal in text
-    return found
 
 
 @cache
@@ -117,6 +117,12 @@ def combined(patterns: tuple[str, ...]) -> Triggers | None:
     anchored = tuple(p[len(LINE_START) :] for p in patterns if p.startswith(LINE_START))
     anywhere = tuple(p for p in patterns if not p.startswith(LINE_START))
     return Triggers(_alternation(anywhere), _alternation(anchored))
+
+
+@cache
+def search_of(pattern: str) -> tuple["Triggers | None", Guard]:
+    """Return what a search for `pattern` alone takes: its regex and its guard."""
+    return combined((pattern,)), guard_of(pattern)
 
 
 @cache
