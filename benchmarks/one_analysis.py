@@ -44,12 +44,9 @@ def outcome(result: FileResult) -> tuple[list[tuple[object, ...]], list[tuple[ob
 
 def both(path: Path, text: str, root: Path) -> tuple[FileResult, FileResult]:
     """Check `text` (the file `path` of the tree `root`) partially and whole."""
-    source = SourceFile(path, Language.PYTHON, text)
+    source = SourceFile(path, Language.PYTHON, text, path.stem)
     config = Config(root=root)
-    return (
-        check(source, config, module_name=path.stem),
-        check(source, config, module_name=path.stem, whole=True),
-    )
+    return check(source, config), check(source, config, whole=True)
 
 
 def _compare(job: tuple[Path, Path]) -> str | None:

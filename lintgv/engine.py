@@ -14,7 +14,15 @@ from lintgv.collector import collector_paused
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
-from lintgv.model import FileError, FileResult, Finding, Language, Severity, SourceFile
+from lintgv.model import (
+    FileError,
+    FileResult,
+    Finding,
+    Language,
+    ProjectFacts,
+    Severity,
+    SourceFile,
+)
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.python_lines import has_lone_return, select_lines
@@ -254,24 +262,27 @@ class Reuse(Protocol):
         ...
 
 
+# A file checked alone: nothing known of other files.
+NO_FACTS = ProjectFacts()
+
+
 def check(
     source: SourceFile,
     config: Config,
+    facts: ProjectFacts = NO_FACTS,
     *,
-    module_name: str = "",
-    helper_names: frozenset[str] = frozenset(),
-    thin_names: frozenset[str] = frozenset(),
     whole: bool = False,
     reuse: Reuse | None = None,
 ) -> FileResult:
-    """Return the findings and errors for one file.
+    """Return the findings and errors of one file's text under `config`, knowing the
+    `facts` of the other files of its project.
 
-    `helper_names` and `thin_names` are what other files of the run define (see
-    RuleContext). `whole` parses every line of a Python file (fixes need the full
-    scope); otherwise only the parts near a trigger are parsed, which finds the same
-    things faster.
-    `reuse` is what the caller kept of the document's last version (see Reuse).
+    `whole` parses every line of a Python file (fixes need the full scope); otherwise
+    only the parts near a trigger are parsed, which finds the same things faster (and
+    tests/test_one_analysis.py proves the same). `reuse` is what an editor kept of the
+    document's last version (see Reuse): it changes how fast, never what is found.
     """
+    helper_names, thin_names = facts.helpers, facts.thin
     rules = rules_for(source.path, source.language, config)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
     suppressions = find_suppressions(source.text, source.language)
@@ -299,7 +310,6 @@ def check(
                     code_rules,
                     triggered.statement,
                     triggered.function,
-                    module_name,
                     whole,
                     bool(suppressions),
                     reuse.python_parts if reuse is not None else None,
@@ -333,7 +343,6 @@ def _check_python(
     rules: Sequence[type[Rule]],
     statement: Triggers | None,
     function: Triggers | None,
-    module_name: str,
     whole: bool,
     has_suppressions: bool,
     parts: ModuleParts | None,
@@ -355,7 +364,7 @@ def _check_python(
     # parser holds several hundred bytes per byte it parses until it is done, so a file's
     # peak is its largest piece's, not its own.
     parts = parts if parts is not None else ModuleParts()
-    parsed = parse_python(source.text, module_name, selection, parts)
+    parsed = parse_python(source.text, source.module_name, selection, parts)
     visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]
     try:
         parsed.walk([v.get_visitors() for v in visitors])
@@ -363,7 +372,7 @@ def _check_python(
         raise ParseError("Python nesting too deep to analyse") from exc
     if not parsed.complete and any(v.wants_whole_parse for v in visitors):
         return _check_python(
-            source, context, rules, statement, function, module_name, True, has_suppressions, None
+            source, context, rules, statement, function, True, has_suppressions, None
         )
     findings: list[Finding] = []
     errors: list[FileError] = []

@@ -44,7 +44,7 @@ def check_snippet(
     where = example_path(rule, path)
     language = Language.CPP if where.suffix in settings.cpp_extensions else Language.PYTHON
     module = module_name_of(PurePosixPath(where.relative_to(EXAMPLE_ROOT).as_posix()))
-    return check(SourceFile(where, language, code), settings, module_name=module)
+    return check(SourceFile(where, language, code, module), settings)
 
 
 def fixed_text(rule: type[Rule], example: Invalid) -> str:

@@ -85,6 +85,19 @@ class SourceFile:
     path: Path
     language: Language
     text: str
+    # Its dotted name in the project's import space (`tvm.relay.lift`): relative imports
+    # resolve through it. Empty when the file is not under a package root.
+    module_name: str = ""
+
+
+@dataclass(frozen=True)
+class ProjectFacts:
+    """What a file's check takes from the other files of its project: the unique-name
+    helpers they define and the functions of a helper's name they define as thin
+    wrappers of a supply (lintgv.helper_index builds them, for `check` and the editor)."""
+
+    helpers: frozenset[str] = frozenset()
+    thin: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from lintgv.cache import FileState, ResultCache, digest_of, names_key, stat_key
 from lintgv.collector import spare_the_collector
 from lintgv.discovery import Candidate, Discovery
 from lintgv.helper_index import HelperIndex, SecondPass
-from lintgv.model import FileError, FileResult, Language, SourceFile
+from lintgv.model import FileError, FileResult, Language, ProjectFacts, SourceFile
 from lintgv.reading import read_source
 from lintgv.remembered import CacheHome, remembered_walk
 
@@ -93,13 +93,11 @@ def _work(task: _Task) -> _Done:
         return _Done(stat, digest, None)
     from lintgv.engine import check  # imported on first use: see lintgv/__init__.py
 
-    source = SourceFile(candidate.path, candidate.language, loaded.text)
+    source = SourceFile(candidate.path, candidate.language, loaded.text, candidate.module_name)
     result = check(
         source,
         candidate.config,
-        module_name=candidate.module_name,
-        helper_names=task.helper_names,
-        thin_names=task.thin_names,
+        ProjectFacts(task.helper_names, task.thin_names),
         whole=task.whole,
     )
     return _done(stat, digest, result)

@@ -52,10 +52,10 @@ def test_workers_give_what_the_engine_gives_here(tmp_path: Path) -> None:
         workers.close()
     assert [c.path for c, _, _ in checked] == [c.path for c in candidates]
     for candidate, stat, result in checked:
+        text = candidate.path.read_text()
         here = check(
-            SourceFile(candidate.path, candidate.language, candidate.path.read_text()),
+            SourceFile(candidate.path, candidate.language, text, candidate.module_name),
             candidate.config,
-            module_name=candidate.module_name,
         )
         assert result == here
         assert stat == stat_key(candidate.path)

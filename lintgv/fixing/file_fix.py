@@ -26,7 +26,7 @@ from lintgv.fixing.files import (
 )
 from lintgv.fixing.groups import Workspace
 from lintgv.fixing.settle import Rejected, settle
-from lintgv.model import FileError, FileResult, Finding, Language, SourceFile
+from lintgv.model import FileError, FileResult, Finding, Language, ProjectFacts, SourceFile
 from lintgv.reading import read_source
 from lintgv.runner import Progress
 
@@ -116,12 +116,11 @@ def _settle_one(task: SettleTask) -> SettledFile:
     )
 
     def checker(text: str) -> FileResult:
-        source = SourceFile(candidate.path, candidate.language, text)
+        source = SourceFile(candidate.path, candidate.language, text, candidate.module_name)
         return check(
             source,
             candidate.config,
-            module_name=candidate.module_name,
-            helper_names=task.helper_names,
+            ProjectFacts(task.helper_names),
             whole=True,
         )
 
@@ -205,11 +204,9 @@ def after_group(
 
     text = workspace.read(path) or ""
     result = check(
-        SourceFile(path, candidate.language, text),
+        SourceFile(path, candidate.language, text, candidate.module_name),
         candidate.config,
-        module_name=candidate.module_name,
-        helper_names=helpers,
-        thin_names=thin,
+        ProjectFacts(helpers, thin),
     )
     after = workspace.current(path)
     if fix is None:

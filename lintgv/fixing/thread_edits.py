@@ -160,11 +160,11 @@ class ThreadEdits:
         return evidence
 
 
-def named_with_parameter(source: SourceFile, config: Config, module_name: str = "") -> str | None:
+def named_with_parameter(source: SourceFile, config: Config) -> str | None:
     """Return the definition's file with its sites named through the new parameter (their
     rule's own fix, now that a supply is in scope), or None when none could be."""
     threading = apply_settings(config, {"select": sorted(THREADING_CODES)}, None)
-    result = check(source, threading, module_name=module_name, whole=True)
+    result = check(source, threading, whole=True)
     edits = [
         edit
         for finding in result.findings

@@ -125,8 +125,9 @@ def _change(
         problem = _compile_problem(path, texts[path])
         if problem is not None:
             return f"the change would not compile: {problem}"
-    source = SourceFile(target.file.path, Language.PYTHON, texts[target.file.path])
-    site_text = named_with_parameter(source, config, target.file.module_name)
+    path = target.file.path
+    source = SourceFile(path, Language.PYTHON, texts[path], target.file.module_name)
+    site_text = named_with_parameter(source, config)
     if site_text is None:
         return UNNAMED_SITE
     texts[target.file.path] = site_text

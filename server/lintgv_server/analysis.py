@@ -14,7 +14,7 @@ from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.settle import Settled, settle
-from lintgv.model import FileResult, Finding, Language, SourceFile, Span
+from lintgv.model import FileResult, Finding, Language, ProjectFacts, SourceFile, Span
 from lintgv.parsing.python import python_error
 
 # Where `str.splitlines` splits besides the LSP's line breaks (`\n`, `\r\n`, `\r`).
@@ -75,11 +75,9 @@ class Analysis:
         assert self.target is not None
         target = self.target
         return check(
-            SourceFile(target.path, target.language, text),
+            SourceFile(target.path, target.language, text, target.module_name),
             target.config,
-            module_name=target.module_name,
-            helper_names=self.helper_names,
-            thin_names=self.thin_names,
+            ProjectFacts(self.helper_names, self.thin_names),
             whole=True,
         )
 

@@ -26,7 +26,7 @@ from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.helper_index import SecondPass
-from lintgv.model import FileError, FileResult, SourceFile
+from lintgv.model import FileError, FileResult, ProjectFacts, SourceFile
 from lintgv.reading import read_source
 from lintgv.registry import select
 from lintgv.runner import Workers
@@ -91,11 +91,9 @@ def _check_file(
     if (helpers or thin) and not SecondPass.mentioned(text, helpers, thin):
         return None
     result = check(
-        SourceFile(target.path, target.language, text),
+        SourceFile(target.path, target.language, text, target.module_name),
         target.config,
-        module_name=target.module_name,
-        helper_names=helpers,
-        thin_names=thin,
+        ProjectFacts(helpers, thin),
     )
     scanned = Scanned(target.path, result, lines_of(text) if result.findings else ())
     if remember:

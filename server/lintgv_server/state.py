@@ -22,7 +22,7 @@ from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.helper_index import HelperIndex
-from lintgv.model import Language, SourceFile
+from lintgv.model import Language, ProjectFacts, SourceFile
 from lintgv_server.analysis import Analysis, lines_of
 from lintgv_server.memory import ChangeLog, DocumentMemory
 from lintgv_server.protocol import LintgvProtocol
@@ -167,9 +167,9 @@ class LintgvServer(LanguageServer):
         return self.helper_index.thin
 
     @property
-    def project_facts(self) -> tuple[frozenset[str], frozenset[str]]:
+    def project_facts(self) -> ProjectFacts:
         """What a check takes from other files: helpers and thin wrappers."""
-        return self.helper_names, self.thin_names
+        return ProjectFacts(self.helper_names, self.thin_names)
 
     def invalidate(self) -> None:
         """Forget every config and analysis: settings or config files changed."""
@@ -267,11 +267,9 @@ class LintgvServer(LanguageServer):
         if memory is not None:
             memory.upcoming = changes
         result = check(
-            SourceFile(path, target.language, text),
+            SourceFile(path, target.language, text, target.module_name),
             target.config,
-            module_name=target.module_name,
-            helper_names=self.helper_names,
-            thin_names=self.thin_names,
+            self.project_facts,
             reuse=memory,
         )
         return Analysis(
@@ -291,7 +289,7 @@ class LintgvServer(LanguageServer):
             known is not None
             and known.version == document.version
             and known.generation == self.generation
-            and (known.helper_names, known.thin_names) == self.project_facts
+            and ProjectFacts(known.helper_names, known.thin_names) == self.project_facts
             and known.text == document.source
         ):
             return known

@@ -46,7 +46,7 @@ class Snippet:
 
 def _check(text: str, language: Language) -> FileResult:
     path = ROOT / ("gen.py" if language == Language.PYTHON else "gen.cc")
-    return check(SourceFile(path, language, text), CONFIG, module_name="gen", whole=True)
+    return check(SourceFile(path, language, text, "gen"), CONFIG, whole=True)
 
 
 def _ours(result: FileResult) -> list[Finding]:
