@@ -5,20 +5,24 @@ that finding. A bare `lintgv: ignore` suppresses nothing and is reported (GV901)
 that suppressed nothing is reported too (GV902).
 """
 
-import io
 import re
-import tokenize
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lintgv.fixes import offsets_of
-from lintgv.lines import LineIndex, split_lines
-from lintgv.model import Finding, Fix, Language, Severity, Span
+from lintgv.lines import LineIndex
+from lintgv.model import Edit, Finding, Fix, Language, Severity, Span
+from lintgv.parsing.comments import Comment, cpp_comments, python_comments
 
 MARKER = "lintgv:"
-_DIRECTIVE = re.compile(r"lintgv:\s*ignore\b(?:\[([^\]]*)\])?")
-_CPP_COMMENT = re.compile(r"//[^\r\n]*|/\*.*?\*/", re.S)  # a line comment ends at any break
+# A whole word: `# nolintgv: ignore[GV101]` is not a directive.
+_DIRECTIVE = re.compile(r"(?<![\w-])lintgv:\s*ignore\b(?:\[([^\]]*)\])?")
+_WORD = re.compile(r"\w")
+_BLANKS = " \t\f\v"
+# A comment inside a comment: `# see below  # lintgv: ignore[GV101]`.
+_INNER_MARKER = {Language.PYTHON: "#", Language.CPP: "//"}
+# What the first two lines of a Python file may declare (PEP 263, and `#!`).
+_CODING = re.compile(r"coding[:=]")
 
 
 @dataclass(frozen=True)
@@ -27,11 +31,9 @@ class Suppression:
     span: Span  # the directive: the marker, `ignore` and the bracketed codes
     codes: tuple[str, ...]  # empty for a bare ignore
     directive: str  # the directive's text, which `span` holds
-    # What to delete when every code is unused: the whole comment with the blanks before
-    # it (the whole line when the comment stands alone), or only the directive when the
-    # comment says more than it; and the text it holds.
-    removal: Span
-    removal_text: str
+    # The edit that takes the directive out of its comment, or None where no edit is
+    # certain to change nothing but the comment (see _removal).
+    removal: Edit | None
 
 
 def has_marker(text: str) -> bool:
@@ -39,81 +41,104 @@ def has_marker(text: str) -> bool:
     return MARKER in text
 
 
-def _python_comments(text: str, index: LineIndex) -> Iterable[tuple[int, str]]:
-    """Yield the offset and text of each comment of Python `text`."""
-    # tokenize reads lines split at "\n" only: its rows are turned into offsets here.
-    row_starts = [0, *(m.end() for m in re.finditer("\n", text))]
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                row, column = token.start
-                yield row_starts[row - 1] + column, token.string
-    except (tokenize.TokenError, SyntaxError):
-        # An unfinished file still gets its comments, found line by line.
-        for number, line in enumerate(index.lines, 1):
-            column = line.find("#")
-            if column >= 0:
-                yield index.offset(number, column), line[column:]
-
-
-def _cpp_comments(text: str) -> Iterable[tuple[int, str]]:
-    for match in _CPP_COMMENT.finditer(text):
-        if MARKER in match.group():
-            yield match.start(), match.group()
-
-
 def find_suppressions(text: str, language: Language) -> list[Suppression]:
     """Return every suppression comment in `text`."""
     if not has_marker(text):
         return []
     index = LineIndex(text)
-    comments = _python_comments(text, index) if language == Language.PYTHON else _cpp_comments(text)
+    comments = python_comments(text) if language == Language.PYTHON else cpp_comments(text)
     found = []
-    for offset, comment in comments:
-        if text[offset : offset + len(comment)] != comment:
-            continue  # not where the tokenizer said: never edit on a guess
-        line, column = index.position(offset)
-        first_line = split_lines(comment)[0]
-        directives = list(_DIRECTIVE.finditer(comment))
+    for comment in comments.found:
+        directives = list(_DIRECTIVE.finditer(comment.text))
         for match in directives:
             codes = tuple(c.strip() for c in (match.group(1) or "").split(",") if c.strip())
-            start_line, start = index.position(offset + match.start())
-            end_line, end = index.position(offset + match.end())
-            span = Span(start_line, start, end_line, end)
-            if match.end() > len(first_line):
-                removal = span  # a directive on a later line of a block comment
-            else:
-                removal = _removal(
-                    index.line(line), line, column, comment, match, len(directives) == 1
-                )
-            removal_text = text[slice(*offsets_of(index, removal))]
-            found.append(
-                Suppression(start_line, span, codes, match.group(0), removal, removal_text)
-            )
+            start = index.position(comment.offset + match.start())
+            span = Span(*start, *index.position(comment.offset + match.end()))
+            removal = None
+            if comments.is_certain:  # else a "comment" may be part of a string
+                removal = _removal(index, comment, match, len(directives), language)
+            found.append(Suppression(start[0], span, codes, match.group(0), removal))
     return found
 
 
 def _removal(
-    source_line: str, line: int, column: int, comment: str, match: re.Match[str], alone: bool
-) -> Span:
-    """Return the span to delete so that the directive `match` in `comment` is gone."""
-    rest = (comment[: match.start()] + comment[match.end() :]).strip()
-    is_empty = alone and rest in {"#", "//", "/*", "/**/", "/* */"}
-    if not is_empty:
-        # Other words share the comment: drop the directive and the blanks before it.
-        start = match.start()
-        while start > 0 and comment[start - 1] in " \t":
-            start -= 1
-        return Span(line, column + start, line, column + match.end())
-    before = source_line[:column]
-    if (
-        not before.strip()
-        and len(split_lines(comment)) == 1
-        and column + len(comment) >= len(source_line.rstrip())
-    ):
-        return Span(line, 0, line + 1, 0)  # the comment is the whole line
-    start = len(before.rstrip())
-    return Span(line, start, line, column + len(comment))
+    index: LineIndex, comment: Comment, match: re.Match[str], directives: int, language: Language
+) -> Edit | None:
+    """Return the edit that takes the directive `match` out of `comment`, or None."""
+    text = comment.text
+    opening = next((o for o in ("#", "//", "/*") if text.startswith(o)), None)
+    if opening is None or _is_declaration(index, comment, language):
+        return None  # a comment opened across a line splice; an encoding or `#!` line
+    start, end = _extent(text, len(opening), match, _INNER_MARKER[language])
+    if not _WORD.search(text[:start] + text[end:]):
+        return _comment_removal(index, comment, language)  # no words would be left
+    # Removing two directives of one comment at once could leave a bare `#`, so the edit
+    # starts at the comment's opening: the removals of its directives overlap, and each
+    # after the first waits for the next round of fixes, made against the comment as it
+    # is then. (The first has nothing but its own comment text before it.)
+    first = 0 if directives > 1 else start
+    return _edit(index, comment.offset + first, comment.offset + end, text[first:start])
+
+
+def _is_declaration(index: LineIndex, comment: Comment, language: Language) -> bool:
+    """Tell whether `comment` is on a line that Python reads before the code: the `#!`
+    line, or an encoding declaration on line 1 or 2, which an edit could change."""
+    line = index.position(comment.offset)[0]
+    if language != Language.PYTHON or line > 2:
+        return False
+    return (line == 1 and comment.text.startswith("#!")) or bool(_CODING.search(comment.text))
+
+
+def _extent(comment: str, opening: int, match: re.Match[str], marker: str) -> tuple[int, int]:
+    """Return the part of `comment` that goes with the directive `match`: the directive
+    and the blanks before it, with the marker that opens it inside the comment
+    (`# noqa  # lintgv: ...`), or, when it opens the comment, the marker after it
+    (`# lintgv: ... # noqa`)."""
+    start = len(comment[: match.start()].rstrip(_BLANKS))
+    end = match.end()
+    if start - len(marker) >= opening and comment.startswith(marker, start - len(marker)):
+        return len(comment[: start - len(marker)].rstrip(_BLANKS)), end
+    after = len(comment) - len(comment[end:].lstrip(_BLANKS))
+    if start == opening and comment.startswith(marker, after):
+        return start, after + len(marker)
+    return start, end
+
+
+def _comment_removal(index: LineIndex, comment: Comment, language: Language) -> Edit:
+    """Return the edit that removes `comment` without joining what is around it."""
+    start = comment.offset
+    end = start + len(comment.text)
+    line, _ = index.position(start)
+    end_line, _ = index.position(end)
+    line_start = index.starts[line - 1]
+    before = index.text[line_start:start]
+    after = index.text[end : index.content_end(end_line)]
+    if after.strip(_BLANKS):
+        # Code follows on the line (C++ `return/**/x;`): one blank must stay between.
+        if not before or before[-1] in _BLANKS:
+            end += len(after) - len(after.lstrip(_BLANKS))
+            return _edit(index, start, end, "")
+        return _edit(index, start, end, "" if after[0] in _BLANKS else " ")
+    if before.strip(_BLANKS) or line != end_line:
+        return _edit(index, line_start + len(before.rstrip(_BLANKS)), end, "")
+    if _may_remove_line(index, line, language):
+        next_start = index.starts[line] if line < len(index) else len(index.text)
+        return _edit(index, line_start, next_start, "")
+    return _edit(index, line_start, end, "")  # the line stays, empty
+
+
+def _may_remove_line(index: LineIndex, line: int, language: Language) -> bool:
+    """Tell whether deleting `line` leaves every other line as it was."""
+    if index.line(line - 1).rstrip(_BLANKS).endswith("\\"):
+        return False  # a splice or continuation would join the next line to the last
+    # Python reads the first two lines for an encoding declaration (and the first for
+    # `#!`): deleting one of them would move a later line up into that place.
+    return language != Language.PYTHON or line > 2
+
+
+def _edit(index: LineIndex, start: int, end: int, new: str) -> Edit:
+    span = Span(*index.position(start), *index.position(end))
+    return Edit(span, new, index.text[start:end])
 
 
 # A comment rule's judgement of one comment (CommentRule.judge): given the codes it

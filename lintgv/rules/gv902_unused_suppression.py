@@ -14,9 +14,18 @@ class UnusedSuppression(CommentRule):
     Safe: the unused codes are taken out of the comment; a comment that names nothing
     else goes as a whole (its line too, when it stands alone), while other words in the
     same comment (`# noqa: E501`) stay. A code whose rule is not selected in this run is
-    left alone, since whether it is needed cannot be known. Removing a suppression
-    changes no behaviour, which is why this fix is safe and runs on `lintgv fix` and on
-    an editor's fix-all.
+    left alone, since whether it is needed cannot be known. The fix changes nothing but
+    the comment, which is why it is safe and runs on `lintgv fix` and on an editor's
+    fix-all: only real comments are suppressions (text in a string never is); a block
+    comment between two tokens leaves a blank between them; a line is left empty rather
+    than deleted after a line ending in a backslash (a continued comment or macro would
+    take in the next line) and among a Python file's first two lines (where an encoding
+    declaration would move in); and an encoding declaration or `#!` line is not edited.
+
+    ## Known limits
+    Deleting a comment's line moves the lines after it up: `__LINE__` and tracebacks
+    change. In a file whose comments cannot be told for certain (an unterminated string
+    or raw string), unused suppressions are reported with no fix.
     """
 
     META = RuleMeta(
@@ -99,14 +108,17 @@ class UnusedSuppression(CommentRule):
         ]
 
 
-def _unused_fix(suppression: Suppression, unused: list[str]) -> Fix:
-    """Return the safe fix that takes the `unused` codes out of `suppression`."""
+def _unused_fix(suppression: Suppression, unused: list[str]) -> Fix | None:
+    """Return the safe fix that takes the `unused` codes out of `suppression`, or None
+    where no edit of its comment is certain to change nothing else."""
+    if suppression.removal is None:
+        return None
     left = [code for code in suppression.codes if code not in unused]
     if left:
         new = f"lintgv: ignore[{', '.join(left)}]"
         edit = Edit(suppression.span, new, suppression.directive)
         title = f"Remove {', '.join(unused)} from the suppression"
     else:
-        edit = Edit(suppression.removal, "", suppression.removal_text)
+        edit = suppression.removal
         title = "Remove the unused suppression"
     return Fix(title, Applicability.SAFE, (edit,))
