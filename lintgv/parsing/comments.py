@@ -161,16 +161,12 @@ class _PythonScan:
 # A backslash at a line's end joins the line to the next before anything else is read
 # (translation phase 2); GCC and Clang allow blanks between the two.
 _SPLICE = re.compile(r"\\[ \t\f\v]*(?:\r\n|\n|\r)")
-_CPP_TOKEN = re.compile(
-    r"""(?P<line>//[^\r\n]*)
-    |(?P<block>/\*)
-    |(?P<raw>(?:u8|[uUL])?R")
-    |(?P<quote>(?:u8|[uUL])?["'])
-    |\.?\d(?:[eEpP][+-]|'\w|[\w.])*  # a number: its `'` are digit separators
-    |(?:[^\W\d]|\$)[\w$]*  # a name: a prefix glued after it (`xR"`) is not one
-    """,
-    re.X,
-)
+# What a C++ scan stops at: a comment, or a quote (the word glued before it, if any, is
+# looked at then: most of a file is names, and matching each one costs several times more).
+_CPP_TOKEN = re.compile(r"(?P<line>//[^\r\n]*)|(?P<block>/\*)|(?P<quote>[\"'])")
+_RAW_PREFIXES = frozenset({"R", "u8R", "uR", "UR", "LR"})
+# The rest of a number after a digit separator (`1'000'000`, `0x1'ff`).
+_NUMBER_REST = re.compile(r"(?:'[\w$]|[\w$.]|[eEpP][+-])*+")
 _CPP_LITERAL_END = {
     '"': re.compile(r'(?:[^"\\\r\n]++|\\.)*+"'),
     "'": re.compile(r"(?:[^'\\\r\n]++|\\.)*+'"),
@@ -188,27 +184,26 @@ def cpp_comments(text: str) -> Comments:
     pos = 0
     while (match := _CPP_TOKEN.search(code, pos)) is not None:
         pos = match.end()
-        kind = match.lastgroup
-        if kind == "line" or kind == "block":
-            end = pos if kind == "line" else code.find("*/", pos) + 2
+        if match.lastgroup != "quote":
+            end = pos if match.lastgroup == "line" else code.find("*/", pos) + 2
             if end == 1:
                 return Comments(tuple(found), is_certain=False)  # an unterminated comment
             start, stop = spliced.original(match.start()), spliced.original(end - 1) + 1
             found.append(Comment(start, text[start:stop]))
             pos = end
-        elif kind == "raw":
-            # Splices inside a raw string are undone: it is read in the text as written.
-            opening = spliced.original(pos - 1) + 1
-            delimiter = _RAW_DELIMITER.match(text, opening)
-            if delimiter is None:
+            continue
+        word = _word_before(code, match.start())
+        if word[:1].isdigit() and match.group() == "'":
+            number = _NUMBER_REST.match(code, match.start())
+            assert number is not None  # it matches the empty string
+            pos = number.end()
+        elif word in _RAW_PREFIXES and match.group() == '"':
+            raw_end = _raw_string_end(text, spliced.original(match.start()) + 1)
+            if raw_end is None:
                 return Comments(tuple(found), is_certain=False)
-            closing = f'){delimiter.group()[:-1]}"'
-            close = text.find(closing, delimiter.end())
-            if close == -1:
-                return Comments(tuple(found), is_certain=False)
-            pos = spliced.spliced(close + len(closing))
-        elif kind == "quote":
-            literal = _CPP_LITERAL_END[code[pos - 1]].match(code, pos)
+            pos = spliced.spliced(raw_end)
+        else:
+            literal = _CPP_LITERAL_END[match.group()].match(code, pos)
             if literal is None:
                 # Compilers differ on what an unterminated literal takes: go on after
                 # the line, but nothing found from here is certain.
@@ -217,6 +212,26 @@ def cpp_comments(text: str) -> Comments:
                 assert literal is not None  # `$` matches at the end
             pos = literal.end()
     return Comments(tuple(found), certain)
+
+
+def _word_before(code: str, end: int) -> str:
+    """Return the name or number that ends at `end` ("" if none)."""
+    start = end
+    while start > 0 and (code[start - 1].isalnum() or code[start - 1] in "_$"):
+        start -= 1
+    return code[start:end]
+
+
+def _raw_string_end(text: str, opening: int) -> int | None:
+    """Return the offset after the raw string whose opening quote ends at `opening`, or
+    None when it has none. Splices inside a raw string are undone: it is read in the text
+    as written."""
+    delimiter = _RAW_DELIMITER.match(text, opening)
+    if delimiter is None:
+        return None
+    closing = f'){delimiter.group()[:-1]}"'
+    close = text.find(closing, delimiter.end())
+    return None if close == -1 else close + len(closing)
 
 
 class _Spliced:
