@@ -99,7 +99,7 @@ def quick_fix(
     except StaleEdit as exc:
         log.warning("%s: quick fix of %s not offered: %s", analysis.uri, finding.code, exc)
         return None
-    edits = to_text_edits(analysis.lines, codec, fix.edits, analysis.newline)
+    edits = to_text_edits(analysis.index, codec, fix.edits, analysis.newline)
     return types.CodeAction(
         title=f"{fix.title} ({finding.code})",
         kind=types.CodeActionKind.QuickFix,
@@ -115,7 +115,7 @@ def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
     assert analysis.target is not None
     language = analysis.target.language
     text = analysis.text
-    if line - 1 >= len(analysis.lines):
+    if line > len(analysis.index):
         return None
     existing = [s for s in find_suppressions(text, language) if s.line == line and s.codes]
     if existing:
@@ -123,7 +123,7 @@ def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
         codes = ", ".join((*found.codes, code))
         edit = Edit(found.span, f"lintgv: ignore[{codes}]", found.directive)
     else:
-        body = analysis.lines[line - 1].rstrip("\r\n")
+        body = analysis.index.line(line)
         end = len(body)
         if language == Language.PYTHON:
             comment = f"  # lintgv: ignore[{code}]"
@@ -152,7 +152,7 @@ def ignore_action(
             continue
         edit = _suppression_edit(analysis, finding.code, line)
         if edit is not None:
-            edits = to_text_edits(analysis.lines, codec, [edit], analysis.newline)
+            edits = to_text_edits(analysis.index, codec, [edit], analysis.newline)
             return types.CodeAction(
                 title=f"Ignore {finding.code} on this line",
                 kind=types.CodeActionKind.QuickFix,
@@ -170,7 +170,7 @@ def fix_all_edits(
     if change is None:
         return [], 0
     before, after = change
-    edits = whole_text_edit(analysis.lines, codec, before, after)
+    edits = whole_text_edit(codec, before, after)
     newline = analysis.newline
     if newline != "\n":
         edits = [

@@ -6,7 +6,7 @@ after it is made, except for its memoised fixes, which are filled under a lock.
 
 import threading
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -14,27 +14,10 @@ from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.settle import Settled, settle
+from lintgv.lines import LineIndex
 from lintgv.model import FileResult, Finding, Language, ProjectFacts, SourceFile, Span
 from lintgv.parsing.python import python_error
-
-# Where `str.splitlines` splits besides the LSP's line breaks (`\n`, `\r\n`, `\r`).
-_OTHER_LINE_ENDS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-
-
-# A version's text is split for its document's changes and again for its analysis's
-# diagnostics: the last few splits are kept.
-@lru_cache(maxsize=8)
-def lines_of(text: str) -> tuple[str, ...]:
-    """Split `text` into lines as lintgv counts them (at `\\n`), keeping the line ends."""
-    # Substring tests run at memory speed; a regex over the text costs milliseconds.
-    lone_return = "\r" in text and text.count("\r") != text.count("\r\n")
-    if not lone_return and not any(end in text for end in _OTHER_LINE_ENDS):
-        return tuple(text.splitlines(keepends=True))  # the same lines, split in C
-    pieces = text.split("\n")
-    lines = [piece + "\n" for piece in pieces[:-1]]
-    if pieces[-1]:
-        lines.append(pieces[-1])
-    return tuple(lines)
+from lintgv_server.convert import line_index
 
 
 @dataclass
@@ -58,14 +41,17 @@ class Analysis:
     # Supply-threading changes for some GV101 sites of this document, by those sites.
     thread_changes: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict, repr=False)
 
-    @cached_property
-    def lines(self) -> tuple[str, ...]:
-        return lines_of(self.text)
+    @property
+    def index(self) -> LineIndex:
+        """The lines of this version, as the client counts them."""
+        return line_index(self.text)
 
     @property
     def newline(self) -> str:
         """The document's line end, which inserted text must use too."""
-        return "\r\n" if stored_text(self.text, b"").crlf else "\n"
+        if stored_text(self.text, b"").crlf:
+            return "\r\n"
+        return "\r" if "\r" in self.text and "\n" not in self.text else "\n"
 
     def fix_source(self) -> str:
         """Return the text fixes are computed on: the document with `\n` line ends."""

@@ -56,11 +56,11 @@ def _scanned_diagnostics(ls: LintgvServer, scanned: Scanned) -> list[types.Diagn
     codec = ls.workspace.position_codec
     template = ls.settings.docs_url
     found = [
-        to_diagnostic(scanned.lines, codec, f, actions.docs_href(f.code, template))
+        to_diagnostic(scanned.index, codec, f, actions.docs_href(f.code, template))
         for f in scanned.result.findings
     ]
     return found + [
-        error_diagnostic(scanned.lines, codec, e) for e in scanned.result.errors if e.code is None
+        error_diagnostic(scanned.index, codec, e) for e in scanned.result.errors if e.code is None
     ]
 
 

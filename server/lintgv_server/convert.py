@@ -4,10 +4,11 @@ position encoding, findings to diagnostics, fixes to edits. No state, no I/O."""
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
-from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
+from pygls.workspace.position_codec import PositionCodec
 
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, FileError, Finding, Severity, Span
@@ -31,37 +32,55 @@ _MARKS = {
 }
 
 
-def to_position(
-    lines: Sequence[str], codec: PositionCodec, line: int, column: int
-) -> types.Position:
-    """Return the client position of a 1-based `line` and code-point `column`."""
-    if line - 1 >= len(lines):
-        return types.Position(line=len(lines), character=0)
-    before = lines[line - 1][:column]
-    if before.isascii():  # one code unit per character in every encoding
-        return types.Position(line=line - 1, character=len(before))
-    return codec.position_to_client_units(lines, ServerTextPosition(line - 1, column))
+# A version's text is indexed for its document's changes and again for its analysis's
+# diagnostics and actions: the last few indexes are kept.
+@lru_cache(maxsize=8)
+def line_index(text: str) -> LineIndex:
+    """Return the LineIndex of `text`, shared by the lookups of one version."""
+    return LineIndex(text)
 
 
-def to_range(lines: Sequence[str], codec: PositionCodec, span: Span) -> types.Range:
+def to_position(index: LineIndex, codec: PositionCodec, line: int, column: int) -> types.Position:
+    """Return the client position of a 1-based `line` and code-point `column` (a line
+    past the text's end is its end)."""
+    if line > len(index):
+        line, column = index.position(len(index.text))
+    start = index.starts[line - 1]
+    before = index.text[start : min(start + max(column, 0), index.content_end(line))]
+    units = len(before) if before.isascii() else codec.client_num_units(before)
+    return types.Position(line=line - 1, character=units)
+
+
+def to_range(index: LineIndex, codec: PositionCodec, span: Span) -> types.Range:
     """Return the client range of `span`."""
     return types.Range(
-        start=to_position(lines, codec, span.start_line, span.start_col),
-        end=to_position(lines, codec, span.end_line, span.end_col),
+        start=to_position(index, codec, span.start_line, span.start_col),
+        end=to_position(index, codec, span.end_line, span.end_col),
     )
 
 
-def to_span(lines: Sequence[str], codec: PositionCodec, where: types.Range) -> Span:
+def to_offset(index: LineIndex, codec: PositionCodec, position: types.Position) -> int:
+    """Return the text offset of a client position: a character past its line's end is
+    the line's end, as the LSP says, and a line past the text's end is the text's end."""
+    if position.line >= len(index):
+        return len(index.text)
+    start = index.starts[position.line]
+    content = index.text[start : index.content_end(position.line + 1)]
+    wanted = max(position.character, 0)
+    if content[:wanted].isascii():  # one code unit per character in every encoding
+        return start + min(wanted, len(content))
+    units = 0
+    for column, char in enumerate(content):
+        if units >= wanted:
+            return start + column
+        units += codec.impl.code_units_for_char(char)
+    return start + len(content)
+
+
+def to_span(index: LineIndex, codec: PositionCodec, where: types.Range) -> Span:
     """Return the lintgv span of a client range."""
-    # The codec may adjust the positions it is given, so it gets copies.
-    start = types.Position(line=where.start.line, character=where.start.character)
-    end = types.Position(line=where.end.line, character=where.end.character)
-    server: ServerTextRange = codec.range_from_client_units(
-        lines, types.Range(start=start, end=end)
-    )
-    return Span(
-        server.start.line + 1, server.start.character, server.end.line + 1, server.end.character
-    )
+    start = index.position(to_offset(index, codec, where.start))
+    return Span(*start, *index.position(to_offset(index, codec, where.end)))
 
 
 def _tags(code: str) -> list[types.DiagnosticTag] | None:
@@ -71,11 +90,11 @@ def _tags(code: str) -> list[types.DiagnosticTag] | None:
 
 
 def to_diagnostic(
-    lines: Sequence[str], codec: PositionCodec, finding: Finding, docs_href: str | None
+    index: LineIndex, codec: PositionCodec, finding: Finding, docs_href: str | None
 ) -> types.Diagnostic:
     """Return the diagnostic of one finding."""
     return types.Diagnostic(
-        range=to_range(lines, codec, finding.span),
+        range=to_range(index, codec, finding.span),
         message=finding.message,
         severity=_SEVERITY[finding.severity],
         code=finding.code,
@@ -86,14 +105,13 @@ def to_diagnostic(
 
 
 def error_diagnostic(
-    lines: Sequence[str], codec: PositionCodec, error: FileError, code: str = PARSE_ERROR_CODE
+    index: LineIndex, codec: PositionCodec, error: FileError, code: str = PARSE_ERROR_CODE
 ) -> types.Diagnostic:
     """Return the one diagnostic of a document that could not be checked."""
     line = error.line or 1
     column = max((error.column or 1) - 1, 0) if error.line else 0
-    start = to_position(lines, codec, line, column)
-    end_line = lines[line - 1].rstrip("\r\n") if line - 1 < len(lines) else ""
-    end = to_position(lines, codec, line, len(end_line)) if error.line else start
+    start = to_position(index, codec, line, column)
+    end = to_position(index, codec, line, len(index.line(line))) if error.line else start
     return types.Diagnostic(
         range=types.Range(start=start, end=end),
         message=f"lintgv could not check this file: {error.message}",
@@ -104,21 +122,19 @@ def error_diagnostic(
 
 
 def to_text_edits(
-    lines: Sequence[str], codec: PositionCodec, edits: Iterable[Edit], newline: str
+    index: LineIndex, codec: PositionCodec, edits: Iterable[Edit], newline: str
 ) -> list[types.TextEdit]:
     """Return the client edits of lintgv edits, their new text in the document's newline."""
     return [
         types.TextEdit(
-            range=to_range(lines, codec, edit.span),
+            range=to_range(index, codec, edit.span),
             new_text=edit.text.replace("\n", newline) if newline != "\n" else edit.text,
         )
         for edit in edits
     ]
 
 
-def whole_text_edit(
-    lines: Sequence[str], codec: PositionCodec, before: str, after: str
-) -> list[types.TextEdit]:
+def whole_text_edit(codec: PositionCodec, before: str, after: str) -> list[types.TextEdit]:
     """Return one edit turning `before` into `after`: the changed middle only, so that
     the editor keeps the cursor and folds outside it. Both texts use the same newlines."""
     if before == after:
@@ -133,11 +149,17 @@ def whole_text_edit(
         and before[len(before) - 1 - suffix] == after[len(after) - 1 - suffix]
     ):
         suffix += 1
-    index = LineIndex(before)
+    # No position names the middle of a `\r\n`: the edit takes in the whole break.
+    if before[prefix - 1 : prefix + 1] == "\r\n":
+        prefix -= 1
+    end = len(before) - suffix
+    if before[end - 1 : end + 1] == "\r\n":
+        suffix -= 1
+    index = line_index(before)
     span = Span(*index.position(prefix), *index.position(len(before) - suffix))
     return [
         types.TextEdit(
-            range=to_range(lines, codec, span), new_text=after[prefix : len(after) - suffix]
+            range=to_range(index, codec, span), new_text=after[prefix : len(after) - suffix]
         )
     ]
 

@@ -32,16 +32,16 @@ def spawn(work: Coroutine[Any, Any, None]) -> None:
 def diagnostics_of(ls: LintgvServer, analysis: Analysis) -> list[types.Diagnostic]:
     """Return the diagnostics of an analysis: findings, a parse error, a config error."""
     codec = ls.workspace.position_codec
-    lines = analysis.lines
+    index = analysis.index
     if analysis.config_error is not None:
         error = FileError(Path(analysis.uri), analysis.config_error)
-        return [error_diagnostic(lines, codec, error, CONFIG_ERROR_CODE)]
+        return [error_diagnostic(index, codec, error, CONFIG_ERROR_CODE)]
     template = ls.settings.docs_url
     found = [
-        to_diagnostic(lines, codec, f, docs_href(f.code, template))
+        to_diagnostic(index, codec, f, docs_href(f.code, template))
         for f in analysis.result.findings
     ]
-    found += [error_diagnostic(lines, codec, e) for e in analysis.result.errors if e.code is None]
+    found += [error_diagnostic(index, codec, e) for e in analysis.result.errors if e.code is None]
     return found
 
 

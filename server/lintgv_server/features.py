@@ -75,12 +75,12 @@ async def code_actions(
     versioned = versioned_edits(ls)
     result: list[types.CodeAction] = []
     if actions.wants(only, types.CodeActionKind.QuickFix):
-        span = to_span(analysis.lines, codec, params.range)
+        span = to_span(analysis.index, codec, params.range)
         findings = analysis.findings_at(span)
         fixed = await ls.run_on_lint_thread(lambda: [analysis.fix_for(f) for f in findings])
         ignores = []
         for finding, with_fix in zip(findings, fixed, strict=True):
-            rng = to_range(analysis.lines, codec, finding.span)
+            rng = to_range(analysis.index, codec, finding.span)
             diagnostic = _matching(params.context.diagnostics, finding, rng)
             if with_fix is not None:
                 action = actions.quick_fix(
@@ -111,14 +111,14 @@ async def _group_actions(
     found = [f for f in findings if f.code in groups.GROUP_CODES]
     if found:
         changes = await ls.run_on_lint_thread(lambda: groups.plan_groups(ls, analysis))
-        rng = to_range(analysis.lines, codec, found[0].span)
+        rng = to_range(analysis.index, codec, found[0].span)
         diagnostic = _matching(params.context.diagnostics, found[0], rng)
         result += [groups.group_action(ls, c, diagnostic, versioned) for c in changes]
     sites = groups.threaded_sites(analysis, findings)
     if sites:
         threads = await ls.run_on_lint_thread(lambda: groups.plan_threads(ls, analysis, sites))
         first = next(f for f in findings if is_threading_site(f))
-        rng = to_range(analysis.lines, codec, first.span)
+        rng = to_range(analysis.index, codec, first.span)
         diagnostic = _matching(params.context.diagnostics, first, rng)
         result += [groups.group_action(ls, c, diagnostic, versioned) for c in threads]
     return result
@@ -157,7 +157,7 @@ async def hover(ls: LintgvServer, params: types.HoverParams) -> types.Hover | No
     analysis = await ls.analyse(document)
     codec = ls.workspace.position_codec
     where = types.Range(start=params.position, end=params.position)
-    point = to_span(analysis.lines, codec, where)
+    point = to_span(analysis.index, codec, where)
     found = [
         f for f in analysis.result.findings if _covers(f.span, point.start_line, point.start_col)
     ]
@@ -167,7 +167,7 @@ async def hover(ls: LintgvServer, params: types.HoverParams) -> types.Hover | No
     text = "\n\n".join(actions.hover_text(f, language) for f in found)
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
-        range=to_range(analysis.lines, codec, found[0].span),
+        range=to_range(analysis.index, codec, found[0].span),
     )
 
 

@@ -23,7 +23,7 @@ from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
 from lintgv.model import Finding, Language
 from lintgv.registry import rule_codes
-from lintgv_server.analysis import Analysis, lines_of
+from lintgv_server.analysis import Analysis
 from lintgv_server.convert import whole_text_edit
 from lintgv_server.state import LintgvServer
 
@@ -158,7 +158,7 @@ def group_action(
         newline = change.newlines[path]
         edits = [
             types.TextEdit(range=e.range, new_text=e.new_text.replace("\n", newline))
-            for e in whole_text_edit(lines_of(before), codec, before, after)
+            for e in whole_text_edit(codec, before, after)
         ]
         document = ls.current_document(uri)
         version = document.version if document is not None else None

@@ -26,11 +26,11 @@ from lintgv.discovery import Candidate
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.helper_index import SecondPass
+from lintgv.lines import LineIndex
 from lintgv.model import FileError, FileResult, ProjectFacts, SourceFile
 from lintgv.reading import read_source
 from lintgv.registry import select
 from lintgv.runner import Workers
-from lintgv_server.analysis import lines_of
 from lintgv_server.progress import Progress
 from lintgv_server.scan_cache import ScanCache, ScanKey, Scanned
 from lintgv_server.state import LintgvServer
@@ -42,6 +42,8 @@ IsCancelled = Callable[[], bool]
 # The unique-name helpers and thin wrappers a check is given: none in the first pass.
 Names = tuple[frozenset[str], frozenset[str]]
 FIRST: Names = (frozenset(), frozenset())
+# The lines kept of a file without diagnostics: none are needed.
+_NO_LINES = LineIndex("")
 
 
 def _targets(ls: LintgvServer, errors: list[str]) -> list[Candidate]:
@@ -86,7 +88,7 @@ def _check_file(
     else:
         loaded = read_source(target.path, target.config.max_file_size)
         if isinstance(loaded, FileError):
-            return Scanned(target.path, FileResult(target.path, errors=(loaded,)), ())
+            return Scanned(target.path, FileResult(target.path, errors=(loaded,)), _NO_LINES)
         text = loaded.text
     if (helpers or thin) and not SecondPass.mentioned(text, helpers, thin):
         return None
@@ -95,7 +97,7 @@ def _check_file(
         target.config,
         ProjectFacts(helpers, thin),
     )
-    scanned = Scanned(target.path, result, lines_of(text) if result.findings else ())
+    scanned = Scanned(target.path, result, _index_of(text, result))
     if remember:
         cache.put(key, scanned)
     return scanned
@@ -205,7 +207,7 @@ async def _in_workers(
         for index, (candidate, stat, result) in enumerate(workers.check(targets)):
             if is_cancelled():
                 return False
-            lines = _lines(candidate.path, result) if remember else ()
+            lines = _read_index(candidate.path, result) if remember else _NO_LINES
             scanned = Scanned(candidate.path, result, lines)
             if remember:
                 cache.put(ScanKey.of(candidate, frozenset(), stat), scanned)
@@ -218,12 +220,17 @@ async def _in_workers(
     return await asyncio.to_thread(work)
 
 
-def _lines(path: Path, result: FileResult) -> tuple[str, ...]:
-    """The lines of a file with findings (their positions are converted with them)."""
-    if not result.findings:
-        return ()
+def _index_of(text: str, result: FileResult) -> LineIndex:
+    """The lines of a file with diagnostics (their positions are converted with them)."""
+    return LineIndex(text) if result.findings or result.errors else _NO_LINES
+
+
+def _read_index(path: Path, result: FileResult) -> LineIndex:
+    """The lines of a checked file with diagnostics, read again."""
+    if not result.findings and not result.errors:
+        return _NO_LINES
     loaded = read_source(path, 1 << 30)
-    return () if isinstance(loaded, FileError) else lines_of(loaded.text)
+    return _NO_LINES if isinstance(loaded, FileError) else _index_of(loaded.text, result)
 
 
 async def scan(

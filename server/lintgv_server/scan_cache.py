@@ -6,6 +6,7 @@ from pathlib import Path
 
 from lintgv.cache import FileState
 from lintgv.discovery import Candidate
+from lintgv.lines import LineIndex
 from lintgv.model import FileResult
 
 
@@ -15,7 +16,7 @@ class Scanned:
 
     path: Path
     result: FileResult
-    lines: tuple[str, ...]
+    index: LineIndex
 
 
 @dataclass(frozen=True)

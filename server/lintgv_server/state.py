@@ -22,8 +22,10 @@ from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
 from lintgv.helper_index import HelperIndex
+from lintgv.lines import lines_with_breaks
 from lintgv.model import Language, ProjectFacts, SourceFile
-from lintgv_server.analysis import Analysis, lines_of
+from lintgv_server.analysis import Analysis
+from lintgv_server.convert import line_index, to_offset
 from lintgv_server.memory import ChangeLog, DocumentMemory
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan_cache import ScanCache
@@ -38,10 +40,10 @@ CONFIGURATION_SECTION = "lintgv"
 
 class LintgvDocument(TextDocument):
     """pygls' document, with lines split at `\n`, `\r\n` and `\r` only, as lintgv and the
-    LSP count them (`str.splitlines` also splits at form feeds and other separators), split
-    once per version (see lines_of), and changed in place of the edited range rather than
-    rebuilt line by line. It keeps the client's last changes as text offsets (`changes`),
-    so that the next C++ parse is told what changed rather than comparing texts."""
+    LSP count them (`str.splitlines` also splits at form feeds and other separators), and
+    changed in place of the edited range rather than rebuilt line by line. It keeps the
+    client's last changes as text offsets (`changes`), so that the next C++ parse is told
+    what changed rather than comparing texts."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -49,28 +51,16 @@ class LintgvDocument(TextDocument):
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return lines_of(self.source)
+        return tuple(lines_with_breaks(self.source))
 
     def _apply_full_change(self, change: types.TextDocumentContentChangeEvent) -> None:
         super()._apply_full_change(change)
         self.changes.lost()
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        lines = self.lines
-        where = self._position_codec.range_from_client_units(lines, change.range)
-        if where.start.line == len(lines):  # at the very end, as pygls does it
-            end = len(self.source)
-            self._source = self.source + change.text
-            self.changes.add((end, end, change.text))
-            return
-
-        def offset(line: int, column: int) -> int:
-            if line >= len(lines):
-                return len(self.source)
-            return sum(map(len, lines[:line])) + min(column, len(lines[line]))
-
-        start = offset(where.start.line, where.start.character)
-        end = max(start, offset(where.end.line, where.end.character))
+        index = line_index(self.source)
+        start = to_offset(index, self._position_codec, change.range.start)
+        end = max(start, to_offset(index, self._position_codec, change.range.end))
         self._source = self.source[:start] + change.text + self.source[end:]
         self.changes.add((start, end, change.text))
 

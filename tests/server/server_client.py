@@ -2,6 +2,7 @@
 subprocess, as an editor would, and a small TVM-like project for it to open."""
 
 import asyncio
+import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -241,12 +242,13 @@ def summary(diagnostics: list[types.Diagnostic]) -> list[tuple[str, int, int, st
 
 
 def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
-    """Apply LSP edits (UTF-16 positions) to `text`, as an editor would."""
-    lines = text.split("\n")
+    """Apply LSP edits (UTF-16 positions) to `text`, as an editor would: lines end at
+    `\n`, `\r\n` or `\r`."""
+    lines = re.split(r"(?<=\r\n)|(?<=\r)(?!\n)|(?<=\n)", text)
 
     def offset(position: types.Position) -> int:
-        before = sum(len(line) + 1 for line in lines[: position.line])
-        line = lines[position.line] if position.line < len(lines) else ""
+        before = sum(len(line) for line in lines[: position.line])
+        line = lines[position.line].rstrip("\r\n") if position.line < len(lines) else ""
         units = 0
         for index, char in enumerate(line):
             if units >= position.character:
