@@ -14,6 +14,8 @@ from lintgv.docs import render
 from lintgv.fixes import StaleEdit, apply_edits, located
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Finding, Language, Span
+from lintgv.parsing.cpp import parse_cpp
+from lintgv.parsing.python import python_error
 from lintgv.registry import rule_codes
 from lintgv.suppress import find_suppressions
 from lintgv_server.analysis import Analysis
@@ -111,7 +113,8 @@ def quick_fix(
 
 def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
     """Return the edit that suppresses `code` on `line`, or None when a comment cannot go
-    there (the line ends inside a string, say): the edit is proved by finding it again."""
+    there (the line ends inside a string, or after a `\\` that continues it): the edit is
+    proved by finding it again, and a new comment by parsing the text it makes."""
     assert analysis.target is not None
     language = analysis.target.language
     text = analysis.text
@@ -135,7 +138,20 @@ def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
         edit = Edit(Span(line, end, line, end), comment, "")
     after = apply_edits(text, [edit])
     proved = any(s.line == line and code in s.codes for s in find_suppressions(after, language))
+    if not existing and proved:
+        start = analysis.index.offset(line, edit.span.start_col)
+        proved = _is_new_comment(text, after, start + len(comment) - len(comment.lstrip()))
     return edit if proved else None
+
+
+def _is_new_comment(before: str, after: str, offset: int) -> bool:
+    """Tell whether the text inserted at `offset` of `after` parses as a comment and
+    leaves the rest as it parsed: not a string's text, not a continued line broken."""
+    if after[offset] == "#":  # Python, where a misplaced comment is a syntax error
+        return python_error(after) is None or python_error(before) is not None
+    at = len(after[:offset].encode("utf-8"))
+    node = parse_cpp(after).root.descendant_for_byte_range(at, at + 1)
+    return node is not None and node.type == "comment"
 
 
 def ignore_action(
