@@ -35,8 +35,9 @@ class Server(LintgvServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         protocol = self.protocol
-        if isinstance(error, ValueError) and source is JsonRpcException:
-            # A frame whose body is not JSON (or not UTF-8): JSON-RPC's parse error.
+        if isinstance(error, ValueError | RecursionError) and source is JsonRpcException:
+            # A frame whose body is not JSON (or not UTF-8, or nested deeper than the
+            # decoder goes): JSON-RPC's parse error.
             assert isinstance(protocol, LintgvProtocol)
             protocol.report_parse_error(error)
             return

@@ -3,8 +3,10 @@ position encoding, findings to diagnostics, fixes to edits. No state, no I/O."""
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from urllib.parse import unquote_to_bytes, urlsplit
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
@@ -30,6 +32,17 @@ _MARKS = {
     "unnecessary": types.DiagnosticTag.Unnecessary,
     "deprecated": types.DiagnosticTag.Deprecated,
 }
+
+
+def fs_path(uri: str) -> str | None:
+    """Return the file system path of a `file:` URI (None for another scheme). Escapes
+    decode to bytes and the bytes to a name as `os.fsdecode` does, so that a name that
+    is not UTF-8 (`%E9`) is the file's own, as `Path.as_uri` wrote it."""
+    scheme, netloc, path, _, _ = urlsplit(uri)
+    if scheme != "file":
+        return None
+    name = os.fsdecode(unquote_to_bytes(path))
+    return f"//{netloc}{name}" if netloc and path else name  # a UNC path, as pygls has it
 
 
 # A version's text is indexed for its document's changes and again for its analysis's

@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
 from lintgv.model import FileError
 from lintgv_server import scan
 from lintgv_server.actions import docs_href
 from lintgv_server.analysis import Analysis
-from lintgv_server.convert import CONFIG_ERROR_CODE, error_diagnostic, to_diagnostic
+from lintgv_server.convert import CONFIG_ERROR_CODE, error_diagnostic, fs_path, to_diagnostic
 from lintgv_server.state import LintgvServer
 
 log = logging.getLogger(__name__)
@@ -107,13 +106,21 @@ def register(server: LintgvServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: LintgvServer, params: types.DidChangeTextDocumentParams) -> None:
-        schedule(ls, params.text_document.uri, ls.settings.debounce_ms)
+        uri = params.text_document.uri
+        if ls.current_document(uri) is None:
+            ls.log_message(
+                f"didChange for {uri}, which is not open, ignored: a document is opened "
+                "(didOpen) before it is changed",
+                types.MessageType.Warning,
+            )
+            return
+        schedule(ls, uri, ls.settings.debounce_ms)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(ls: LintgvServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
         schedule(ls, uri, 0)
-        path = to_fs_path(uri)
+        path = fs_path(uri)
         if path:
             spawn(_reindex_saved(ls, Path(path)))
 

@@ -5,14 +5,13 @@ import logging
 from collections.abc import Sequence
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from lintgv.fixing.thread_edits import is_threading_site
 from lintgv.model import Finding, Span
 from lintgv_server import actions, groups
 from lintgv_server.analysis import Analysis
-from lintgv_server.convert import SOURCE, result_id, to_range, to_span
+from lintgv_server.convert import SOURCE, fs_path, result_id, to_range, to_span
 from lintgv_server.documents import diagnostics_of
 from lintgv_server.state import LintgvServer
 
@@ -186,7 +185,7 @@ async def document_diagnostic(
 
 def path_of(uri: str) -> str:
     """Return the file system path of a `file:` URI (the URI itself otherwise)."""
-    return to_fs_path(uri) or uri
+    return fs_path(uri) or uri
 
 
 def register(server: LintgvServer) -> None:

@@ -8,8 +8,8 @@ and a notification before it is dropped, as the LSP asks, instead of pygls answe
 `null`. Commands also receive their whole params (for `workDoneToken`).
 """
 
+import inspect
 import logging
-from collections.abc import Generator
 from typing import Any
 
 from lsprotocol import types
@@ -43,6 +43,16 @@ def _request_id(data: object) -> int | str | None:
     return None
 
 
+def _invalid_request(data: dict[str, Any]) -> str | None:
+    """Return what makes a request or notification invalid, or None: the LSP's `id` is
+    an integer or a string, and JSON-RPC's `method` a string."""
+    if not isinstance(data["method"], str):
+        return f"its method is {type(data['method']).__name__}, not a string"
+    if "id" in data and _request_id(data) is None:
+        return f"its id is {type(data['id']).__name__}, not an integer or a string"
+    return None
+
+
 class LintgvProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -54,6 +64,9 @@ class LintgvProtocol(LanguageServerProtocol):
         self.initialize_seen = False
 
     def _handle_cancel_notification(self, msg_id: int | str) -> None:
+        if not isinstance(msg_id, int | str) or isinstance(msg_id, bool):
+            log.warning("$/cancelRequest of an id that is not an integer or a string: ignored")
+            return
         self.cancelled[msg_id] = None
         if len(self.cancelled) > _CANCELLED_KEPT:
             del self.cancelled[next(iter(self.cancelled))]
@@ -74,6 +87,13 @@ class LintgvProtocol(LanguageServerProtocol):
         )
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        if "jsonrpc" in data and "method" in data:
+            problem = _invalid_request(data)
+            if problem is not None:
+                log.warning("Invalid Request: %s", problem)
+                if "id" in data:  # a notification cannot be answered
+                    self.send_error(None, JsonRpcInvalidRequest(f"Invalid Request: {problem}"))
+                return ANSWERED
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:
@@ -95,6 +115,10 @@ class LintgvProtocol(LanguageServerProtocol):
             self._reject(message)
             return
         is_request = isinstance(message, RPCRequest)
+        if is_request and message.method == types.INITIALIZE and self.initialize_seen:
+            error = JsonRpcInvalidRequest("initialize: the server is already initialized")
+            self.send_error(message.id, error)
+            return
         if not self.initialize_seen and not self._accept_before_initialize(message):
             return
         if self._shutdown and is_request and message.method != types.EXIT:
@@ -133,15 +157,21 @@ class LintgvProtocol(LanguageServerProtocol):
 
     def report_parse_error(self, error: Exception) -> None:
         """Answer a frame whose body is not JSON, as JSON-RPC asks: an error with id null."""
-        self.send_error(None, JsonRpcParseError(f"Parse error: {error}"))
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        self.send_error(None, JsonRpcParseError(f"Parse error: {reason}"))
 
     @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
-    def lsp_workspace__execute_command(
+    async def lsp_workspace__execute_command(  # type: ignore[override]  # a coroutine, see below
         self, params: types.ExecuteCommandParams
-    ) -> Generator[Any, Any, Any]:
-        """Run a command; its handler gets the whole params, `workDoneToken` included."""
+    ) -> Any:
+        """Run a command; its handler gets the whole params, `workDoneToken` included.
+
+        A coroutine, not pygls' generator: a generator's request is a thread future,
+        whose cancellation at `shutdown` runs pygls' callback at once, and that callback
+        removes the request from the table pygls is iterating ("dictionary changed size
+        during iteration", and `exit` then ends with 1)."""
         handler = self.fm.commands.get(params.command)
         if handler is None:
             raise JsonRpcInvalidParams(f"unknown command {params.command!r}")
-        result = yield handler, (params,), None
-        return result
+        result = handler(params)
+        return await result if inspect.isawaitable(result) else result

@@ -10,10 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
 
 from lintgv import __version__
@@ -25,7 +25,7 @@ from lintgv.helper_index import HelperIndex
 from lintgv.lines import lines_with_breaks
 from lintgv.model import Language, ProjectFacts, SourceFile
 from lintgv_server.analysis import Analysis
-from lintgv_server.convert import line_index, to_offset
+from lintgv_server.convert import fs_path, line_index, to_offset
 from lintgv_server.memory import ChangeLog, DocumentMemory
 from lintgv_server.protocol import LintgvProtocol
 from lintgv_server.scan_cache import ScanCache
@@ -66,6 +66,16 @@ class LintgvDocument(TextDocument):
 
 
 class LintgvWorkspace(Workspace):
+    def update_text_document(
+        self,
+        text_doc: types.VersionedTextDocumentIdentifier,
+        change: types.TextDocumentContentChangeEvent,
+    ) -> None:
+        # A change to a document the client never opened is dropped (pygls raises a
+        # KeyError); documents.did_change tells the client so.
+        if unquote(text_doc.uri) in self.text_documents:
+            super().update_text_document(text_doc, change)
+
     def _create_text_document(
         self,
         doc_uri: str,
@@ -132,7 +142,7 @@ class LintgvServer(LanguageServer):
         if workspace is None:
             return []
         uris = [f.uri for f in workspace.folders.values()] or [workspace.root_uri or ""]
-        paths = [Path(p) for p in (to_fs_path(u) for u in uris if u) if p]
+        paths = [Path(p) for p in (fs_path(u) for u in uris if u) if p]
         return sorted(paths, key=lambda p: len(p.parts), reverse=True)
 
     def folder_of(self, path: Path) -> Path | None:
@@ -245,7 +255,7 @@ class LintgvServer(LanguageServer):
         """Check one document version (on the lint thread); `changes` are the client's
         changes up to it, when the text is the open document's."""
         generation = self.generation
-        path_text = to_fs_path(uri)
+        path_text = fs_path(uri)
         path = Path(path_text) if path_text else Path(uri)
         try:
             target = self.target_for(path)
