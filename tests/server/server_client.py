@@ -126,6 +126,21 @@ class Client(LanguageClient):
         )
         return uri
 
+    async def fix_all(self, uri: str, text: str) -> str:
+        """Return `text` with the edit of the fix-all action applied, as the editor would."""
+        everything = types.Range(start=types.Position(0, 0), end=types.Position(10**6, 0))
+        actions = await self.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=everything,
+                context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.lintgv"]),
+            )
+        )
+        (action,) = [a for a in actions or [] if isinstance(a, types.CodeAction)]
+        resolved = await self.code_action_resolve_async(action)
+        assert resolved.edit is not None
+        return apply_text_edits(text, edits_of(resolved.edit, uri))
+
     def replace_all(self, uri: str, version: int, text: str) -> None:
         self.text_document_did_change(
             types.DidChangeTextDocumentParams(

@@ -5,28 +5,12 @@ only what it fixes (it once deleted code on another line)."""
 from pathlib import Path
 
 from lsprotocol import types
-from server_client import Client, Start, apply_text_edits, edits_of
+from server_client import Start
 
 LINES = [f"value_{k} = compute(argument_one_{k}, argument_two_{k})" for k in range(8)]
 # Lines 1-3 end in a lone `\r`, the others in `\n`.
 MIXED = "\r".join(LINES[:3]) + "\r" + "\n".join(LINES[3:]) + "\n"
 SUPPRESSED = "extra = 1  # lintgv: ignore[GV101]"
-
-
-async def _fix_all(client: Client, uri: str, text: str) -> str:
-    """Return `text` with the edit of the fix-all action applied, as the editor would."""
-    everything = types.Range(start=types.Position(0, 0), end=types.Position(99, 0))
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=everything,
-            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.lintgv"]),
-        )
-    )
-    (action,) = [a for a in actions or [] if isinstance(a, types.CodeAction)]
-    resolved = await client.code_action_resolve_async(action)
-    assert resolved.edit is not None
-    return apply_text_edits(text, edits_of(resolved.edit, uri))
 
 
 async def test_a_change_after_lone_returns_lands_on_the_line_the_editor_changed(
@@ -51,7 +35,7 @@ async def test_a_change_after_lone_returns_lands_on_the_line_the_editor_changed(
     diagnostics = await client.diagnostics_for(uri, 2)
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("GV902", 1)]
     edited = LINES[0] + "\r" + inserted + MIXED[len(LINES[0]) + 1 :]
-    fixed = await _fix_all(client, uri, edited)
+    fixed = await client.fix_all(uri, edited)
     assert fixed == edited.replace(SUPPRESSED, "extra = 1")
 
 
@@ -67,5 +51,5 @@ async def test_a_document_of_lone_returns_gets_its_findings_on_their_lines(
     diagnostics = await client.diagnostics_for(uri, 1)
     found = [(d.code, d.range.start.line, d.range.start.character) for d in diagnostics]
     assert found == [("GV101", 3, 9), ("GV902", 5, 9)]
-    fixed = await _fix_all(client, uri, text)
+    fixed = await client.fix_all(uri, text)
     assert fixed == text.replace("x = 1  # lintgv: ignore[GV101]", "x = 1")

@@ -9,8 +9,7 @@ import pytest
 from hostile import run_lintgv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lsprotocol import types
-from server_client import Start, apply_text_edits, edits_of
+from server_client import Start
 
 from lintgv.config import Config
 from lintgv.engine import check
@@ -126,18 +125,7 @@ async def test_fix_all_in_the_editor_after_a_form_feed_edits_only_the_suppressio
     uri = client.open(path, text)
     diagnostics = await client.diagnostics_for(uri, 1)
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("GV902", 2)]
-    everything = types.Range(start=types.Position(0, 0), end=types.Position(5, 0))
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=everything,
-            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.lintgv"]),
-        )
-    )
-    (action,) = [a for a in actions or [] if isinstance(a, types.CodeAction)]
-    resolved = await client.code_action_resolve_async(action)
-    assert resolved.edit is not None
-    fixed = apply_text_edits(text, edits_of(resolved.edit, uri))
+    fixed = await client.fix_all(uri, text)
     assert fixed == "import os\n\x0c\nb = os.sep\nkeep = 1\n"
 
 
