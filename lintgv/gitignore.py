@@ -52,6 +52,10 @@ def translate(pattern: str) -> tuple[str | None, bool]:
     body = body.removesuffix("/")  # one: git matches `a//` with nothing
     if not body:
         return None, include
+    if body.startswith("\\/"):
+        # A quoted slash is a slash git must find in the path, and the path it matches is
+        # relative to the ignore file's folder: it never starts with one.
+        return None, include
     anchored = "/" in body
     end = "/$" if folders_only else "/?$"
     glued = _glued_globstar(body) if anchored else None

@@ -43,6 +43,8 @@ FILES = [
 CASES = [
     "a.py",
     "/a.py",
+    "\\/a",  # a quoted slash first: git needs a slash the relative path never starts with
+    "*.py\n!\\/a.py",  # so its negation takes nothing back
     "a/",
     "/a/",
     "a",
