@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.cli_options import add_color
-from lintgv.errors import LintgvError
 from lintgv.lines import split_lines
 from lintgv.model import FileError, Finding
 from lintgv.runner import RunResult, run
+from lintgv.writing import write_output
 
 FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
 DEFAULT_BASELINE = Path("lintgv-baseline.json")
@@ -19,18 +19,6 @@ Sources = dict[Path, list[str]]
 
 class UsageError(Exception):
     """Options that cannot go together; the message says which."""
-
-
-class OutputError(LintgvError):
-    """The report or baseline file cannot be written."""
-
-
-def write_output(path: Path, text: str) -> None:
-    """Write `text` to `path`, or raise OutputError naming the file and the reason."""
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from exc
 
 
 def add_check_commands(

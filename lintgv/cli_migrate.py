@@ -2,15 +2,13 @@
 of `check`, printed or drawn (lintgv/migration.py)."""
 
 import argparse
-import errno
-import os
-import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from lintgv.cli_check import OutputError, run_check
+from lintgv.cli_check import run_check
 from lintgv.model import FileError, Finding
+from lintgv.writing import write_output
 
 _PATHS = "files and folders to check, as for `check` (default: the current folder)"
 
@@ -98,7 +96,7 @@ def command_report(args: argparse.Namespace) -> int:
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     plan = make_plan(findings, len(errors), across_files())
-    write_page(args.output, html.render(plan, findings))
+    write_output(args.output, html.render(plan, findings))
     sites = counted(plan.total.sites, "site")
     directories = counted(len(plan.directories), "directory", "directories")
     print(f"Wrote {args.output}: {sites} in {directories}.")
@@ -117,34 +115,6 @@ def across_files() -> Callable[[Finding], bool]:
         return finding.code in ACROSS_CODES or is_threading_site(finding)
 
     return fixed_across
-
-
-_OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-
-
-def write_page(path: Path, text: str) -> None:
-    """Write `text` to `path`, a new or regular file, or raise OutputError saying why not.
-
-    Reports are often written inside the tree they describe, which may be hostile: a
-    symbolic link there could send the page anywhere, and a FIFO would block the run.
-    """
-    try:
-        descriptor = os.open(path, _OPEN_FLAGS, 0o644)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            reason = "it is a symbolic link; lintgv does not write through one"
-        elif exc.errno == errno.ENXIO:
-            reason = "it is not a regular file"
-        else:
-            reason = f"cannot be written ({exc.strerror or exc})"
-        raise OutputError(f"{path}: {reason}") from exc
-    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OutputError(f"{path}: it is not a regular file")
-        try:
-            out.write(text)
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from exc
 
 
 def _print_errors(errors: list[FileError]) -> None:

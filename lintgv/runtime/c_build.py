@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.runtime.c_emitter import EmittedModel
+from lintgv.writing import existing_mode
 
 C_FLAGS = ("-std=c99", "-Wall", "-Werror", "-pedantic")
 RUN_SECONDS = 30
@@ -30,6 +31,7 @@ class Toolchain:
     def compile(self, source: Path) -> Path:
         """Compile `source` to an object file beside it and return its path."""
         target = source.with_suffix(".o")
+        existing_mode(target)  # the compiler would write through a symbolic link
         _run([self.cc, *C_FLAGS, "-c", source.name, "-o", target.name], source.parent)
         return target
 
@@ -40,12 +42,12 @@ class Toolchain:
 
     def link_and_run(self, main: Path, objects: Sequence[Path], includes: Sequence[Path]) -> str:
         """Link `main` with `objects`, run the program, and return what it printed."""
-        program = main.with_suffix("")
-        flags = [f"-I{d}" for d in includes]
-        _run(
-            [self.cc, *C_FLAGS, *flags, str(main), *map(str, objects), "-o", str(program)],
-            main.parent,
-        )
+        program = main.with_suffix("").absolute()
+        existing_mode(program)  # the linker would write through a symbolic link
+        # Absolute paths: the tools run in main's folder, where a relative one is wrong.
+        flags = [f"-I{d.absolute()}" for d in includes]
+        linked = [str(o.absolute()) for o in objects]
+        _run([self.cc, *C_FLAGS, *flags, main.name, *linked, "-o", str(program)], main.parent)
         return _run([str(program)], main.parent)
 
 

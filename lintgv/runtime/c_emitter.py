@@ -12,6 +12,7 @@ from pathlib import Path
 from lintgv.runtime.c_names import DEFAULT_MODEL, SymbolNamer, sanitize
 from lintgv.runtime.manifest import Manifest
 from lintgv.runtime.versions import DEFAULT_TVM_VERSION
+from lintgv.writing import write_output
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,13 @@ def emit_model(manifest: Manifest, *, tvm_version: str = DEFAULT_TVM_VERSION) ->
 
 
 def write_model(model: EmittedModel, directory: Path) -> tuple[Path, Path]:
-    """Write `<stem>.h` and `<stem>.c` into `directory`; return their paths."""
+    """Write `<stem>.h` and `<stem>.c` into `directory`, never through a symbolic link
+    (see lintgv.writing); return their paths."""
     directory.mkdir(parents=True, exist_ok=True)
     header = directory / f"{model.stem}.h"
     source = directory / f"{model.stem}.c"
-    header.write_text(model.header, encoding="utf-8")
-    source.write_text(model.source, encoding="utf-8")
+    write_output(header, model.header)
+    write_output(source, model.source)
     return header, source
 
 

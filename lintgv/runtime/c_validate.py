@@ -13,6 +13,7 @@ from lintgv.runtime.errors import ManifestError
 from lintgv.runtime.manifest import load_manifest
 from lintgv.runtime.symbol_checks import ModelSymbols, check_symbols
 from lintgv.runtime.versions import DEFAULT_TVM_VERSION
+from lintgv.writing import make_folder, write_output
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def validate_manifests(
     if findings or errors or not built:
         return CValidation(tuple(findings), tuple(errors), "", False)
     main = workdir / "main.c"
-    main.write_text(main_source([b.model for b in built]), encoding="utf-8")
+    write_output(main, main_source([b.model for b in built]))
     try:
         output = tools.link_and_run(main, [b.obj for b in built], [b.directory for b in built])
     except ToolFailed as exc:
@@ -65,6 +66,7 @@ def validate_manifests(
 def _build(path: Path, directory: Path, tools: Toolchain, tvm_version: str) -> _Built:
     manifest = load_manifest(path)
     model = emit_model(manifest, tvm_version=tvm_version)
+    make_folder(directory)  # inside the build folder: never a link that leaves it
     _, source = write_model(model, directory)
     obj = tools.compile(source)
     text = path.read_text(encoding="utf-8")
