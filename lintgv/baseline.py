@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lintgv.errors import LintgvError
 from lintgv.model import Finding
+from lintgv.paths import printable
 
 FORMAT_VERSION = 1
 _SPACE = re.compile(r"\s+")
@@ -76,7 +77,8 @@ def fingerprints(finding: Finding, lines: Sequence[str]) -> tuple[str, str]:
 
 
 def _relative(path: Path, folder: Path) -> str:
-    """Return `path` relative to `folder`, else to the current folder, else absolute.
+    """Return `path` relative to `folder`, else to the current folder, else absolute;
+    printable, as reports show it (the file is JSON, which has no room for bytes).
 
     A baseline kept outside the tree it describes (say, in /tmp) thus still works for a
     copy of that tree checked from the copy's root.
@@ -84,10 +86,10 @@ def _relative(path: Path, folder: Path) -> str:
     absolute = path.resolve()
     for anchor in (folder, Path.cwd()):
         try:
-            return absolute.relative_to(anchor.resolve()).as_posix()
+            return printable(absolute.relative_to(anchor.resolve()).as_posix())
         except ValueError:
             continue
-    return absolute.as_posix()
+    return printable(absolute.as_posix())
 
 
 def entries_for(

@@ -1,5 +1,5 @@
 """Project paths: glob matching, shared by discovery, per-file settings and the engine;
-and how reports show a path (`display_path`).
+and how reports show a path (`display_path`, escaped by `printable`).
 
 Patterns follow .gitignore syntax (see gitignore.py). A tree walk asks thousands of times,
 so patterns are merged into a few regular expressions rather than tested one by one.
@@ -132,19 +132,30 @@ def relative_to_root(path: Path, root: Path) -> str:
         return absolute.as_posix()
 
 
-def display_path(path: Path) -> str:
-    """Return how every report names a file: relative to the current folder when below
-    it, else as given."""
+def relative_path(path: Path) -> str:
+    """Return `path` relative to the current folder when below it, else as given."""
     try:
         return path.absolute().relative_to(Path.cwd()).as_posix()
     except ValueError:
         return path.as_posix()
 
 
-def text_path(path: Path) -> str:
-    """Return display_path(path) with each byte that is not UTF-8 replaced by U+FFFD."""
-    # Python keeps such bytes of a file name as lone surrogates, which UTF-8 cannot encode.
-    return display_path(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+# Characters that would break a report's lines or a terminal: C0 and C1 controls, DEL,
+# and the Unicode line and paragraph separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(name: str) -> str:
+    """Return a file name as text any report can carry: each byte that is not UTF-8 (kept
+    by Python as a lone surrogate) as `\\xe9`, each control character escaped (`\\n`)."""
+    text = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
+
+
+def display_path(path: Path) -> str:
+    """Return how every report names a file: relative to the current folder when below
+    it, else as given; made printable (a name cannot forge a line of a report)."""
+    return printable(relative_path(path))
 
 
 _VCS = (".git", ".hg", ".svn")

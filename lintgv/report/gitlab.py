@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lintgv.baseline import fingerprints
 from lintgv.model import Finding, Severity
-from lintgv.paths import text_path
+from lintgv.paths import display_path
 
 _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -25,7 +25,7 @@ def render(findings: Sequence[Finding], sources: Mapping[Path, Sequence[str]]) -
     seen: Counter[tuple[str, str]] = Counter()
     issues = []
     for finding in findings:
-        path = text_path(finding.path)
+        path = display_path(finding.path)
         lines = sources.get(finding.path, ())
         _, context = fingerprints(finding, lines)
         seen[(path, context)] += 1

@@ -16,7 +16,7 @@ from lintgv.docs import render as render_page
 from lintgv.docs import summary_of
 from lintgv.links import HOMEPAGE, rule_url
 from lintgv.model import Edit, FileError, Finding, Severity, Span
-from lintgv.paths import display_path
+from lintgv.paths import relative_path
 from lintgv.registry import rule_codes
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -25,7 +25,7 @@ _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 
 def _artifact(path: Path) -> dict[str, str]:
-    shown = display_path(path)
+    shown = relative_path(path)
     if Path(shown).is_absolute():
         return {"uri": path.absolute().as_uri()}
     # Quote the name's bytes: a name that is not UTF-8 still names its file.
