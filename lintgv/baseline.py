@@ -128,8 +128,11 @@ def load(path: Path) -> list[Entry]:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise BaselineError(path, exc.strerror or str(exc)) from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BaselineError(path, f"not JSON: {exc}") from exc
+    except ValueError as exc:  # not UTF-8, not JSON, or a number too long to convert
+        # (whose message ends in advice for Python programmers, left out)
+        raise BaselineError(path, f"not JSON: {str(exc).partition(';')[0]}") from exc
+    except RecursionError as exc:
+        raise BaselineError(path, "nested too deeply to read") from exc
     if not isinstance(document, dict) or document.get("lintgv_baseline") != FORMAT_VERSION:
         raise BaselineError(path, f'expected {{"lintgv_baseline": {FORMAT_VERSION}, ...}}')
     rows = document.get("findings")

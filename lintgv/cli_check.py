@@ -1,6 +1,7 @@
 """`lintgv check` and `lintgv baseline`: their arguments, filters and output."""
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -145,7 +146,9 @@ def _filtered(args: argparse.Namespace) -> Outcome:
     if args.diff_base:
         # The repository is the one around the first path checked.
         first = args.paths[0] if args.paths else Path(".")
-        changed = diff_base.changed_lines(args.diff_base, first if first.is_dir() else first.parent)
+        changed = diff_base.changed_lines(
+            args.diff_base, first if os.path.isdir(first) else first.parent
+        )
     entries = baseline.load(args.baseline) if args.baseline else None
     # The files git says changed are checked even where a .gitignore (perhaps the one
     # the change itself brings) covers them: git ignores no file it tracks.

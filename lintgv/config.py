@@ -1,5 +1,6 @@
 """`[tool.lintgv]` in pyproject.toml, or lintgv.toml: every default and every check lives here."""
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -226,6 +227,10 @@ def read_table(path: Path) -> dict[str, object] | None:
         raise ConfigError(path, "(file)", path.name, "nested too deeply to read") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(path, "(file)", path.name, f"cannot be read: {exc}") from exc
+    except ValueError as exc:  # an integer of more digits than Python converts (its
+        # message ends in advice for Python programmers, left out)
+        reason = f"cannot be read: {str(exc).partition(';')[0]}"
+        raise ConfigError(path, "(file)", path.name, reason) from exc
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         table = tool.get("lintgv") if isinstance(tool, dict) else None
@@ -248,7 +253,7 @@ def load_config(path: Path, root: Path | None = None) -> Config:
 def find_config_file(start: Path) -> Path | None:
     """Return the nearest lintgv.toml or pyproject.toml with [tool.lintgv] at or above `start`."""
     folder = start.resolve()
-    if not folder.is_dir():
+    if not os.path.isdir(folder):  # False, not an OSError, for a name too long
         folder = folder.parent
     for candidate_dir in (folder, *folder.parents):
         for name in CONFIG_FILES:

@@ -31,6 +31,19 @@ def _broken_link(path: str) -> str:
     return "symbolic link to nothing"
 
 
+def _missing(path: Path) -> str | None:
+    """Return why a path given on the command line names nothing to check, or None."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if os.path.islink(path):
+            return _broken_link(str(path))
+        if isinstance(exc, FileNotFoundError | NotADirectoryError):
+            return "no such file or folder"
+        return f"cannot be read: {exc.strerror or exc}"  # a name too long to look up, say
+    return None
+
+
 Signature = tuple[int, int, int, int]
 
 
@@ -189,8 +202,8 @@ class Discovery:
         seen: set[str] = set()
         for given in paths:
             self._note(str(given))
-            if not given.exists():
-                why = _broken_link(str(given)) if given.is_symlink() else "no such file or folder"
+            why = _missing(given)
+            if why is not None:
                 errors.append((given, why))
             elif given.is_dir():
                 yield from self._walk(given, errors, seen)

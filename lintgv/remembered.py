@@ -27,7 +27,10 @@ class CacheHome:
         self.discovery = discovery
         # A path that names nothing holds no file: it must not make a home (the parent
         # of `src/../../nope.cc` can be any folder up to the root).
-        self.homes = [os.path.abspath(p if p.is_dir() else p.parent) for p in paths if p.exists()]
+        # (os.path, not Path: a name too long to look up is then no folder, not an OSError.)
+        self.homes = [
+            os.path.abspath(p if os.path.isdir(p) else p.parent) for p in paths if os.path.exists(p)
+        ]
 
     def __call__(self, config: Config, path: Path) -> Path:
         if self.cache_dir is not None:
@@ -81,7 +84,7 @@ def remembered_walk(
 ) -> Iterator[Candidate]:
     """Walk `paths`, or reuse the files the last identical walk found when nothing it
     read has changed since (see WalkMemo); yield each file as it is found."""
-    if not paths or not all(p.is_dir() for p in paths):
+    if not paths or not all(map(os.path.isdir, paths)):
         yield from discovery.discover(paths, errors)  # only walks of folders are kept
         return
     try:

@@ -77,7 +77,7 @@ class Tree:
         """Return the tree of the paths given on the command line."""
         roots = []
         for path in paths:
-            folder = path if path.is_dir() else path.absolute().parent
+            folder = path if os.path.isdir(path) else path.absolute().parent
             roots.append(os.path.realpath(folder))
         return cls(tuple(roots))
 

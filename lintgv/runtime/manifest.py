@@ -36,6 +36,11 @@ def parse_manifest(text: str, source: str = "<manifest>") -> Manifest:
         raise ManifestError(
             source, "(document)", text[:40], f"not JSON: {exc.msg} at {where}"
         ) from exc
+    except ValueError as exc:  # a number of more digits than Python converts
+        reason = f"not JSON: {str(exc).partition(';')[0]}"  # without advice for programmers
+        raise ManifestError(source, "(document)", text[:40], reason) from exc
+    except RecursionError as exc:
+        raise ManifestError(source, "(document)", text[:40], "nested too deeply to read") from exc
     if not isinstance(document, dict):
         raise ManifestError(source, "(document)", document, "expected a JSON object")
     unknown = sorted(set(document) - set(_KEYS))

@@ -185,3 +185,66 @@ def test_a_construction_inside_a_match_case_is_reported_and_fixed(tmp_path: Path
     assert "a.py:7:18: GV101" in result.stdout, result.stdout
     run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
     assert "GlobalVarSupply(mod).fresh_global('f', False)" in (tmp_path / "a.py").read_text()
+
+
+BIG_NUMBER = "9" * 5000  # more digits than Python converts to an int by default
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_a_config_with_a_huge_number_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.lintgv]\n\n[x]\ny = {BIG_NUMBER}\n")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    result = run_lintgv("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "pyproject.toml: invalid value for `(file)`: 'pyproject.toml' (cannot be read: " in (
+        result.stdout
+    )
+    assert "set_int_max_str_digits" not in result.stdout  # advice for programmers only
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        ('{"lintgv_baseline": 1, "findings": [], "at": ' + BIG_NUMBER + "}", "not JSON: Exceeds"),
+        (DEEP, "nested too deeply to read"),
+    ],
+)
+def test_a_baseline_too_big_to_read_is_a_precise_error(
+    tmp_path: Path, document: str, reason: str
+) -> None:
+    (tmp_path / "b.json").write_text(document)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    result = run_lintgv("check", "--no-cache", "--baseline", "b.json", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"lintgv: error: b.json: not a usable baseline ({reason}")
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        ('{"model": "m", "functions": ["a"], "x": ' + BIG_NUMBER + "}", "(not JSON: Exceeds"),
+        ('{"model": "m", "functions": ' + DEEP + "}", "(nested too deeply to read)"),
+    ],
+)
+def test_a_manifest_too_big_to_read_is_a_precise_error(
+    tmp_path: Path, document: str, reason: str
+) -> None:
+    (tmp_path / "m.json").write_text(document)
+    result = run_lintgv("emit-c", "m.json", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("lintgv: error: m.json: invalid value for `(document)`")
+    assert reason in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["check", "fix", "baseline", "validate-copies"])
+def test_a_path_too_long_to_look_up_is_a_file_error(tmp_path: Path, command: str) -> None:
+    name = "a" * 300
+    cache = [] if command == "validate-copies" else ["--no-cache"]
+    result = run_lintgv(command, *cache, name, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    # `fix` lists its problems as "  PATH: MESSAGE", the others as "PATH: error: MESSAGE".
+    said = (result.stdout + result.stderr).replace(": error:", ":")
+    assert f"{name}: cannot be read: File name too long" in said
