@@ -20,7 +20,8 @@ class CacheHome:
     """Where a file's cache is kept: `--cache-dir`; else beside the config file found
     above it, at its project's root; else (defaults, or a config given with `--config`)
     in the folder given that holds it. Never in the working folder or beside a config
-    kept elsewhere: a run writes nothing outside what the user named or its project."""
+    kept elsewhere, nor one a symbolic link in the tree leads to: a run writes nothing
+    outside what the user named or its project, by real path."""
 
     def __init__(self, paths: Sequence[Path], cache_dir: Path | None, discovery: Discovery):
         self.cache_dir = cache_dir
@@ -31,18 +32,31 @@ class CacheHome:
         self.homes = [
             os.path.abspath(p if os.path.isdir(p) else p.parent) for p in paths if os.path.exists(p)
         ]
+        self.real_homes = [os.path.realpath(h) for h in self.homes]
 
     def __call__(self, config: Config, path: Path) -> Path:
         if self.cache_dir is not None:
             return self.cache_dir
-        if config.source is not None and self.discovery.fixed is None:
+        found = config.source is not None and self.discovery.fixed is None
+        if found and self._is_named(str(config.root)):
             return config.root / CACHE_FOLDER
         where = os.path.abspath(path)
-        holding = [h for h in self.homes if where == h or where.startswith(h.rstrip("/") + "/")]
+        holding = [h for h in self.homes if _within(where, h)]
         # The innermost folder given that holds the file: `check ../README.md src` keeps
         # the cache of src's files in src, not in the folder above.
         home = max(holding, key=len) if holding else os.path.dirname(where)
         return Path(home) / CACHE_FOLDER
+
+    def _is_named(self, folder: str) -> bool:
+        """Tell whether `folder` is, by real path, at or below a folder given, or above
+        one (its project). A config found through a symbolic link in the tree, to a
+        folder elsewhere holding a lintgv.toml, is neither: its cache would be made there."""
+        real = os.path.realpath(folder)
+        return any(_within(real, home) or _within(home, real) for home in self.real_homes)
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 class _Warned(logging.Handler):

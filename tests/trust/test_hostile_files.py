@@ -75,6 +75,23 @@ def test_the_cache_is_never_written_through_a_symlink(tmp_path: Path) -> None:
     assert (result.stdout, result.returncode) == (cold.stdout, cold.returncode)
 
 
+def test_the_cache_is_not_made_in_a_folder_a_symlink_leads_out_to(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    (outside / "a.cc").write_text(SITE)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "b.cc").write_text(SITE)
+    (tree / "linked").symlink_to(outside)
+    cold = run_lintgv("check", "--no-cache", ".", cwd=tree)
+    assert "linked/a.cc" in cold.stdout  # the walk follows the link: its files are checked
+    result = run_lintgv("check", ".", cwd=tree)
+    assert sorted(p.name for p in outside.iterdir()) == ["a.cc", "lintgv.toml"]
+    assert (tree / ".lintgv_cache").is_dir()
+    assert (result.stdout, result.returncode) == (cold.stdout, cold.returncode)
+
+
 def test_an_altered_cache_entry_is_not_trusted(tmp_path: Path) -> None:
     (tmp_path / "a.cc").write_text(SITE)
     cold = run_lintgv("check", ".", cwd=tmp_path)
