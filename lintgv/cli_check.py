@@ -143,7 +143,7 @@ def _filtered(args: argparse.Namespace) -> Outcome:
     from lintgv import baseline, diff_base
 
     changed = None
-    if args.diff_base:
+    if args.diff_base is not None:
         # The repository is the one around the first path checked.
         first = args.paths[0] if args.paths else Path(".")
         changed = diff_base.changed_lines(
@@ -212,6 +212,11 @@ def _report(args: argparse.Namespace, outcome: Outcome) -> str:
 def _check_usage(args: argparse.Namespace) -> None:
     if args.statistics and args.format != "text":
         raise UsageError(f"--statistics goes with --format text, not {args.format}")
+    # argparse reads `--diff-base=--` as an empty list; an empty ref would check everything.
+    ref = args.diff_base
+    if ref is not None and (not isinstance(ref, str) or not ref.strip() or ref.startswith("-")):
+        shown = ref if isinstance(ref, str) else "--"
+        raise UsageError(f"--diff-base: {shown!r} is not a git ref (such as origin/main)")
 
 
 def command_check(args: argparse.Namespace) -> int:

@@ -33,7 +33,10 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--extend-select", metavar="CODES", help="codes to run in addition")
     group.add_argument("--ignore", metavar="CODES", help="codes or prefixes not to run")
     group.add_argument(
-        "--tvm-version", metavar="X.Y", help='TVM release the code targets, e.g. "0.16"'
+        "--tvm-version",
+        type=tvm_release,
+        metavar="X.Y",
+        help='TVM release the code targets, e.g. "0.16"',
     )
     group.add_argument(
         "--config",
@@ -70,6 +73,13 @@ def _jobs(text: str) -> int:
     return value
 
 
+def tvm_release(text: str) -> str:
+    """Parse --tvm-version: not blank (an empty one would stand for the config's)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f'expected a TVM release such as "0.16", not {text!r}')
+    return text
+
+
 def overrides_from(args: argparse.Namespace) -> dict[str, object]:
     """Return the config settings given on the command line, in config-file form."""
     table: dict[str, object] = {}
@@ -81,7 +91,7 @@ def overrides_from(args: argparse.Namespace) -> dict[str, object]:
         value = getattr(args, flag, None)
         if value is not None:
             table[key] = [c.strip() for c in value.split(",") if c.strip()]
-    if getattr(args, "tvm_version", None):
+    if getattr(args, "tvm_version", None) is not None:
         table["tvm-version"] = args.tvm_version
     _validate(table)
     return table
@@ -93,7 +103,8 @@ def _validate(table: dict[str, object]) -> None:
         config = apply_settings(Config(), table, None)
     except ConfigError as exc:
         raise LintgvError(f"--{exc.key}: {exc.value!r}: {exc.reason}") from exc
-    if "select" not in table:
+    given = " and ".join(f"--{key}" for key in ("select", "ignore") if key in table)
+    if not given:
         return
     # Imported only here: the rules, which a warm run answered from the cache never needs
     # (a sixtieth of a second).
@@ -101,8 +112,9 @@ def _validate(table: dict[str, object]) -> None:
 
     if not select(config):
         raise LintgvError(
-            "--select and --ignore together select no rule of source code (GV5xx are "
-            "reported by `lintgv validate` and `lintgv validate-copies`)"
+            f"{given}: selects no rule of source code (GV5xx are reported by `lintgv "
+            "validate` and `lintgv validate-copies`; some rules are on only when selected "
+            "by code)"
         )
 
 

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, tvm_release
 from lintgv.report import json as json_report
 from lintgv.report import text as text_report
 
@@ -66,7 +66,10 @@ def add_unsandboxed(parser: argparse.ArgumentParser) -> None:
 
 def _add_version(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--tvm-version", metavar="X.Y", help='TVM release to model, e.g. "0.16" (default: config)'
+        "--tvm-version",
+        type=tvm_release,
+        metavar="X.Y",
+        help='TVM release to model, e.g. "0.16" (default: config)',
     )
 
 

@@ -5,6 +5,7 @@ list). Config validation asks here, below the registry that imports the config."
 import difflib
 import pkgutil
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -43,3 +44,23 @@ def unknown_code(code: str) -> str | None:
     if not CODE_PREFIX.match(code):
         return f"expected a code or prefix such as GV101 or GV1{hint}"
     return f"no rule has this code or prefix{hint}"
+
+
+def _matches(code: str, prefixes: Sequence[str]) -> int:
+    """Return the length of the longest prefix in `prefixes` that `code` starts with, else -1."""
+    return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
+
+
+def is_selected(
+    code: str,
+    default_enabled: bool,
+    select: Sequence[str],
+    extend_select: Sequence[str],
+    ignore: Sequence[str],
+) -> bool:
+    """Tell whether settings turn `code` on; the more specific of select and ignore wins."""
+    chosen = max(_matches(code, select), _matches(code, extend_select))
+    explicit = code in select or _matches(code, extend_select) >= 0
+    if chosen < 0 or not (default_enabled or explicit):
+        return False
+    return _matches(code, ignore) < chosen or _matches(code, ignore) < 0

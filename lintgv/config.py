@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
 
-from lintgv.codes import unknown_code
+from lintgv.codes import is_selected, known_codes, unknown_code
 from lintgv.errors import ConfigError
 from lintgv.model import Severity
 from lintgv.paths import Matcher
@@ -207,7 +207,17 @@ def apply_settings(base: Config, table: dict[str, object], path: Path | None) ->
         attr, parse = _PARSERS[key]
         changes[attr] = parse(path, key, value)
     # Each value was checked by the parser of its key, which returns the field's type.
-    return replace(base, **changes)  # type: ignore[arg-type]
+    config = replace(base, **changes)  # type: ignore[arg-type]
+    selection = [key for key in ("ignore", "select", "extend-select") if key in table]
+    # Every code counts as on by default here: the rules, which alone know which are
+    # off, are not imported to read a config (the command line checks them all).
+    if selection and not any(
+        is_selected(code, True, config.select, config.extend_select, config.ignore)
+        for code in known_codes()
+    ):
+        key = selection[0]
+        raise ConfigError(path, key, table[key], "selects no rule; ignore fewer codes")
+    return config
 
 
 # A config file larger than this is not one a person wrote.

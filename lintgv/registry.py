@@ -2,10 +2,11 @@
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 import lintgv.rules
+from lintgv.codes import is_selected
 from lintgv.config import Config
 from lintgv.model import Language
 from lintgv.rules._base import ArtifactRule, Rule, RuleMeta
@@ -51,18 +52,9 @@ def codes_where(has: Callable[[RuleMeta], bool]) -> frozenset[str]:
     return frozenset(code for code, rules in rule_codes().items() if has(rules[0].META))
 
 
-def _matches(code: str, prefixes: Sequence[str]) -> int:
-    """Return the length of the longest prefix in `prefixes` that `code` starts with, else -1."""
-    return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
-
-
 def is_enabled(code: str, default_enabled: bool, config: Config) -> bool:
     """Tell whether `config` turns `code` on; the more specific of select and ignore wins."""
-    chosen = max(_matches(code, config.select), _matches(code, config.extend_select))
-    explicit = code in config.select or _matches(code, config.extend_select) >= 0
-    if chosen < 0 or not (default_enabled or explicit):
-        return False
-    return _matches(code, config.ignore) < chosen or _matches(code, config.ignore) < 0
+    return is_selected(code, default_enabled, config.select, config.extend_select, config.ignore)
 
 
 # Asked once per file checked; a run has one config per project root.

@@ -100,7 +100,13 @@ def test_no_input_makes_a_traceback_and_exit_codes_are_0_1_2(
     [
         (["--select", "GV105"], "--select: 'GV105': no rule has this code or prefix; did you mean"),
         (["--select", ""], "--select: []: selects no rule"),
-        (["--select", "GV1", "--ignore", "GV101"], "--select and --ignore together select no rule"),
+        (["--select", "GV1", "--ignore", "GV101"], "--ignore: ['GV101']: selects no rule"),
+        (["--ignore", "GV"], "--ignore: ['GV']: selects no rule"),
+        (["--select", "GV5"], "--select: selects no rule of source code (GV5xx"),
+        (["--select", "GV3", "--ignore", "GV301,GV302"], "--select and --ignore: selects no"),
+        (["--diff-base", ""], "--diff-base: '' is not a git ref"),
+        (["--diff-base=--"], "--diff-base: '--' is not a git ref"),
+        (["--tvm-version", ""], "argument --tvm-version: expected a TVM release such as"),
         (["--ignore", "GV77"], "--ignore: 'GV77': no rule has this code or prefix"),
         (["-j", "0"], "argument --jobs/-j: expected at least 1, not 0"),
     ],
@@ -248,3 +254,11 @@ def test_a_path_too_long_to_look_up_is_a_file_error(tmp_path: Path, command: str
     # `fix` lists its problems as "  PATH: MESSAGE", the others as "PATH: error: MESSAGE".
     said = (result.stdout + result.stderr).replace(": error:", ":")
     assert f"{name}: cannot be read: File name too long" in said
+
+
+def test_a_config_that_ignores_every_rule_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "lintgv.toml").write_text('ignore = ["GV"]\n')
+    (tmp_path / "a.py").write_text("import tvm\ngv = tvm.ir.GlobalVar('f')\n")
+    result = run_lintgv("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "lintgv.toml: invalid value for `ignore`: ['GV'] (selects no rule" in result.stdout
