@@ -4,8 +4,8 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from lintgv.config import Config, apply_settings
+from lintgv.edits import apply_edits, apply_fixes
 from lintgv.engine import check
-from lintgv.fixes import apply_edits, apply_fixes
 from lintgv.model import Applicability, FileResult, Language, SourceFile
 from lintgv.rules._base import Invalid, Rule, Valid
 

@@ -56,7 +56,7 @@ from lintgv.codemods.unique_name_module_copies import EVIDENCE as MODULE_EVIDENC
 from lintgv.codemods.unique_name_module_copies import ModuleRewrite
 from lintgv.codemods.unique_name_shapes import NotRewritable
 from lintgv.config import Config, config_for
-from lintgv.fixes import apply_edits
+from lintgv.edits import apply_edits
 from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
 from lintgv.parsing.cpp_nodes import within

@@ -29,8 +29,8 @@ from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.unique_name_copies import Skipped
 from lintgv.codemods.unique_name_shapes import NotRewritable
 from lintgv.config import Config, config_for
+from lintgv.edits import apply_edits, offsets_of
 from lintgv.errors import ParseError
-from lintgv.fixes import apply_edits, offsets_of
 from lintgv.helpers.names import (
     PYTHON_SHAPE_TRIGGERS,
     Verdict,

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lintgv.codemods.includes import without_unused_import
+from lintgv.edits import StaleEdit, apply_edits, is_applicable, located, offsets_of
 from lintgv.errors import ParseError
-from lintgv.fixes import StaleEdit, apply_edits, is_applicable, located, offsets_of
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, FileResult, Finding, Language

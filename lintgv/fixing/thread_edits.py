@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 from lintgv.config import DEFAULT_EXCLUDE, Config, apply_settings
 from lintgv.discovery import Discovery
+from lintgv.edits import apply_edits
 from lintgv.engine import check
-from lintgv.fixes import apply_edits
 from lintgv.model import Applicability, Edit, Finding, SourceFile
 from lintgv.paths import display_path
 from lintgv.registry import codes_where

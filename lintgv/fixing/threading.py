@@ -30,8 +30,8 @@ from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
 from lintgv.codemods.names import free_name
 from lintgv.codemods.unique_names import Change
 from lintgv.config import Config
+from lintgv.edits import apply_edits
 from lintgv.errors import ParseError
-from lintgv.fixes import apply_edits
 from lintgv.fixing import cpp_callers, cpp_members
 from lintgv.fixing.thread_edits import (
     PARAMETER,

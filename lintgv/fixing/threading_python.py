@@ -35,7 +35,7 @@ from pathlib import Path
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.unique_names import Change
 from lintgv.config import Config
-from lintgv.fixes import apply_edits
+from lintgv.edits import apply_edits
 from lintgv.fixing.python_calls import Parses, PyFile, Target, load, target_at
 from lintgv.fixing.python_threader import PythonThreader
 from lintgv.fixing.thread_edits import UNNAMED_SITE, Refusal, Site, named_with_parameter

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from lintgv.config import Config
-from lintgv.fixes import offsets_of
+from lintgv.edits import offsets_of
 from lintgv.helpers import cpp_loops, python_loops, python_shape
 from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,

@@ -11,7 +11,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 import lintgv
 from lintgv.docs import render
-from lintgv.fixes import StaleEdit, apply_edits, located
+from lintgv.edits import StaleEdit, apply_edits, located
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Finding, Language, Span
 from lintgv.parsing.cpp import parse_cpp

@@ -36,7 +36,7 @@ class Analysis:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _fix_result: FileResult | None = field(default=None, repr=False)
     _settled: dict[bool, Settled] = field(default_factory=dict, repr=False)
-    # Multi-file changes touching this document (lintgv_server.groups), once planned.
+    # Multi-file changes touching this document (lintgv_server.multi_file_actions), once planned.
     group_changes: list[Any] | None = field(default=None, repr=False)
     # Supply-threading changes for some GV101 sites of this document, by those sites.
     thread_changes: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict, repr=False)

@@ -9,7 +9,7 @@ from pygls.workspace import TextDocument
 
 from lintgv.fixing.thread_edits import is_threading_site
 from lintgv.model import Finding, Span
-from lintgv_server import actions, groups
+from lintgv_server import actions, multi_file_actions
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import SOURCE, fs_path, result_id, to_range, to_span
 from lintgv_server.documents import diagnostics_of
@@ -107,19 +107,21 @@ async def _group_actions(
     copies replaced, and supplies threaded to GlobalVars with nothing in scope."""
     result = []
     codec = ls.workspace.position_codec
-    found = [f for f in findings if f.code in groups.GROUP_CODES]
+    found = [f for f in findings if f.code in multi_file_actions.GROUP_CODES]
     if found:
-        changes = await ls.run_on_lint_thread(lambda: groups.plan_groups(ls, analysis))
+        changes = await ls.run_on_lint_thread(lambda: multi_file_actions.plan_groups(ls, analysis))
         rng = to_range(analysis.index, codec, found[0].span)
         diagnostic = _matching(params.context.diagnostics, found[0], rng)
-        result += [groups.group_action(ls, c, diagnostic, versioned) for c in changes]
-    sites = groups.threaded_sites(analysis, findings)
+        result += [multi_file_actions.group_action(ls, c, diagnostic, versioned) for c in changes]
+    sites = multi_file_actions.threaded_sites(analysis, findings)
     if sites:
-        threads = await ls.run_on_lint_thread(lambda: groups.plan_threads(ls, analysis, sites))
+        threads = await ls.run_on_lint_thread(
+            lambda: multi_file_actions.plan_threads(ls, analysis, sites)
+        )
         first = next(f for f in findings if is_threading_site(f))
         rng = to_range(analysis.index, codec, first.span)
         diagnostic = _matching(params.context.diagnostics, first, rng)
-        result += [groups.group_action(ls, c, diagnostic, versioned) for c in threads]
+        result += [multi_file_actions.group_action(ls, c, diagnostic, versioned) for c in threads]
     return result
 
 

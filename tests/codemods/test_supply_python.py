@@ -4,8 +4,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lintgv.config import Config, apply_settings
+from lintgv.edits import apply_edits
 from lintgv.engine import check
-from lintgv.fixes import apply_edits
 from lintgv.fixing.settle import settle
 from lintgv.model import Applicability, FileResult, Language, SourceFile
 

@@ -13,7 +13,7 @@ from fix_cli import run_fix
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lintgv.fixes import apply_edits, apply_fixes, edits_between
+from lintgv.edits import apply_edits, apply_fixes, edits_between
 from lintgv.model import Applicability, Edit, Finding, Fix, Severity, Span
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"

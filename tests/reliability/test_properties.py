@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from lintgv.codemods.includes import without_unused_import
 from lintgv.config import Config
+from lintgv.edits import offsets_of
 from lintgv.engine import check
-from lintgv.fixes import offsets_of
 from lintgv.fixing.settle import apply, choose, settle
 from lintgv.lines import LineIndex
 from lintgv.model import FileResult, Finding, Language, SourceFile

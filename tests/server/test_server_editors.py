@@ -18,8 +18,8 @@ import pytest
 from server_client import cpp_file, python_file, write_project
 
 from lintgv.config import config_for
+from lintgv.edits import apply_fixes
 from lintgv.engine import check
-from lintgv.fixes import apply_fixes
 from lintgv.model import Language, SourceFile
 
 EDITORS = Path(__file__).with_name("editors")

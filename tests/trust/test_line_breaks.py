@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from server_client import Start
 
 from lintgv.config import Config
+from lintgv.edits import StaleEdit, apply_edits
 from lintgv.engine import check
-from lintgv.fixes import StaleEdit, apply_edits
 from lintgv.fixing.settle import settle
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, Language, SourceFile, Span
