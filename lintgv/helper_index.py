@@ -12,6 +12,7 @@ it current file by file, on save and on watched-file changes.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from lintgv.helpers.names import bare_name, bare_names
@@ -102,12 +103,17 @@ class SecondPass:
     def __bool__(self) -> bool:
         return bool(self.helpers or self.thin)
 
+    @cached_property
+    def _wrappers(self) -> frozenset[str]:
+        # Asked of every file of the tree: the thin wrappers' names, worked out once.
+        return bare_names(self.thin)
+
     def names_for(self, first: FileResult) -> tuple[frozenset[str], frozenset[str]] | None:
         """Return the helper and thin-wrapper names a file's second check is given, or
         None when its first check stands. Thin wrappers only take findings away: they are
         given only to a file with a finding about a function of a thin wrapper's name (its
         `subject`), so that a warm run need not check every file that names one."""
-        wrappers = bare_names(self.thin)
+        wrappers = self._wrappers
         wrapped = any(f.subject and bare_name(f.subject) in wrappers for f in first.findings)
         if not (self.helpers or wrapped):
             return None

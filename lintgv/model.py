@@ -43,10 +43,6 @@ class Span:
     end_line: int
     end_col: int
 
-    def contains_line(self, line: int) -> bool:
-        """Tell whether `line` lies within the span."""
-        return self.start_line <= line <= self.end_line
-
     def moved(self, lines: int) -> "Span":
         """Return the span `lines` lines further down (up, when negative)."""
         return Span(self.start_line + lines, self.start_col, self.end_line + lines, self.end_col)

@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from lintgv.codemods.unique_names import HELPER_NAMES
 from lintgv.config import Config
-from lintgv.discovery import Discovery
+from lintgv.discovery import Candidate, Discovery
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
@@ -61,16 +61,33 @@ def _workspace(
     return workspace
 
 
+def _folder_files(
+    ls: LintgvServer, target: Candidate
+) -> tuple[Path, list[Candidate], list[Path], Workspace]:
+    """Return the workspace folder of `target`, its files of `target`'s language (a
+    change's declarations and calls are in files of its own language), their paths, and
+    a Workspace over them that reads open documents as edited."""
+    folder = ls.folder_of(target.path) or target.path.parent
+    found = [c for c in Discovery({}).discover([folder], []) if c.language == target.language]
+    paths = [c.path for c in found]
+    configs = {c.path: c.config for c in found}
+    return folder, found, paths, _workspace(ls, target.config.max_file_size, paths, configs)
+
+
+def _group_change(
+    title: str, texts: Mapping[Path, tuple[str, str]], workspace: Workspace
+) -> GroupChange:
+    """Return a change of the files `texts` holds (each one's text before and after),
+    written with each file's own line ends."""
+    newlines = {p: "\r\n" if workspace.known[p].stored.crlf else "\n" for p in texts}
+    return GroupChange(f"{title} ({len(texts)} files)", dict(texts), newlines)
+
+
 def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     target = analysis.target
     if target is None:
         return []
-    folder = ls.folder_of(target.path) or target.path.parent
-    # A copy's declarations and calls are in files of its own language.
-    found = [c for c in Discovery({}).discover([folder], []) if c.language == target.language]
-    paths = [c.path for c in found]
-    configs = {c.path: c.config for c in found}
-    workspace = _workspace(ls, target.config.max_file_size, paths, configs)
+    _, _, paths, workspace = _folder_files(ls, target)
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
     outcomes, _ = fix_groups(
@@ -80,14 +97,8 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
     for outcome in outcomes:
         if not outcome.done or target.path not in outcome.paths:
             continue
-        known = {p: workspace.known[p] for p in outcome.paths}
-        changes.append(
-            GroupChange(
-                f"{outcome.title} ({len(outcome.paths)} files)",
-                {p: (k.original, k.text) for p, k in known.items()},
-                {p: "\r\n" if k.stored.crlf else "\n" for p, k in known.items()},
-            )
-        )
+        texts = {p: (workspace.known[p].original, workspace.known[p].text) for p in outcome.paths}
+        changes.append(_group_change(outcome.title, texts, workspace))
     return changes
 
 
@@ -117,11 +128,7 @@ def _plan_threads(
     target = analysis.target
     if target is None or not sites:
         return []
-    folder = ls.folder_of(target.path) or target.path.parent
-    found = [c for c in Discovery({}).discover([folder], []) if c.language == target.language]
-    paths = [c.path for c in found]
-    configs = {c.path: c.config for c in found}
-    workspace = _workspace(ls, target.config.max_file_size, paths, configs)
+    folder, found, paths, workspace = _folder_files(ls, target)
     # A call in a file the folder's config excludes would be left behind by a change.
     excluded = cache(lambda: excluded_files([folder], {}, None, paths))
     if target.language == Language.CPP:
@@ -135,14 +142,8 @@ def _plan_threads(
     for change in changes:
         if prove_change(change, workspace, paths, HELPER_NAMES) is not None:
             continue
-        known = {p: workspace.known[p] for p in change.texts}
-        planned.append(
-            GroupChange(
-                f"{change.title} ({len(change.texts)} files)",
-                {p: (k.text, change.texts[p]) for p, k in known.items()},
-                {p: "\r\n" if k.stored.crlf else "\n" for p, k in known.items()},
-            )
-        )
+        texts = {p: (workspace.known[p].text, after) for p, after in change.texts.items()}
+        planned.append(_group_change(change.title, texts, workspace))
     return planned
 
 
