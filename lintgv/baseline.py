@@ -11,7 +11,6 @@ rest by line fingerprint, so a finding whose neighbours changed is still known. 
 entry matches at most once: two identical findings in a file need two entries.
 """
 
-import hashlib
 import json
 import re
 from collections import Counter
@@ -19,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.digest import blake2b
 from lintgv.errors import LintgvError
 from lintgv.model import Finding
 from lintgv.paths import printable
@@ -44,7 +44,7 @@ class Entry:
 
 
 def _digest(*parts: str) -> str:
-    return hashlib.blake2b("\0".join(parts).encode(), digest_size=8).hexdigest()
+    return blake2b("\0".join(parts).encode(), digest_size=8).hexdigest()
 
 
 def _squash(text: str) -> str:

@@ -18,18 +18,17 @@ from results of its older self.
 """
 
 import contextlib
-import hashlib
 import io
 import logging
 import os
 import pickle
-import secrets
 import stat
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from lintgv import __version__
+from lintgv.digest import blake2b
 from lintgv.model import FileResult
 
 log = logging.getLogger(__name__)
@@ -79,14 +78,14 @@ def _load(data: bytes) -> object:
     """Return the value a cache file holds, after checking its digest."""
     head, digest = data[: len(_MAGIC)], data[len(_MAGIC) : len(_MAGIC) + _DIGEST_SIZE]
     payload = data[len(_MAGIC) + _DIGEST_SIZE :]
-    if head != _MAGIC or hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != digest:
+    if head != _MAGIC or blake2b(payload, digest_size=_DIGEST_SIZE).digest() != digest:
         raise CorruptCache("its digest does not match its content")
     return _ModelUnpickler(io.BytesIO(payload)).load()
 
 
 def _dump(value: object) -> bytes:
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    return _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+    return _MAGIC + blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
 
 
 def _open_folder(folder: Path, create: bool) -> int | None:
@@ -149,7 +148,7 @@ def code_stamp() -> str:
         except OSError:
             continue
         parts.append(f"{source.relative_to(package)}:{status.st_size}:{status.st_mtime_ns}")
-    return hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
+    return blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -184,7 +183,7 @@ class ResultCache:
     def open(cls, folder: Path, fingerprint: str) -> "ResultCache":
         """Load the cache for `fingerprint` from `folder`, or start an empty one."""
         stamp = f"{FORMAT}\n{__version__}\n{code_stamp()}\n{fingerprint}"
-        key = hashlib.blake2b(stamp.encode(), digest_size=12)
+        key = blake2b(stamp.encode(), digest_size=12)
         path = folder / f"results-{key.hexdigest()}.pickle"
         cache = cls(path)
         try:
@@ -282,7 +281,7 @@ class ResultCache:
 def names_key(helpers: frozenset[str], thin: frozenset[str]) -> str:
     """Return a stable key for the helper and thin-wrapper names a second pass looks for."""
     text = "\n".join(sorted(helpers)) + "\0" + "\n".join(sorted(thin))
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    return blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -299,7 +298,7 @@ class WalkMemo:
     @classmethod
     def at(cls, folder: Path, fingerprint: str) -> "WalkMemo":
         stamp = f"{FORMAT}\n{__version__}\n{code_stamp()}\n{fingerprint}"
-        key = hashlib.blake2b(stamp.encode(), digest_size=12)
+        key = blake2b(stamp.encode(), digest_size=12)
         return cls(folder / f"walk-{key.hexdigest()}.pickle")
 
     def load(self) -> tuple[dict[str, object], list[tuple[object, ...]]] | None:
@@ -342,7 +341,7 @@ def _create(folder: int, name: str, data: bytes, *, replace: bool) -> None:
     """Write `name` in the folder open as `folder`: through a new temporary file renamed
     over it (`replace`), or only when no such name exists yet."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    temporary = f".tmp-{os.getpid()}-{secrets.token_hex(6)}" if replace else name
+    temporary = f".tmp-{os.getpid()}-{os.urandom(6).hex()}" if replace else name
     try:
         handle = os.open(temporary, flags, 0o644, dir_fd=folder)
     except FileExistsError:
@@ -373,4 +372,4 @@ def stat_key(path: Path) -> FileState | None:
 
 def digest_of(data: bytes) -> str:
     """Return the content digest used as the cache's second key."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return blake2b(data, digest_size=16).hexdigest()

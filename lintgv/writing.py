@@ -11,7 +11,6 @@ over it, so an error leaves the old file as it was.
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -60,7 +59,7 @@ def write_output(path: Path, text: str) -> None:
     OutputError naming the file and the reason, leaving any old file untouched."""
     mode = existing_mode(path)
     data = text.encode("utf-8")
-    temporary = path.parent / f".lintgv-{secrets.token_hex(6)}.tmp"
+    temporary = path.parent / f".lintgv-{os.urandom(6).hex()}.tmp"
     try:
         handle = os.open(temporary, _NEW_FILE, 0o666 if mode is None else mode)
     except OSError as exc:

@@ -8,6 +8,9 @@ new release: a failure names the API that moved, and the module that must change
 import contextlib
 import inspect
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -110,3 +113,39 @@ def test_pygls_hooks_the_document_overrides_keep_their_signatures() -> None:
             "self",
             "change",
         ]
+
+
+def test_cpython_blake2_module_digest_py_hashes_with() -> None:
+    """lintgv/digest.py takes BLAKE2b from CPython's own module, not from hashlib (which
+    loads OpenSSL); it must give hashlib's digests, or the cache and baselines of one
+    Python would not be read by another."""
+    import hashlib
+    from _blake2 import blake2b
+
+    from lintgv.digest import blake2b as used
+
+    assert used is blake2b
+    for data, size in ((b"", 8), (b"GlobalVar", 12), (bytes(range(256)) * 9, 16)):
+        assert (
+            blake2b(data, digest_size=size).digest()
+            == hashlib.blake2b(data, digest_size=size).digest()
+        )
+
+
+def test_a_check_loads_no_openssl(tmp_path: Path) -> None:
+    """Not loading hashlib (and OpenSSL with it) is the point of lintgv/digest.py: a
+    module that imports hashlib or secrets again undoes it."""
+    (tmp_path / "a.cc").write_text('void f() { GlobalVar gv("main"); }\n')
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['lintgv', 'check', sys.argv[1]]\n"
+        "try:\n"
+        "    runpy.run_module('lintgv', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('_hashlib', 'hashlib', 'secrets') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr

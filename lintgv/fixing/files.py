@@ -8,7 +8,6 @@ since lintgv read it, it is left alone.
 """
 
 import contextlib
-import hashlib
 import os
 import signal
 import stat
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
+from lintgv.digest import blake2b
 from lintgv.reading import BOM
 
 
@@ -44,7 +44,7 @@ class StoredText:
 
 def digest_of(data: bytes) -> str:
     """Return a content hash of `data`."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 def stored_text(text: str, data: bytes) -> StoredText:

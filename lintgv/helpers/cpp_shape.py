@@ -1,7 +1,6 @@
 """The functions of a C++ file (definitions, and lambdas stored in a variable), each with
 its uniquing facts (see cpp_facts), found once per parse for GV201, GV202 and GV203."""
 
-import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -9,6 +8,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from lintgv.config import Config
+from lintgv.digest import blake2b
 from lintgv.helpers.cpp_facts import facts_of
 from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
@@ -171,7 +171,7 @@ def _facts_if_needed(
     # than the facts.
     key = (
         unit.type,
-        hashlib.blake2b(parsed.data[unit.start_byte : unit.end_byte], digest_size=16).digest(),
+        blake2b(parsed.data[unit.start_byte : unit.end_byte], digest_size=16).digest(),
         unit.has_error,
         name,
         owner,

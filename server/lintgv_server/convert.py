@@ -1,7 +1,6 @@
 """Pure conversions between lintgv's values and LSP's: spans to ranges in the client's
 position encoding, findings to diagnostics, fixes to edits. No state, no I/O."""
 
-import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -12,6 +11,7 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pygls.workspace.position_codec import PositionCodec
 
+from lintgv.digest import blake2b
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, FileError, Finding, Severity, Span
 from lintgv.registry import rule_codes
@@ -181,4 +181,4 @@ def result_id(diagnostics: Sequence[types.Diagnostic]) -> str:
     """Return a pulled report's id: a digest of its diagnostics, so equal ids mean equal
     reports whatever happened in between (a settings refresh that changed nothing included)."""
     payload = json.dumps(_CONVERTER.unstructure(list(diagnostics)), sort_keys=True)
-    return hashlib.blake2b(payload.encode(), digest_size=8).hexdigest()
+    return blake2b(payload.encode(), digest_size=8).hexdigest()
