@@ -216,13 +216,14 @@ class DirectGlobalVarCpp(CppSites):
 
     Every spelling is one problem: a call `GlobalVar("f")`, a declaration
     `GlobalVar gv("f");` or `GlobalVar gv{"f"};`, a qualified `tvm::GlobalVar(...)` or
-    `relay::GlobalVar(...)`, and `make_object<GlobalVarNode>()`. Null references
+    `relay::GlobalVar(...)`, `make_object<GlobalVarNode>()`, and the static
+    `GlobalVarNode::make("f")` of releases before 0.7. Null references
     (`GlobalVar gv;`, `GlobalVar()`), types (`Map<GlobalVar, BaseFunc>`), declarations
-    of functions returning a GlobalVar, and the constructor's own definition and FFI
-    registration are not reported. From `tvm-version = "0.25"` on,
-    `GlobalVar(names->FreshName(...))` is the sanctioned idiom and is not reported, nor
-    is `GlobalVar(x)` for a variable `x` stored from a supply's `FreshName` or passed to
-    its `ReserveName` earlier in the function.
+    of functions returning a GlobalVar, and the constructor's own definition (before
+    0.7, `GlobalVarNode::make`'s) and FFI registration are not reported. From
+    `tvm-version = "0.25"` on, `GlobalVar(names->FreshName(...))` is the sanctioned idiom
+    and is not reported, nor is `GlobalVar(x)` for a variable `x` stored from a supply's
+    `FreshName` or passed to its `ReserveName` earlier in the function.
 
     ## Fix
     Unsafe (`lintgv fix --unsafe`): the construction becomes
@@ -281,6 +282,13 @@ class DirectGlobalVarCpp(CppSites):
             "GlobalVar::GlobalVar(String name_hint, Type type, Span span) {\n"
             "  ObjectPtr<GlobalVarNode> n = make_object<GlobalVarNode>();\n"
             "  data_ = std::move(n);\n}\n"
+        ),
+        # Before TVM 0.7, the static `make` is the constructor.
+        Valid(
+            "GlobalVar GlobalVarNode::make(std::string name) {\n"
+            "  auto node = make_node<GlobalVarNode>();\n  node->name_hint = name;\n"
+            "  return GlobalVar(node);\n}\n"
+            'TVM_REGISTER_API("relay._make.GlobalVar").set_body_typed(GlobalVarNode::make);\n'
         ),
         Valid(
             'TVM_REGISTER_GLOBAL("ir.GlobalVar").set_body_typed([](String name, Type type) {\n'
@@ -344,6 +352,18 @@ class DirectGlobalVarCpp(CppSites):
             "which FreshGlobal cannot take",
         ),
         Invalid('GlobalVar gv{"main"};\n', span=(1, 1, 1, 21)),
+        # The constructor of releases before 0.7.
+        Invalid(
+            "GlobalVar Lift(IRModule mod, const Function& f) {\n"
+            '  auto gv = relay::GlobalVarNode::make("lifted");\n  mod->Add(gv, f);\n'
+            "  return gv;\n}\n",
+            span=(2, 13, 2, 49),
+            fixed="#include <tvm/ir/global_var_supply.h>\n\n"
+            "GlobalVar Lift(IRModule mod, const Function& f) {\n"
+            "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+            '  auto gv = global_var_supply->FreshGlobal("lifted", false);\n'
+            "  mod->Add(gv, f);\n  return gv;\n}\n",
+        ),
         Invalid("GlobalVar gv = GlobalVar(name, type);\n", span=(1, 16, 1, 37)),
         Invalid('auto gv = tvm::GlobalVar("main");\n', span=(1, 11, 1, 33)),
         Invalid('return relay::GlobalVar(\n    "main");\n', span=(1, 8, 2, 12)),

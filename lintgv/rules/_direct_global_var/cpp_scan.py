@@ -25,6 +25,16 @@ CPP_CONSTRUCTORS = frozenset(
         "tvm::ir::GlobalVar",
     }
 )
+# Before TVM 0.7 a node was built by its static `make` (`GlobalVarNode::make("f")`), which
+# TVM 0.6 registered as the FFI constructor; calls of it are constructions.
+NODE_MAKERS = frozenset(
+    {
+        "GlobalVarNode::make",
+        "relay::GlobalVarNode::make",
+        "tvm::relay::GlobalVarNode::make",
+        "::tvm::relay::GlobalVarNode::make",
+    }
+)
 MAKE_OBJECT = frozenset(
     {
         "make_object",
@@ -53,6 +63,7 @@ _NO_CONSTRUCTION = r"[>,);.]|::|[&*]*\s*\w+\s*(?:[);]|=[^;,{]{0,200};)"
 CONSTRUCTION_TRIGGERS = (
     rf"GlobalVar(?<=\bGlobalVar)\b(?!\s*(?:{_NO_CONSTRUCTION}))",
     r"make_object(?<=\bmake_object)[^;]{0,160}?\bGlobalVarNode\b",
+    r"GlobalVarNode(?<=\bGlobalVarNode)\s*::\s*make\s*\(",
 )
 _SPACE = re.compile(r"\s+")
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
@@ -155,7 +166,7 @@ class CppSites(CppRule):
                 kind = supply_cpp.SiteKind.MAKE_OBJECT
             elif (
                 func.type == "template_function"  # a template other than make_object's
-                or not self._is_constructor(name)
+                or not (self._is_constructor(name) or name in NODE_MAKERS)
                 or args.named_child_count == 0
             ):
                 return
@@ -195,13 +206,14 @@ class CppSites(CppRule):
         return name in CPP_CONSTRUCTORS or name in self.config.extra_constructors
 
     def _is_allowed_context(self, node: tree_sitter.Node) -> bool:
-        """Tell whether `node` sits in the GlobalVar constructor or its FFI registration."""
+        """Tell whether `node` sits in the GlobalVar constructor (before TVM 0.7,
+        `GlobalVarNode::make`) or its FFI registration."""
         for parent in self.parsed.ancestors(node):
             if parent.type == "function_definition":
                 declarator = function_declarator(parent)
                 inner = declarator.child_by_field_name("declarator") if declarator else None
                 if inner is not None and _SPACE.sub("", self.text(inner)).endswith(
-                    "GlobalVar::GlobalVar"
+                    ("GlobalVar::GlobalVar", "GlobalVarNode::make")
                 ):
                     return True
             if parent.type == "call_expression" and self._registers_constructor(parent):
