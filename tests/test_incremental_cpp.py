@@ -170,3 +170,45 @@ def test_a_document_s_memory_parses_from_the_client_s_changes(
     memory.upcoming = log.copy()
     memory.parse_cpp(text)
     assert compared == [1]
+
+
+CR_PIECES = ["\r", "\n", "\r\n", "#include <a.h>\r", 'GlobalVar x("f");', "// c\r"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(BASE)), st.integers(0, 8), st.sampled_from(CR_PIECES)),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_a_cr_only_document_reparses_as_a_fresh_parse_does(
+    steps: list[tuple[int, int, str]],
+) -> None:
+    # tree-sitter sees each lone \r as a \n (parsing.cpp.parser_view): an edit can make
+    # one or unmake one next to it, outside what the editor changed.
+    text, changes = BASE.replace("\n", "\r"), []
+    before = parse_cpp(text)
+    for start, cut, new in steps:
+        start = min(start, len(text))
+        end = min(len(text), start + cut)
+        changes.append((start, end, new))
+        text = text[:start] + new + text[end:]
+    try:
+        fresh = parse_cpp(text)
+    except ParseError as refused:
+        for told in (changes, None):
+            with pytest.raises(ParseError) as also:
+                parse_cpp(text, before, changes=told)
+            assert str(also.value) == str(refused)
+        return
+    for incremental in (parse_cpp(text, before, changes=changes), parse_cpp(text, before)):
+        assert str(incremental.root) == str(fresh.root)
+        assert incremental.line_starts == fresh.line_starts
+
+
+def test_a_cr_only_file_parses_as_its_lf_version_does() -> None:
+    lf, cr = parse_cpp(BASE), parse_cpp(BASE.replace("\n", "\r"))
+    assert str(cr.root) == str(lf.root)
+    assert cr.line_starts == lf.line_starts

@@ -20,7 +20,7 @@ from lintgv.parsing.cpp_regions import Region, RegionMemo, joined_ranges
 
 _T = TypeVar("_T")
 
-_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 # Below this share of the file in ERROR nodes, tree-sitter's recovery still leaves
 # statements worth checking (TVM's macro-heavy files sit well under it).
@@ -70,6 +70,8 @@ _PARENTS = "parents"  # ParsedCpp.indexes key of the parents charted so far
 class ParsedCpp:
     tree: tree_sitter.Tree
     data: bytes
+    # Where each line starts, in bytes: tree-sitter's rows, which are lintgv's lines
+    # (parser_view).
     line_starts: tuple[int, ...]
     is_ascii: bool
     # Kept across an editor's versions of the document (engine.Reuse); None elsewhere.
@@ -132,17 +134,9 @@ class ParsedCpp:
         start = self.line_starts[row]
         return len(self.data[start : start + byte_col].decode("utf-8", errors="replace"))
 
-    @cached_property
-    def _lines(self) -> tuple[int, ...]:
-        """Where each line starts, in bytes, in lintgv's one line model (lintgv.lines):
-        tree-sitter's rows end at `\n` only, a lone `\r` ends a line too."""
-        if b"\r" not in self.data:
-            return self.line_starts
-        return (0, *(m.end() for m in _LINE_BREAK.finditer(self.data)))
-
     def position(self, offset: int) -> tuple[int, int]:
         """Return the (1-based line, 0-based code-point column) of byte `offset`."""
-        starts = self._lines
+        starts = self.line_starts
         row = bisect_right(starts, offset) - 1
         start = starts[row]
         if self.is_ascii:
@@ -163,7 +157,7 @@ class ParsedCpp:
 
     def line_of_byte(self, offset: int) -> int:
         """Return the 1-based line holding byte `offset`."""
-        return bisect_right(self._lines, offset)
+        return bisect_right(self.line_starts, offset)
 
     def declarations_around(
         self, pattern: re.Pattern[bytes], limit: int
@@ -392,16 +386,18 @@ def parse_cpp(
     `memo` keeps what rules work out about the document's regions for its next version.
     """
     data = text.encode("utf-8")
+    seen = parser_view(data)
     # Each line's start: one past the end of the line before (the sum runs in C).
-    starts = list(accumulate(map((1).__add__, map(len, data.split(b"\n"))), initial=0))
+    starts = list(accumulate(map((1).__add__, map(len, seen.split(b"\n"))), initial=0))
     starts.pop()
     if previous is None:
-        tree = _bounded_parse(data, None)
+        tree = _bounded_parse(seen, None)
+    # An earlier tree is told how the text tree-sitter saw then became the one it sees now.
     else:
-        old, old_tree = previous.data, previous.tree
-        told = changed(old_tree, old, changes, data) if changes is not None else None
+        old, old_tree = parser_view(previous.data), previous.tree
+        told = changed(old_tree, old, changes, seen) if changes is not None else None
         tree = _bounded_parse(
-            data, told or edited(old_tree, old, previous.line_starts, data, starts)
+            seen, told or edited(old_tree, old, previous.line_starts, seen, starts)
         )
     parsed = ParsedCpp(tree, data, tuple(starts), text.isascii(), memo)
     # A bound costs little and usually settles it: walking every error costs more.
@@ -416,6 +412,17 @@ def parse_cpp(
                 column=parsed._column(row, col) + 1,
             )
     return parsed
+
+
+def parser_view(data: bytes) -> bytes:
+    """Return `data` as tree-sitter is given it: each lone `\\r` made a `\\n`.
+
+    tree-sitter-cpp ends a line comment and a preprocessor directive at `\\n` only, so in
+    a file whose lines end in a lone `\\r` (classic Mac OS) an `#include` takes in the
+    rest of the file. A lone `\\r` ends a line for lintgv too (lintgv.lines), and one byte
+    for another keeps every offset: the tree's nodes stand where they do in `data`, and
+    its rows are lintgv's lines."""
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
 
 
 def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitter.Tree:
