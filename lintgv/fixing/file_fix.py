@@ -106,9 +106,10 @@ def _settle_one(task: SettleTask) -> SettledFile:
         return SettledFile(candidate.path, "", None, "", fix)
     stored = stored_text(loaded.text, loaded.data)
     digest = digest_of(loaded.data)
-    # The first pass checked the text as read; a settle of CRLF text checks it with \n.
-    # Its partial parse does not see a syntax error outside the lines it kept, which the
-    # whole one reports (and then offers no fix): CPython's parse, far cheaper, tells.
+    # The first pass checked the text as read; a settle of CRLF or CR-only text checks
+    # it with \n. Its partial parse does not see a syntax error outside the lines it
+    # kept, which the whole one reports (and then offers no fix): CPython's parse, far
+    # cheaper, tells.
     same = (
         task.checked_digest == digest
         and stored.text == loaded.text

@@ -28,18 +28,18 @@ class StoredText:
 
     text: str
     bom: bool
-    crlf: bool  # every line ended with \r\n; the text holds \n
+    # The line break every line of the file ends with, which the text holds as \n: "\r\n"
+    # or a lone "\r" (classic Mac OS). "\n" for a file that uses \n, none, or several.
+    newline: str = "\n"
 
     def encode(self, text: str) -> bytes:
         """Return the bytes of `text` in this file's format."""
-        if self.crlf:
-            text = text.replace("\n", "\r\n")
-        data = text.encode("utf-8")
+        data = self.stored(text).encode("utf-8")
         return BOM + data if self.bom else data
 
     def stored(self, text: str) -> str:
         """Return `text` as it would be stored (with its own line ends), for diffs."""
-        return text.replace("\n", "\r\n") if self.crlf else text
+        return text.replace("\n", self.newline) if self.newline != "\n" else text
 
 
 def digest_of(data: bytes) -> str:
@@ -48,12 +48,19 @@ def digest_of(data: bytes) -> str:
 
 
 def stored_text(text: str, data: bytes) -> StoredText:
-    """Return the text of a decoded file, normalised to `\\n` when every line ends in
-    `\\r\\n`. A file with mixed line ends is kept as it is."""
+    """Return the text of a decoded file, normalised to `\\n` when every `\\n` ends a
+    `\\r\\n`, or every line ends in a lone `\\r`: what fixes insert (lines ending in `\\n`) is
+    then written with the file's own line break, as every other line is. A file with mixed
+    line ends is kept as it is."""
     bom = data.startswith(BOM)
+    if "\r" not in text:
+        return StoredText(text, bom)
     newlines = text.count("\n")
-    crlf = newlines > 0 and text.count("\r\n") == newlines
-    return StoredText(text.replace("\r\n", "\n") if crlf else text, bom, crlf)
+    if newlines and text.count("\r\n") == newlines:
+        return StoredText(text.replace("\r\n", "\n"), bom, "\r\n")
+    if not newlines:
+        return StoredText(text.replace("\r", "\n"), bom, "\r")
+    return StoredText(text, bom)
 
 
 class ChangedOnDisk(Exception):

@@ -49,9 +49,7 @@ class Analysis:
     @property
     def newline(self) -> str:
         """The document's line end, which inserted text must use too."""
-        if stored_text(self.text, b"").crlf:
-            return "\r\n"
-        return "\r" if "\r" in self.text and "\n" not in self.text else "\n"
+        return stored_text(self.text, b"").newline
 
     def fix_source(self) -> str:
         """Return the text fixes are computed on: the document with `\n` line ends."""
@@ -70,7 +68,7 @@ class Analysis:
     @cached_property
     def _diagnosed(self) -> FileResult | None:
         """The check the diagnostics came from when fixes are computed on the same text
-        (no CRLF to normalise): its partial parse gives the findings and fixes a whole
+        (no CRLF or CR to normalise): its partial parse gives the findings and fixes a whole
         one does (tests/test_one_analysis.py), as `lintgv fix` reuses its first pass.
         None when there is no such check. Worked out once a version (it parses)."""
         target = self.target

@@ -79,7 +79,7 @@ def _group_change(
 ) -> GroupChange:
     """Return a change of the files `texts` holds (each one's text before and after),
     written with each file's own line ends."""
-    newlines = {p: "\r\n" if workspace.known[p].stored.crlf else "\n" for p in texts}
+    newlines = {p: workspace.known[p].stored.newline for p in texts}
     return GroupChange(f"{title} ({len(texts)} files)", dict(texts), newlines)
 
 

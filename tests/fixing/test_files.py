@@ -38,8 +38,15 @@ def test_a_bom_and_a_missing_final_newline_are_kept() -> None:
 def test_mixed_line_ends_are_left_as_they_are() -> None:
     data = b"a\r\nb\nc\r\n"
     stored = stored_text(data.decode(), data)
-    assert not stored.crlf
+    assert stored.newline == "\n"
     assert stored.encode(stored.text) == data
+
+
+def test_cr_only_files_are_edited_as_lf_and_written_with_cr() -> None:
+    data = b"a = 1\rb = 2\r"
+    stored = stored_text(data.decode(), data)
+    assert stored.text == "a = 1\nb = 2\n"
+    assert stored.encode("a = 1\nc = 3\nb = 2\n") == b"a = 1\rc = 3\rb = 2\r"
 
 
 def test_a_write_replaces_the_content_and_keeps_the_mode(tmp_path: Path) -> None:
