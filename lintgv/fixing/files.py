@@ -51,7 +51,8 @@ def stored_text(text: str, data: bytes) -> StoredText:
     """Return the text of a decoded file, normalised to `\\n` when every `\\n` ends a
     `\\r\\n`, or every line ends in a lone `\\r`: what fixes insert (lines ending in `\\n`) is
     then written with the file's own line break, as every other line is. A file with mixed
-    line ends is kept as it is."""
+    line ends is kept as it is, and the lines a fix adds to it end in `\\n` (ruff would use
+    the first break found, black the first line's: no one break is the file's own)."""
     bom = data.startswith(BOM)
     if "\r" not in text:
         return StoredText(text, bom)
