@@ -112,9 +112,8 @@ def _validate(table: dict[str, object]) -> None:
 
     if not select(config):
         raise LintgvError(
-            f"{given}: selects no rule of source code (GV5xx are reported by `lintgv "
-            "validate` and `lintgv validate-copies`; some rules are on only when selected "
-            "by code)"
+            f"{given}: selects no rule that is on (some rules are on only when selected "
+            "by their full code)"
         )
 
 

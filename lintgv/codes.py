@@ -26,6 +26,33 @@ def known_codes() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+# Codes `check` never reports, by prefix, with the command that does: they are findings
+# on what a build or a proof produces (rules._base.ArtifactRule, whose REPORTED_BY names
+# the same command; the catalogue test holds the two together).
+REPORTED_ELSEWHERE = {"GV50": "lintgv validate", "GV51": "lintgv validate-copies"}
+
+
+def reporter(code: str) -> str | None:
+    """Return the command that reports `code` when `check` does not, else None."""
+    return next((c for p, c in REPORTED_ELSEWHERE.items() if code.startswith(p)), None)
+
+
+def only_reported_elsewhere(code: str) -> str | None:
+    """Return why selecting `code` (a code or prefix) selects nothing `check` reports,
+    naming the codes and their commands; None when some source rule matches it."""
+    matched = [real for real in known_codes() if real.startswith(code)]
+    if not matched or any(reporter(real) is None for real in matched):
+        return None
+    commands: dict[str, list[str]] = {}
+    for real in matched:
+        commands.setdefault(str(reporter(real)), []).append(real)
+    told = "; ".join(f"`{c}` reports {', '.join(codes)}" for c, codes in commands.items())
+    return (
+        "names only codes that `check`, `fix` and the server never report (findings on "
+        f"what a build or a proof produces): {told}, whatever the selection"
+    )
+
+
 _LOOK_ALIKE_DIGITS = str.maketrans("OIL", "011")
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
 
-from lintgv.codes import is_selected, known_codes, unknown_code
+from lintgv.codes import is_selected, known_codes, only_reported_elsewhere, reporter, unknown_code
 from lintgv.errors import ConfigError
 from lintgv.model import Severity
 from lintgv.paths import Matcher
@@ -112,6 +112,10 @@ def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
         raise ConfigError(path, key, value, "selects no rule; name codes or prefixes such as GV1")
     for code in codes:
         problem = unknown_code(code)
+        # Ignoring a code `check` never reports is harmless (its own command reports it
+        # whatever the selection); selecting only such codes would pass silently.
+        if problem is None and key in ("select", "extend-select"):
+            problem = only_reported_elsewhere(code)
         if problem is not None:
             raise ConfigError(path, key, code, problem)
     return codes
@@ -209,11 +213,13 @@ def apply_settings(base: Config, table: dict[str, object], path: Path | None) ->
     # Each value was checked by the parser of its key, which returns the field's type.
     config = replace(base, **changes)  # type: ignore[arg-type]
     selection = [key for key in ("ignore", "select", "extend-select") if key in table]
-    # Every code counts as on by default here: the rules, which alone know which are
-    # off, are not imported to read a config (the command line checks them all).
+    # Every code `check` reports counts as on by default here: the rules, which alone
+    # know which are off, are not imported to read a config (the command line checks
+    # them all).
     if selection and not any(
         is_selected(code, True, config.select, config.extend_select, config.ignore)
         for code in known_codes()
+        if reporter(code) is None
     ):
         key = selection[0]
         raise ConfigError(path, key, table[key], "selects no rule; ignore fewer codes")

@@ -76,3 +76,33 @@ def test_a_folder_that_can_be_listed_but_not_entered_is_no_config(
     monkeypatch.setattr(Path, "is_file", refused)
     assert not is_config_file(tmp_path / "locked" / "lintgv.toml")
     assert not is_config_file(tmp_path / "locked" / "pyproject.toml")
+
+
+ELSEWHERE = "names only codes that `check`, `fix` and the server never report"
+
+
+@pytest.mark.parametrize("selection", ['select = ["GV5"]', 'extend-select = ["GV511"]'])
+def test_selecting_only_codes_of_build_output_names_their_commands(
+    lintgv, project, selection: str
+) -> None:
+    output = _error(lintgv, project, {"pyproject.toml": f"[tool.lintgv]\n{selection}\n"})
+    assert f"pyproject.toml: invalid value for `{selection.split()[0]}`" in output
+    assert ELSEWHERE in output
+    assert "`lintgv validate-copies` reports GV511" in output
+
+
+def test_a_command_line_selection_of_validate_codes_names_the_command(lintgv, project) -> None:
+    output = _error(lintgv, project, {}, "--select", "GV1,GV50")
+    assert "--select: 'GV50': " + ELSEWHERE in output
+    assert "`lintgv validate` reports GV501, GV502, GV503, GV504, whatever" in output
+
+
+def test_ignoring_codes_of_build_output_is_allowed(lintgv, project) -> None:
+    root = project({**CODE, "lintgv.toml": 'ignore = ["GV5"]\n'})
+    assert lintgv("check", "--no-cache", ".", cwd=root).returncode == 0
+
+
+def test_ignoring_every_source_family_selects_no_rule(lintgv, project) -> None:
+    toml = 'ignore = ["GV1", "GV2", "GV3", "GV4", "GV9"]\n'
+    output = _error(lintgv, project, {"lintgv.toml": toml})
+    assert "invalid value for `ignore`" in output and "selects no rule" in output

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lintgv.codes import known_codes
+from lintgv.codes import known_codes, reporter
 from lintgv.model import Applicability
 from lintgv.registry import all_rules, rule_codes
 from lintgv.rules._base import ArtifactRule, Rule
@@ -102,3 +102,16 @@ def test_docs_rules_is_current() -> None:
 def test_the_codes_known_without_loading_rules_are_the_registrys() -> None:
     # Config validation (lintgv/codes.py) reads the codes off the rule modules' names.
     assert known_codes() == tuple(rule_codes())
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_codes_check_never_reports_are_the_artifact_rules_with_their_command(
+    rule: type[Rule],
+) -> None:
+    # Config validation (lintgv/codes.py) refuses a selection of only these codes, naming
+    # the command that reports them.
+    command = reporter(rule.META.code)
+    if issubclass(rule, ArtifactRule):
+        assert command is not None and rule.REPORTED_BY.startswith(f"`{command}`")
+    else:
+        assert command is None

@@ -102,7 +102,7 @@ def test_no_input_makes_a_traceback_and_exit_codes_are_0_1_2(
         (["--select", ""], "--select: []: selects no rule"),
         (["--select", "GV1", "--ignore", "GV101"], "--ignore: ['GV101']: selects no rule"),
         (["--ignore", "GV"], "--ignore: ['GV']: selects no rule"),
-        (["--select", "GV5"], "--select: selects no rule of source code (GV5xx"),
+        (["--select", "GV5"], "--select: 'GV5': names only codes that `check`, `fix`"),
         (["--select", "GV3", "--ignore", "GV301,GV302"], "--select and --ignore: selects no"),
         (["--diff-base", ""], "--diff-base: '' is not a git ref"),
         (["--diff-base=--"], "--diff-base: '--' is not a git ref"),
