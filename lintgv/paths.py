@@ -147,8 +147,9 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 def printable(name: str) -> str:
     """Return a file name as text any report can carry: each byte that is not UTF-8 (kept
-    by Python as a lone surrogate) as `\\xe9`, each control character escaped (`\\n`)."""
-    text = os.fsencode(name).decode("utf-8", "backslashreplace")
+    by Python as a lone surrogate) as `\\xe9`, each control character escaped (`\\n`),
+    and a backslash doubled, so that a name spelling `\\xe9` shows apart from the byte."""
+    text = os.fsencode(name.replace("\\", "\\\\")).decode("utf-8", "backslashreplace")
     return _CONTROL.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
 
 

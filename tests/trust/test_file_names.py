@@ -63,3 +63,30 @@ def test_a_line_break_in_a_file_name_cannot_forge_a_line(tmp_path: Path) -> None
     lines = result.stdout.splitlines()
     assert lines[0].startswith("a\\nforged.py:1:1: GV999 x.py:2:6: GV101 ")
     assert len(lines) == 2  # the finding and the summary
+
+
+def _paths(fmt: str, report: str) -> set[str]:
+    """Return the file names a report gives its findings."""
+    if fmt == "text":
+        return {line.split(":")[0] for line in report.splitlines()[:-1]}
+    if fmt == "github":
+        return {line.split("file=")[1].split(",")[0] for line in report.splitlines()}
+    if fmt == "json":
+        return {finding["path"] for finding in json.loads(report)["findings"]}
+    [run] = json.loads(report)["runs"]
+    places = [r["locations"][0]["physicalLocation"] for r in run["results"]]
+    return {place["artifactLocation"]["uri"] for place in places}
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
+def test_a_backslash_in_a_file_name_is_told_apart_from_an_escaped_byte(
+    tmp_path: Path, fmt: str
+) -> None:
+    (tmp_path / os.fsdecode(b"lat\xe9.py")).write_text(GV101)
+    (tmp_path / "lat\\xe9.py").write_text(GV101)  # a real backslash, then "xe9"
+    args = ("--no-cache", "--no-source", "--format", fmt, ".")
+    result = run_lintgv("check", *args, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert len(_paths(fmt, result.stdout)) == 2
+    if fmt != "sarif":  # a URI escapes both its own way: %E9 and %5C
+        assert _paths(fmt, result.stdout) == {"lat\\xe9.py", "lat\\\\xe9.py"}
