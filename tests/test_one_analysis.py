@@ -53,7 +53,7 @@ def test_a_module_level_site_gets_the_whole_parse_reason_in_both_modes() -> None
     partial, whole = both(Path("/p/ops.py"), text, Path("/p"))
     assert outcome(partial) == outcome(whole)
     [finding] = partial.findings
-    assert "no GlobalVarSupply or IRModule in scope" in finding.message
+    assert "at module level, with no GlobalVarSupply or IRModule" in finding.message
 
 
 def test_a_syntax_error_is_reported_at_its_real_line() -> None:

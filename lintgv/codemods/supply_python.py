@@ -185,6 +185,13 @@ class SupplyPlanner:
             return
         if not modules:
             site.reason = f"no {self.supply_type} or IRModule in scope to name it with"
+            if isinstance(site.owner, cst.Module):
+                # Not the reason fixing/thread_edits.py threads a supply parameter for:
+                # no function here can take one (nor does a migration plan count on it).
+                site.reason = (
+                    f"at module level, with no {self.supply_type} or IRModule to name it "
+                    "with and no function to take a supply parameter"
+                )
             site.suggest_new = True
             return
         site.module = cst.Name(modules[0].name)

@@ -185,8 +185,9 @@ class DirectGlobalVarPython(PythonSites):
         Invalid(
             "import tvm\ngv = tvm.ir.GlobalVar('main')\n",
             span=(2, 6, 2, 30),
-            message=MESSAGE_UNIQUE_NAMES + NO_FIX_MARKER + "no UniqueNameSupply or IRModule in "
-            "scope to name it with",
+            message=MESSAGE_UNIQUE_NAMES + NO_FIX_MARKER + "at module level, with no "
+            "UniqueNameSupply or IRModule to name it with and no function to take a supply "
+            "parameter",
             config={"tvm-version": "0.26"},
         ),
         Invalid(

@@ -116,6 +116,49 @@ def test_the_text_plan_lists_directories_and_steps(lintgv, tree: Path) -> None:
     )
 
 
+MODULE_LEVEL_PY = """\
+import tvm
+from tvm import relay
+
+main_var = relay.GlobalVar("main")
+other = tvm.ir.GlobalVar("f")
+
+
+def lower(mod, funcs):
+    for f in funcs:
+        mod[tvm.ir.GlobalVar(f.name)] = f
+
+
+def make():
+    return tvm.ir.GlobalVar("g")
+
+
+def build(mod):
+    mod[make()] = 1
+"""
+
+
+def test_the_plan_counts_what_fix_then_fixes(lintgv, project) -> None:
+    # Module-level sites have nothing to name them with and no function a supply could
+    # be threaded into: fix leaves them, so the plan does not count them across files.
+    root = project({"m.py": MODULE_LEVEL_PY})
+    result = lintgv("migrate", "--plan", "--no-cache", "--format", "json", ".", cwd=root)
+    total = json.loads(result.stdout)["total"]
+    assert total == {
+        "sites": 4,
+        "safe": 0,
+        "unsafe": 1,
+        "across_files": 1,
+        "suggested": 2,
+        "by_hand": 0,
+    }
+    fixed = lintgv("fix", "--unsafe", "--no-cache", ".", cwd=root).stdout.splitlines()
+    assert fixed[0] == "Fixed 1 finding in 1 file (GV101: 1)."  # safe and unsafe
+    assert fixed[1].startswith("Threaded a GlobalVarSupply parameter into m.make (1 call")
+    assert fixed[2] == "2 findings remain:"  # suggested and by hand
+    assert len(_findings(lintgv, root)) == total["suggested"] + total["by_hand"]
+
+
 def test_migrate_without_plan_and_a_bad_path_are_errors(lintgv, tree: Path) -> None:
     assert lintgv("migrate", ".", cwd=tree).returncode == 2
     missing = lintgv("migrate", "--plan", "--no-cache", "nowhere", cwd=tree)
