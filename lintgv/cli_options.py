@@ -7,8 +7,10 @@ Exit codes are bit flags: 0 clean, 1 findings remain, 2 something could not be c
 """
 
 import argparse
+import math
+import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -127,11 +129,32 @@ def add_color(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+# How long a run goes before its progress bar is drawn, in seconds: short runs print
+# nothing. The environment can change it (docs/output.md), as tests do to see the bar drawn
+# on a run of any length.
+PROGRESS_DELAY = "LINTGV_PROGRESS_DELAY"
+
+
+def progress_delay(environment: Mapping[str, str]) -> float:
+    """Return the progress bar's delay the environment sets, else one second."""
+    value = environment.get(PROGRESS_DELAY)
+    if value is None:
+        return 1.0
+    try:
+        delay = float(value)
+    except ValueError:
+        delay = -1.0
+    if not 0 <= delay < math.inf:
+        raise LintgvError(f"{PROGRESS_DELAY}: {value!r}: expected a number of seconds, 0 or more")
+    return delay
+
+
 @contextmanager
-def progress_bar(enabled: bool, command: str, delay: float = 1.0) -> Iterator[Progress | None]:
+def progress_bar(enabled: bool, command: str) -> Iterator[Progress | None]:
     """Yield a progress callback that draws a transient bar on stderr once the run has
-    taken `delay` seconds (short runs print nothing), or None when not `enabled` (not a
-    terminal)."""
+    taken the delay the environment sets (progress_delay; short runs print nothing), or
+    None when not `enabled` (not a terminal)."""
+    delay = progress_delay(os.environ)
     if not enabled:
         yield None
         return
