@@ -130,7 +130,7 @@ class _Pool:
         if self._executor is not None or self.jobs <= 1:
             return
         # Imported here: a warm run never starts workers and need not load multiprocessing.
-        from concurrent.futures import ProcessPoolExecutor
+        from lintgv.worker_pool import worker_pool
 
         # Loaded once, here, for every worker to inherit: a third of a second of CPU
         # (libcst, tree-sitter, the rules) that each worker would otherwise spend again.
@@ -141,7 +141,7 @@ class _Pool:
 
         import lintgv.engine  # noqa: F401
 
-        self._executor = ProcessPoolExecutor(max_workers=self.jobs)
+        self._executor = worker_pool(self.jobs)
         self._executor.submit(int)  # with fork, the first task forks every worker
 
     def map(self, function: Callable[[_Task], _Done], tasks: Iterable[_Task]) -> Iterator[_Done]:
@@ -173,14 +173,11 @@ class Workers:
 
     def __init__(self, jobs: int) -> None:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+
+        from lintgv.worker_pool import worker_pool
 
         self.jobs = jobs
-        self._pool = ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-        )
+        self._pool = worker_pool(jobs, multiprocessing.get_context("spawn"), _start_worker)
 
     def check(
         self, candidates: Sequence[Candidate]

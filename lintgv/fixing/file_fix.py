@@ -9,7 +9,7 @@ and its supply stage (fixing/supply_stage.py) both keep their records of files h
 
 import logging
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from lintgv.fixing.settle import Rejected, settle
 from lintgv.model import FileError, FileResult, Finding, Language, ProjectFacts, SourceFile
 from lintgv.reading import read_source
 from lintgv.runner import Progress
+from lintgv.worker_pool import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,7 @@ def settle_files(
             if progress is not None:
                 progress("fixing", done, len(tasks))
         return
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = worker_pool(jobs)
     try:
         futures: list[Future[SettledFile]] = [pool.submit(settle_file, t) for t in tasks]
         for done, future in enumerate(as_completed(futures), 1):

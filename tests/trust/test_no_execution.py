@@ -2,10 +2,13 @@
 whose unique-name copies create a marker file when run is checked, fixed every way,
 baselined and served, and the marker never appears."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from hostile import hostile_tree, run_lintgv
+from hostile import HANG_SECONDS, hostile_tree, run_lintgv
 from lsprotocol import types
 from server_client import Start
 
@@ -80,3 +83,64 @@ async def test_no_editor_request_runs_code_of_the_tree(tmp_path: Path, start: St
         types.ExecuteCommandParams(command="lintgv.checkWorkspace", arguments=[])
     )
     assert not marker.exists(), "a request of the editor ran a copy of the tree"
+
+
+_PROBES = {
+    # The language server's workers: new interpreters, started by spawn.
+    "server-workers": (
+        "from lintgv.config import Config\n"
+        "from lintgv.discovery import Candidate\n"
+        "from lintgv.model import Language\n"
+        "from lintgv.runner import Workers\n"
+        "path = pathlib.Path('m0.py').resolve()\n"
+        "candidate = Candidate(path, Language.PYTHON, Config(root=path.parent), 'm0')\n"
+        "workers = Workers(1)\n"
+        "done = list(workers.check([candidate]))\n"
+        "workers.close()\n"
+        "print(len(done), 'checked')\n"
+    ),
+    # `lintgv check` where Python's default start method is not fork (macOS; Linux
+    # from Python 3.14): the forkserver is a new interpreter too.
+    "check-forkserver": (
+        "import multiprocessing\n"
+        "from lintgv.cli import main\n"
+        "multiprocessing.set_start_method('forkserver', force=True)\n"
+        "code = main(['check', '--no-cache', '-j', '2', '.'])\n"
+        "print(code, 'checked')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("probe", _PROBES.values(), ids=_PROBES.keys())
+def test_no_worker_imports_from_the_folder_it_starts_in(tmp_path: Path, probe: str) -> None:
+    """A worker started as a new interpreter runs `python -c`, which puts the current
+    folder, here the hostile tree, first on its import path: the tree's `multiprocessing`
+    would run before any of lintgv. The caller is a script outside the tree, started
+    without -P, as the `lintgv` command and an editor's `lintgv server` are."""
+    marker = tmp_path / "marker"
+    tree = tmp_path / "tree"
+    (tree / "multiprocessing").mkdir(parents=True)
+    (tree / "multiprocessing" / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'a').write('ran')\n"
+    )
+    for index in range(45):  # enough files for `check` to start its workers
+        (tree / f"m{index}.py").write_text(f"x{index} = {index}\n")
+    script = tmp_path / "probe" / "probe.py"
+    script.parent.mkdir()
+    # Under a main guard: a spawned worker imports the main module again.
+    body = "".join(f"    {line}\n" for line in probe.splitlines())
+    script.write_text(f"import pathlib\nif __name__ == '__main__':\n{body}")
+    # Not inherited from this process, which may have started workers of its own.
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tree,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+        check=False,
+    )
+    assert not marker.exists(), "a worker imported the tree's multiprocessing"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "checked", done.stdout
