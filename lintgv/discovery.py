@@ -15,7 +15,7 @@ from pathlib import Path
 from lintgv.config import CONFIG_FILES, Config, apply_settings, is_config_file, load_config
 from lintgv.errors import ConfigError
 from lintgv.model import Language
-from lintgv.paths import Matcher, matcher, project_markers, project_root_of
+from lintgv.paths import Matcher, matcher, printable, project_markers, project_root_of
 from lintgv.reading import read_bounded
 
 log = logging.getLogger(__name__)
@@ -229,6 +229,7 @@ class Discovery:
         self, top: Path, errors: list[tuple[Path, str]], seen: set[str]
     ) -> Iterator[Candidate]:
         visited: set[tuple[int, int]] = set()
+        inside = os.path.realpath(top) + "/"
         stack: list[tuple[str, tuple[_Ignore, ...]]] = [(str(top), self._outer_ignores(top))]
         while stack:
             folder, ignores = stack.pop()
@@ -280,7 +281,18 @@ class Discovery:
                     is_dir = False
                 full = os.path.join(absolute, entry.name)
                 if is_dir:
-                    if not self._is_skipped(full + "/", entry.name + "/", root, excluded, ignores):
+                    if entry.is_symlink() and not (os.path.realpath(full) + "/").startswith(inside):
+                        # A link to a folder outside the one named is not the tree's: `-> /`
+                        # would have the walk check the whole machine, as ripgrep and ruff
+                        # do not either.
+                        log.warning(
+                            "%s: a symbolic link to a folder outside %s; not followed",
+                            printable(os.path.join(folder, entry.name)),
+                            printable(str(top)),
+                        )
+                    elif not self._is_skipped(
+                        full + "/", entry.name + "/", root, excluded, ignores
+                    ):
                         subfolders.append((os.path.join(folder, entry.name), ignores))
                     continue
                 language = self.language_of(entry.name, config)

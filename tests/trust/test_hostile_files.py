@@ -43,6 +43,26 @@ def test_a_symlinked_folder_outside_the_tree_is_not_written_even_in_a_diff(
     assert (outside / "a.cc").read_text() == SITE
 
 
+def test_a_symlinked_folder_outside_the_tree_is_not_walked(tmp_path: Path) -> None:
+    """A link to a folder outside the one named is not the tree's: a link to `/` had
+    `check` walk and report the whole machine (90,000 files, minutes)."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "a.cc").write_text(SITE.replace("  // lintgv: ignore[GV101]", ""))
+    tree = tmp_path / "tree"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "b.cc").write_text('void g() { GlobalVar gv("main"); }\n')
+    (tree / "vendor").symlink_to(outside)
+    (tree / "rootfs").symlink_to("/")
+    (tree / "again").symlink_to("src")  # inside the tree: walked (its files once)
+    result = run_lintgv("check", "--no-cache", ".", cwd=tree)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Found 1 finding in 1 file (1 checked)" in result.stdout
+    for link in ("vendor", "rootfs"):
+        assert f"{link}: a symbolic link to a folder outside .; not followed" in result.stderr
+    assert "again" not in result.stderr
+
+
 def test_a_symlink_within_the_tree_is_fixed_and_stays_a_link(tmp_path: Path) -> None:
     (tmp_path / "real.cc").write_text(SITE)
     (tmp_path / "sub").mkdir()
@@ -85,7 +105,7 @@ def test_the_cache_is_not_made_in_a_folder_a_symlink_leads_out_to(tmp_path: Path
     (tree / "b.cc").write_text(SITE)
     (tree / "linked").symlink_to(outside)
     cold = run_lintgv("check", "--no-cache", ".", cwd=tree)
-    assert "linked/a.cc" in cold.stdout  # the walk follows the link: its files are checked
+    assert "linked/a.cc" not in cold.stdout  # the walk does not follow the link out
     result = run_lintgv("check", ".", cwd=tree)
     assert sorted(p.name for p in outside.iterdir()) == ["a.cc", "lintgv.toml"]
     assert (tree / ".lintgv_cache").is_dir()
