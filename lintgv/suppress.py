@@ -69,6 +69,8 @@ def _removal(
     opening = next((o for o in ("#", "//", "/*") if text.startswith(o)), None)
     if opening is None or _is_declaration(index, comment, language):
         return None  # a comment opened across a line splice; an encoding or `#!` line
+    if opening == "//" and text.rstrip(_BLANKS).endswith(_TRIGRAPH_SPLICE):
+        return None  # continued on the next line, or not, by the compiler's trigraphs
     start, end = _extent(text, len(opening), match, _INNER_MARKER[language])
     if not _WORD.search(text[:start] + text[end:]):
         return _comment_removal(index, comment, language)  # no words would be left
@@ -78,6 +80,13 @@ def _removal(
     # is then. (The first has nothing but its own comment text before it.)
     first = 0 if directives > 1 else start
     return _edit(index, comment.offset + first, comment.offset + end, text[first:start])
+
+
+# `??/` is a backslash to a C or C++ compiler that reads trigraphs (C up to C17, C++ up
+# to C++14, `-trigraphs`), and nothing to one that does not: at a line's end it splices
+# the next line into a `//` comment for one and not the other, so no edit of such a
+# comment, or removal of the line after it, is certain to mean the same to both.
+_TRIGRAPH_SPLICE = "??/"
 
 
 def _is_declaration(index: LineIndex, comment: Comment, language: Language) -> bool:
@@ -129,7 +138,7 @@ def _comment_removal(index: LineIndex, comment: Comment, language: Language) -> 
 
 def _may_remove_line(index: LineIndex, line: int, language: Language) -> bool:
     """Tell whether deleting `line` leaves every other line as it was."""
-    if index.line(line - 1).rstrip(_BLANKS).endswith("\\"):
+    if index.line(line - 1).rstrip(_BLANKS).endswith(("\\", _TRIGRAPH_SPLICE)):
         return False  # a splice or continuation would join the next line to the last
     # Python reads the first two lines for an encoding declaration (and the first for
     # `#!`): deleting one of them would move a later line up into that place.

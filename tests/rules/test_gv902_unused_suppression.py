@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lintgv.config import Config
+from lintgv.edits import apply_edits
 from lintgv.engine import check
 from lintgv.fixing.settle import settle
 from lintgv.model import FileResult, Language, SourceFile
@@ -108,6 +109,27 @@ def test_no_fix_where_the_comments_are_not_certain() -> None:
     text = "int x;  // lintgv: ignore[GV999]\n#error don't\n"
     result = _checker(CPP)(text)
     assert [(f.code, f.fix) for f in result.findings] == [("GV902", None)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # `??/` is a backslash to a compiler with trigraphs (C++14 and before, C): it
+        # continues the comment over the next line there, and not elsewhere.
+        "int a = 1;  // lintgv: ignore[GV999] ??/\nint a = 2;\n",
+        "int a = 1;  // lintgv: ignore[GV999] ??/  \nint a = 2;\n",
+        "// ??/\n// lintgv: ignore[GV999]\nint b = 2;\n",
+    ],
+)
+def test_no_fix_where_a_trigraph_may_splice_lines(text: str) -> None:
+    result = _checker(CPP)(text)
+    (unused,) = [f for f in result.findings if f.code == "GV902"]
+    if unused.fix is not None:  # the third: the comment's line may stay, emptied
+        (edit,) = unused.fix.edits
+        assert edit.span.start_line == edit.span.end_line == 2
+        assert apply_edits(text, [edit]).count("\n") == text.count("\n")
+    else:
+        assert unused.span.start_line == 1
 
 
 # --- property: code tokens never change ------------------------------------------------
