@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lintgv.checking import RunResult, run
 from lintgv.cli_options import add_color
 from lintgv.lines import split_lines
 from lintgv.model import FileError, Finding
-from lintgv.runner import RunResult, run
 from lintgv.writing import write_output
 
 FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")

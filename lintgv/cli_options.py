@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from lintgv.checking import Progress
 from lintgv.config import Config, apply_settings
 from lintgv.errors import ConfigError, LintgvError
-from lintgv.runner import Progress
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1

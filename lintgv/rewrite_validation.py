@@ -191,8 +191,8 @@ def validate_tree(
 ) -> CopyReport:
     """Run every copy GV201 finds under `paths` in the sandbox; return the runs, findings
     and errors (`unsandboxed`: see lintgv.runtime.copies.sandbox.run_sandboxed)."""
+    from lintgv.checking import run
     from lintgv.registry import codes_where
-    from lintgv.runner import run
 
     copies = codes_where(lambda meta: meta.reports_copies)
     overrides: dict[str, object] = {"select": sorted(copies)}

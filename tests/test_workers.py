@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from lintgv import runner
+from lintgv import checking
 from lintgv.cache import stat_key
+from lintgv.checking import Workers
 from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.helper_index import HelperIndex
 from lintgv.model import SourceFile
-from lintgv.runner import Workers
 
 HELPER = """#include <string>
 #include <unordered_map>
@@ -79,11 +79,11 @@ def test_closing_the_workers_mid_way_stops_them(tmp_path: Path) -> None:
         next(workers.check(candidates[:1]))
 
 
-_REAL_WORK = runner._work
+_REAL_WORK = checking._work
 
 
-def _recording_work(task: runner._Task) -> runner._Done:
-    """runner._work, noting the process each file is checked in."""
+def _recording_work(task: checking._Task) -> checking._Done:
+    """checking._work, noting the process each file is checked in."""
     (Path(os.environ["LINTGV_TEST_PIDS"]) / str(os.getpid())).touch()
     return _REAL_WORK(task)
 
@@ -103,8 +103,8 @@ def test_a_run_checks_both_passes_in_the_same_workers(
     pids = tmp_path / "pids"
     pids.mkdir()
     monkeypatch.setenv("LINTGV_TEST_PIDS", str(pids))
-    monkeypatch.setattr(runner, "_work", _recording_work)
-    result = runner.run([tree], {}, use_cache=False, jobs=2)
+    monkeypatch.setattr(checking, "_work", _recording_work)
+    result = checking.run([tree], {}, use_cache=False, jobs=2)
     codes = [f.code for r in result.results for f in r.findings]
     assert codes.count("GV203") == 60  # the second pass ran
     checked_in = {p.name for p in pids.iterdir()}
@@ -121,14 +121,14 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
     walked: list[Path] = []
     handed_out: list[int] = []  # how many files the walk had found when each was handed out
     real_discover = Discovery.discover
-    real_map = runner._Pool.map
+    real_map = checking._Pool.map
 
     def walk_noted(discovery: Discovery, *args: Any) -> Iterator[Candidate]:
         for candidate in real_discover(discovery, *args):
             walked.append(candidate.path)
             yield candidate
 
-    def map_noted(pool: runner._Pool, function: Any, tasks: Iterable[Any]) -> Iterator[Any]:
+    def map_noted(pool: checking._Pool, function: Any, tasks: Iterable[Any]) -> Iterator[Any]:
         def noted() -> Iterator[Any]:
             for task in tasks:
                 handed_out.append(len(walked))
@@ -139,16 +139,16 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
     reports: list[tuple[str, int, int]] = []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Discovery, "discover", walk_noted)
-        patch.setattr(runner._Pool, "map", map_noted)
-        result = runner.run(
+        patch.setattr(checking._Pool, "map", map_noted)
+        result = checking.run(
             [tree], {}, use_cache=False, jobs=2, progress=lambda *r: reports.append(r)
         )
     files = len(walked)
     assert files == 82 and len(result.results) == files
     # Each file went out as soon as the walk had found it, not after the walk.
     assert handed_out[:files] == list(range(1, files + 1))
-    checking = [r for r in reports if r[0] == "checking"]
-    assert checking == [("checking", done, files) for done in range(1, files + 1)]
+    stage = [r for r in reports if r[0] == "checking"]
+    assert stage == [("checking", done, files) for done in range(1, files + 1)]
 
 
 def test_a_run_without_a_cache_neither_hashes_nor_stats_its_files(
@@ -161,7 +161,7 @@ def test_a_run_without_a_cache_neither_hashes_nor_stats_its_files(
     def refused(*_: object) -> object:
         raise AssertionError("nothing keeps it")
 
-    monkeypatch.setattr(runner, "digest_of", refused)
-    monkeypatch.setattr(runner, "stat_key", refused)
-    result = runner.run([tree], {}, use_cache=False, jobs=1)
+    monkeypatch.setattr(checking, "digest_of", refused)
+    monkeypatch.setattr(checking, "stat_key", refused)
+    result = checking.run([tree], {}, use_cache=False, jobs=1)
     assert sum(len(r.findings) for r in result.results) >= 4

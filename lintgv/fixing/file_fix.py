@@ -13,6 +13,7 @@ from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from lintgv.checking import Progress
 from lintgv.discovery import Candidate
 from lintgv.fixing.files import (
     ChangedOnDisk,
@@ -28,7 +29,6 @@ from lintgv.fixing.groups import Workspace
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.model import FileError, FileResult, Finding, Language, ProjectFacts, SourceFile
 from lintgv.reading import read_source
-from lintgv.runner import Progress
 from lintgv.worker_pool import worker_pool
 
 log = logging.getLogger(__name__)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from lintgv.checking import Progress, run
 from lintgv.codemods.unique_names import Skipped
 from lintgv.discovery import Discovery
 from lintgv.fixing import MAX_ROUNDS
@@ -31,7 +32,6 @@ from lintgv.fixing.supply_stage import project_files, thread_supplies
 from lintgv.helpers.names import cpp_identity
 from lintgv.model import Applicability, FileError, FileResult, Finding
 from lintgv.registry import rule_codes
-from lintgv.runner import Progress, run
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from lintgv.cache import stat_key
+from lintgv.checking import Workers
 from lintgv.config import apply_settings
 from lintgv.discovery import Candidate
 from lintgv.engine import check
@@ -30,7 +31,6 @@ from lintgv.lines import LineIndex
 from lintgv.model import FileError, FileResult, ProjectFacts, SourceFile
 from lintgv.reading import read_source
 from lintgv.registry import select
-from lintgv.runner import Workers
 from lintgv_server.progress import Progress
 from lintgv_server.scan_cache import ScanCache, ScanKey, Scanned
 from lintgv_server.state import LintgvServer

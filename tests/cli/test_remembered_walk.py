@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lintgv import runner
+from lintgv import checking
 from tests.cli.conftest import Lintgv
 
 SITE = 'from tvm import relay\n\n\ndef f(mod):\n    return relay.GlobalVar("f")\n'
@@ -101,8 +101,8 @@ def test_an_unchanged_walk_is_reused_without_listing_folders(
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     (tree / "pkg").mkdir(parents=True)
     (tree / "pkg" / "a.py").write_text(SITE, encoding="utf-8")
-    first = runner.run([tree], {}, cache_dir=cache, jobs=1)
-    assert runner.run([tree], {}, cache_dir=cache, jobs=1) == first
+    first = checking.run([tree], {}, cache_dir=cache, jobs=1)
+    assert checking.run([tree], {}, cache_dir=cache, jobs=1) == first
     listed: list[str] = []
     real = os.scandir
 
@@ -111,7 +111,7 @@ def test_an_unchanged_walk_is_reused_without_listing_folders(
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    again = runner.run([tree], {}, cache_dir=cache, jobs=1)
+    again = checking.run([tree], {}, cache_dir=cache, jobs=1)
     assert listed == []
     assert [r.path for r in again.results] == [tree / "pkg" / "a.py"]
     assert again.findings_count == first.findings_count == 1

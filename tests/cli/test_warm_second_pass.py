@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lintgv import runner
+from lintgv import checking
 from tests.cli.conftest import Lintgv
 
 Project = Callable[[dict[str, str | bytes]], Path]
@@ -42,17 +42,17 @@ def test_a_warm_run_takes_the_second_pass_from_the_cache(
     tree.mkdir()
     (tree / "helper.cc").write_text(HELPER_CC.format(name="NameFor"), encoding="utf-8")
     (tree / "plan.cc").write_text(CALLER_CC, encoding="utf-8")
-    first = runner.run([tree], {}, cache_dir=cache, jobs=1)
+    first = checking.run([tree], {}, cache_dir=cache, jobs=1)
     assert [f.code for r in first.results for f in r.findings].count("GV203") == 1
     read: list[Path] = []
-    real = runner.__dict__["read_source"]
+    real = checking.__dict__["read_source"]
 
     def read_source(path: Path, limit: int) -> object:
         read.append(path)
         return real(path, limit)
 
-    monkeypatch.setattr("lintgv.runner.read_source", read_source)
-    again = runner.run([tree], {}, cache_dir=cache, jobs=1)
+    monkeypatch.setattr("lintgv.checking.read_source", read_source)
+    again = checking.run([tree], {}, cache_dir=cache, jobs=1)
     assert read == []
     assert again.results == first.results
 

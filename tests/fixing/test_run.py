@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from lintgv import runner
+from lintgv import checking
 from lintgv.fixing import file_fix
 from lintgv.fixing import run as fix_run
 from lintgv.fixing.files import Tree
@@ -157,7 +157,7 @@ def test_the_first_pass_check_of_a_file_is_reused_while_the_file_holds_what_it_c
     def record(text: str, checked: FileResult | None) -> None:
         reused[text.splitlines()[0]] = checked is not None
 
-    real_run = runner.run
+    real_run = checking.run
 
     def run_then_edit(*args: object, **kwargs: object) -> object:
         done = real_run(*args, **kwargs)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from lintgv.runner import run
+from lintgv.checking import run
 
 SERVER = [sys.executable, "-m", "lintgv", "server"]
 # Generous: the machine running the tests may be busy; nothing waits this long normally.

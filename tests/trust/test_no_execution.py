@@ -91,7 +91,7 @@ _PROBES = {
         "from lintgv.config import Config\n"
         "from lintgv.discovery import Candidate\n"
         "from lintgv.model import Language\n"
-        "from lintgv.runner import Workers\n"
+        "from lintgv.checking import Workers\n"
         "path = pathlib.Path('m0.py').resolve()\n"
         "candidate = Candidate(path, Language.PYTHON, Config(root=path.parent), 'm0')\n"
         "workers = Workers(1)\n"
