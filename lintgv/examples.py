@@ -7,7 +7,8 @@ from lintgv.config import Config, apply_settings
 from lintgv.edits import apply_edits, apply_fixes
 from lintgv.engine import check
 from lintgv.model import Applicability, FileResult, Language, SourceFile
-from lintgv.rules._base import Invalid, Rule, Valid
+from lintgv.registry import all_rules
+from lintgv.rules._base import CommentRule, Invalid, Rule, Valid
 
 EXAMPLE_ROOT = Path("/example-project")
 
@@ -40,7 +41,8 @@ def check_snippet(
     settings = apply_settings(Config(root=EXAMPLE_ROOT), dict(config or {}), None)
     # Comment rules judge other rules' findings, so those rules must run too.
     codes = ["GV"] if rule.LANGUAGE is None else [rule.META.code]
-    settings = apply_settings(settings, {"select": codes, "extend-select": ["GV9"]}, None)
+    comments = [r.META.code for r in all_rules() if issubclass(r, CommentRule)]
+    settings = apply_settings(settings, {"select": codes, "extend-select": comments}, None)
     where = example_path(rule, path)
     language = Language.CPP if where.suffix in settings.cpp_extensions else Language.PYTHON
     module = module_name_of(PurePosixPath(where.relative_to(EXAMPLE_ROOT).as_posix()))

@@ -14,6 +14,8 @@ from pathlib import PurePosixPath
 
 from lintgv.model import Applicability, Finding
 from lintgv.paths import display_path
+from lintgv.registry import codes_where, rule_meta
+from lintgv.rules._base import MigrationPhase
 
 
 @dataclass
@@ -61,19 +63,39 @@ class Directory:
 
 @dataclass(frozen=True)
 class Phase:
-    """One kind of change, in the order a migration makes them."""
+    """One kind of change, in the order a migration makes them; its codes are those of
+    the rules that name it as their phase."""
 
+    key: MigrationPhase
     title: str
-    codes: tuple[str, ...]
-    # How to apply the fixes `lintgv fix` has for this phase ("" when there are none).
-    fix: str
     why_here: str
-    # Fixed by a change across files that `check` does not show as a fix (GV2xx copies):
-    # the fix command is worth running whatever the findings say.
-    multi_file: bool = False
-    # The codes of the callees' sites (definitions, declarations in headers): their
-    # directories are worked through before those that only hold callers.
-    callee_codes: tuple[str, ...] = ()
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(sorted(codes_where(lambda meta: meta.phase is self.key)))
+
+    @property
+    def callee_codes(self) -> tuple[str, ...]:
+        """The codes of the callees' sites (definitions, declarations in headers): their
+        directories are worked through before those that only hold callers."""
+        return tuple(c for c in self.codes if rule_meta(c).reports_callees)
+
+    @property
+    def multi_file(self) -> bool:
+        """Tell whether a change across files that `check` does not show as a fix (GV2xx
+        copies) fixes this phase: the fix command is worth running whatever the
+        findings say."""
+        return any(rule_meta(c).across_files for c in self.codes)
+
+    @property
+    def fix(self) -> str:
+        """Return how to apply the fixes `lintgv fix` has for this phase ("" when there
+        are none)."""
+        offered = {rule_meta(c).offered_fix for c in self.codes}
+        if not offered & {Applicability.SAFE, Applicability.UNSAFE}:
+            return ""
+        unsafe = " --unsafe" if Applicability.UNSAFE in offered else ""
+        return f"lintgv fix{unsafe} --select {','.join(self.codes)}"
 
 
 # Callees before callers: a helper and its declarations go before the calls that are
@@ -81,41 +103,33 @@ class Phase:
 # are settled before the symbols that carry them are looked at.
 PHASES = (
     Phase(
+        MigrationPhase.UNIQUE_NAME_HELPERS,
         "Replace private unique-name helpers with a NameSupply",
-        ("GV201", "GV202", "GV203"),
-        "lintgv fix --unsafe --select GV201,GV202,GV203",
         "a helper goes with its declarations and every call, in one change across files",
-        multi_file=True,
-        callee_codes=("GV201", "GV202"),
     ),
     Phase(
+        MigrationPhase.UNIQUING_LOOPS,
         "Replace inline uniquing loops with supply calls",
-        ("GV204",),
-        "",
         "each loop becomes one call of the supply that now owns the names",
     ),
     Phase(
+        MigrationPhase.GLOBAL_VARS,
         "Take GlobalVars from a GlobalVarSupply",
-        ("GV101",),
-        "lintgv fix --unsafe --select GV101",
         "a site uses the supply in scope, or one made from the module it is added to",
     ),
     Phase(
+        MigrationPhase.REMOVED_APIS,
         "Move off removed supply APIs",
-        ("GV401",),
-        "lintgv fix --unsafe --select GV401",
         "only for a `tvm-version` that removed them",
     ),
     Phase(
+        MigrationPhase.GLOBAL_SYMBOLS,
         "Settle global_symbol settings",
-        ("GV301", "GV302", "GV303"),
-        "lintgv fix --unsafe --select GV301,GV302,GV303",
         "the names are final once the supplies hand them out",
     ),
     Phase(
+        MigrationPhase.SUPPRESSIONS,
         "Clean up suppression comments",
-        ("GV901", "GV902"),
-        "lintgv fix --select GV901,GV902",
         "fixed code leaves suppressions that are no longer needed",
     ),
 )

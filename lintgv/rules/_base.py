@@ -6,6 +6,7 @@ import logging
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum, auto
 from functools import cache
 from pathlib import Path
 from typing import ClassVar, cast
@@ -23,6 +24,18 @@ from lintgv.prefilter import bytes_pattern
 from lintgv.suppress import Suppression
 
 log = logging.getLogger(__name__)
+
+
+class MigrationPhase(Enum):
+    """The phase of a migration that works through a rule's sites (migration.py describes
+    the phases and puts them in order)."""
+
+    UNIQUE_NAME_HELPERS = auto()
+    UNIQUING_LOOPS = auto()
+    GLOBAL_VARS = auto()
+    REMOVED_APIS = auto()
+    GLOBAL_SYMBOLS = auto()
+    SUPPRESSIONS = auto()
 
 
 @dataclass(frozen=True)
@@ -62,6 +75,12 @@ class RuleMeta:
     # How an editor marks what it flags: "unnecessary" (faded: code that can go) or
     # "deprecated" (struck through: an API a newer release removed); "" for neither.
     marks: str = ""
+    # The migration phase its sites are worked through in; None for a check of what a
+    # build or proof produces, which no migration step changes.
+    phase: MigrationPhase | None = None
+    # Its sites are the callees of its phase's other sites (a helper's definition, its
+    # declarations in headers): a migration works through their directories first.
+    reports_callees: bool = False
 
     @property
     def offered_fix(self) -> Applicability:

@@ -3,13 +3,14 @@ the constructions are in lintgv/rules/_direct_global_var."""
 
 from lintgv.codemods import NO_FIX_MARKER
 from lintgv.model import Applicability, Severity
-from lintgv.rules._base import Invalid, RuleMeta, Valid
+from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.rules._direct_global_var.common import MESSAGE_UNIQUE_NAMES
 from lintgv.rules._direct_global_var.cpp_scan import CppSites
 from lintgv.rules._direct_global_var.python_scan import PythonSites
 
 META = RuleMeta(
     code="GV101",
+    phase=MigrationPhase.GLOBAL_VARS,
     makes_names=True,
     threads_supply=True,
     fix_replaces_name="GlobalVar",

@@ -17,10 +17,20 @@ from lintgv.helpers.names import (
 from lintgv.model import Language, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
+from lintgv.rules._base import (
+    CppRule,
+    Invalid,
+    MigrationPhase,
+    PythonRule,
+    RuleContext,
+    RuleMeta,
+    Valid,
+)
 
 META = RuleMeta(
     code="GV201",
+    phase=MigrationPhase.UNIQUE_NAME_HELPERS,
+    reports_callees=True,
     makes_names=True,
     across_files=True,
     finds_helpers=True,

@@ -20,11 +20,13 @@ from lintgv.helpers.names import (
 )
 from lintgv.model import Severity
 from lintgv.parsing.cpp_nodes import function_declarator_in
-from lintgv.rules._base import CppRule, Invalid, RuleMeta, Valid
+from lintgv.rules._base import CppRule, Invalid, MigrationPhase, RuleMeta, Valid
 
 Node = tree_sitter.Node
 META = RuleMeta(
     code="GV202",
+    phase=MigrationPhase.UNIQUE_NAME_HELPERS,
+    reports_callees=True,
     makes_names=True,
     across_files=True,
     finds_thin_wrappers=True,

@@ -29,11 +29,20 @@ from lintgv.model import Language, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
+from lintgv.rules._base import (
+    CppRule,
+    Invalid,
+    MigrationPhase,
+    PythonRule,
+    RuleContext,
+    RuleMeta,
+    Valid,
+)
 
 Node = tree_sitter.Node
 META = RuleMeta(
     code="GV203",
+    phase=MigrationPhase.UNIQUE_NAME_HELPERS,
     makes_names=True,
     across_files=True,
     finds_helpers=True,

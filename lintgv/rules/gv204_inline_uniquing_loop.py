@@ -20,10 +20,19 @@ from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, Fix, Language, Severity, Span
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import CppRule, Invalid, PythonRule, RuleContext, RuleMeta, Valid
+from lintgv.rules._base import (
+    CppRule,
+    Invalid,
+    MigrationPhase,
+    PythonRule,
+    RuleContext,
+    RuleMeta,
+    Valid,
+)
 
 META = RuleMeta(
     code="GV204",
+    phase=MigrationPhase.UNIQUING_LOOPS,
     makes_names=True,
     name="inline-uniquing-loop",
     severity=Severity.WARNING,

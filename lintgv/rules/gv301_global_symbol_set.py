@@ -2,12 +2,13 @@
 
 from lintgv.config import Config
 from lintgv.model import Language, Severity
-from lintgv.rules._base import Invalid, RuleMeta, Valid
+from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.rules._global_symbol.base import GlobalSymbolCpp, GlobalSymbolPython
 from lintgv.rules._global_symbol.messages import Evidence, Kind, set_message
 
 META = RuleMeta(
     code="GV301",
+    phase=MigrationPhase.GLOBAL_SYMBOLS,
     name="global-symbol-set",
     severity=Severity.WARNING,
     message="global_symbol set or overwritten; fix the name at birth with "

@@ -8,11 +8,12 @@ from lintgv.helpers.names import DICT_SCAN
 from lintgv.model import Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
-from lintgv.rules._base import Invalid, PythonRule, RuleContext, RuleMeta, Valid
+from lintgv.rules._base import Invalid, MigrationPhase, PythonRule, RuleContext, RuleMeta, Valid
 from lintgv.rules._global_symbol.python_scan import is_key
 
 META = RuleMeta(
     code="GV303",
+    phase=MigrationPhase.GLOBAL_SYMBOLS,
     name="tvmscript-global-symbol",
     severity=Severity.INFO,
     message="global_symbol declared by hand in TVMScript; leave it out so the function's "

@@ -12,10 +12,20 @@ from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.python import ParsedPython
 from lintgv.paths import matches_any, relative_to_root
-from lintgv.rules._base import CppRule, Invalid, PythonRule, Rule, RuleContext, RuleMeta, Valid
+from lintgv.rules._base import (
+    CppRule,
+    Invalid,
+    MigrationPhase,
+    PythonRule,
+    Rule,
+    RuleContext,
+    RuleMeta,
+    Valid,
+)
 
 META = RuleMeta(
     code="GV401",
+    phase=MigrationPhase.REMOVED_APIS,
     marks="deprecated",
     name="removed-supply-api",
     severity=Severity.ERROR,

@@ -1,5 +1,5 @@
 from lintgv.model import Fix, Severity
-from lintgv.rules._base import CommentRule, Invalid, RuleMeta, Valid
+from lintgv.rules._base import CommentRule, Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.suppress import Suppression
 
 
@@ -19,6 +19,7 @@ class BareSuppression(CommentRule):
 
     META = RuleMeta(
         code="GV901",
+        phase=MigrationPhase.SUPPRESSIONS,
         name="bare-suppression",
         severity=Severity.WARNING,
         message="bare `lintgv: ignore` suppresses nothing; name the codes",

@@ -1,5 +1,5 @@
 from lintgv.model import Applicability, Edit, Fix, Severity
-from lintgv.rules._base import CommentRule, Invalid, RuleMeta, Valid
+from lintgv.rules._base import CommentRule, Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.suppress import Suppression
 
 
@@ -30,6 +30,7 @@ class UnusedSuppression(CommentRule):
 
     META = RuleMeta(
         code="GV902",
+        phase=MigrationPhase.SUPPRESSIONS,
         marks="unnecessary",
         name="unused-suppression",
         severity=Severity.WARNING,

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
+from lintgv.fixing.across import ACROSS_CODES
 from lintgv.fixing.thread_edits import is_threading_site
 from lintgv.model import Finding, Span
 from lintgv_server import actions, multi_file_actions
@@ -107,7 +108,7 @@ async def _group_actions(
     copies replaced, and supplies threaded to GlobalVars with nothing in scope."""
     result = []
     codec = ls.workspace.position_codec
-    found = [f for f in findings if f.code in multi_file_actions.GROUP_CODES]
+    found = [f for f in findings if f.code in ACROSS_CODES]
     if found:
         changes = await ls.run_on_lint_thread(lambda: multi_file_actions.plan_groups(ls, analysis))
         rng = to_range(analysis.index, codec, found[0].span)

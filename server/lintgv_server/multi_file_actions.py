@@ -22,12 +22,9 @@ from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
 from lintgv.model import Finding, Language
-from lintgv.registry import rule_codes
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import whole_text_edit
 from lintgv_server.state import LintgvServer
-
-GROUP_CODES = frozenset(code for code, rules in rule_codes().items() if rules[0].META.across_files)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from lintgv.codes import known_codes, reporter
+from lintgv.migration import PHASES
 from lintgv.model import Applicability
 from lintgv.registry import all_rules, rule_codes
 from lintgv.rules._base import ArtifactRule, Rule
@@ -115,3 +116,12 @@ def test_codes_check_never_reports_are_the_artifact_rules_with_their_command(
         assert command is not None and rule.REPORTED_BY.startswith(f"`{command}`")
     else:
         assert command is None
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_source_rule_names_the_migration_phase_that_plans_its_sites(rule: type[Rule]) -> None:
+    phase = rule.META.phase
+    if issubclass(rule, ArtifactRule):
+        assert phase is None, "no migration step changes what a build produces"
+    else:
+        assert phase in {p.key for p in PHASES}
