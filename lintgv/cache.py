@@ -43,6 +43,7 @@ _ALLOWED = frozenset(
         ("lintgv.model", name)
         for name in (
             "Applicability",
+            "Blocker",
             "Edit",
             "FileError",
             "FileResult",

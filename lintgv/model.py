@@ -34,6 +34,15 @@ class Applicability(_Value):
     NONE = "none"
 
 
+class Blocker(_Value):
+    """What keeps a rule's own fix from a site when a later stage can clear it (the
+    finding's reason says it in words)."""
+
+    # Nothing in scope can name the GlobalVar, in a release with GlobalVarSupply: `fix
+    # --unsafe` threads one into the function from its callers (fixing/thread_edits.py).
+    NOTHING_IN_SCOPE = "nothing-in-scope"
+
+
 @dataclass(frozen=True, order=True)
 class Span:
     """A range of text: 1-based lines, 0-based columns counted in code points."""
@@ -113,6 +122,8 @@ class Finding:
     # a unique-name helper as its file names it (`CodeGenC::GetUniqueName`,
     # `Printer.name_for`) for GV201 and GV202, the name called for GV203.
     subject: str = ""
+    # What keeps the rule's own fix from the site, when a later stage can clear it.
+    blocker: Blocker | None = None
     # What to do by hand: the remedy half of the message ("problem; remedy").
     remedy: str = ""
 

@@ -5,3 +5,8 @@ NameSupply). Rules call these to build their fixes; `lintgv fix` proves and appl
 
 # Joins a finding's message and the reason it has no fix; `lintgv fix` reports the reason.
 NO_FIX_MARKER = "; no automatic fix: "
+
+
+def nothing_in_scope(supply_type: str) -> str:
+    """Return why a GlobalVar site has no fix when nothing in scope can name it."""
+    return f"no {supply_type} or IRModule in scope to name it with"

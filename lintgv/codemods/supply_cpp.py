@@ -14,7 +14,7 @@ from enum import StrEnum
 
 import tree_sitter
 
-from lintgv.codemods import cpp_scope
+from lintgv.codemods import cpp_scope, nothing_in_scope
 from lintgv.codemods.cpp_edits import insert_before, statement_indent
 from lintgv.codemods.includes import (
     GLOBAL_VAR_SUPPLY_HEADER,
@@ -22,7 +22,7 @@ from lintgv.codemods.includes import (
     include_edit,
 )
 from lintgv.codemods.names import free_name
-from lintgv.model import Applicability, Edit, Fix, Span
+from lintgv.model import Applicability, Blocker, Edit, Fix, Span
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import listed
 
@@ -55,6 +55,7 @@ class CppSite:
 class Outcome:
     fix: Fix | None
     reason: str | None = None
+    blocker: Blocker | None = None
 
 
 @dataclass
@@ -67,6 +68,7 @@ class _Plan:
     block: tree_sitter.Node | None = None  # where a new supply may be declared
     note: str | None = None
     reason: str | None = None
+    blocker: Blocker | None = None
     # No supply or module to use: a new, empty supply is shown as a suggestion.
     suggest_new: bool = False
     edits: list[Edit] = field(default_factory=list)
@@ -193,8 +195,10 @@ class SupplyPlanner:
             plan.suggest_new = True
             return
         if not modules:
-            plan.reason = f"no {self.supply_type} or IRModule in scope to name it with"
+            plan.reason = nothing_in_scope(self.supply_type)
             plan.suggest_new = True
+            if not self.unique_names:  # threading passes a GlobalVarSupply
+                plan.blocker = Blocker.NOTHING_IN_SCOPE
             return
         chosen = modules[0]
         plan.module = f"*{chosen.name}" if chosen.pointer else chosen.name
@@ -352,7 +356,8 @@ class SupplyPlanner:
             plan.supply = 'GlobalVarSupply(NameSupply(""))'
             shown = self._rewritten(plan)
             title = f"{shown.title}: a new supply; pass the module's supply in instead"
-            return Outcome(Fix(title, Applicability.DISPLAY, shown.edits), plan.reason)
+            fix = Fix(title, Applicability.DISPLAY, shown.edits)
+            return Outcome(fix, plan.reason, plan.blocker)
         if plan.reason is not None:
             return Outcome(None, plan.reason)
         fix = self._rewritten(plan)

@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from lintgv.codemods import nothing_in_scope
 from lintgv.codemods import python_scope as scope
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.names import free_name
-from lintgv.model import Applicability, Edit, Fix, Span
+from lintgv.model import Applicability, Blocker, Edit, Fix, Span
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import code_of
 from lintgv.parsing.walk import methods_of, walk
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 class Outcome:
     fix: Fix | None
     reason: str | None = None  # why there is no fix; None when unknown or fixed
+    blocker: Blocker | None = None
     # The site is at module level and the parse was partial: its supply and module are
     # names that were not parsed, so nothing can be said yet.
     unseen: bool = False
@@ -62,6 +64,7 @@ class _Site:
     inline: bool = False  # build the supply inside the call (lambdas, single sites)
     note: str | None = None  # a human choice is needed: display only
     reason: str | None = None
+    blocker: Blocker | None = None
     late: str = ""  # a module the global is added to, but bound only after the site
     # No supply or module to use: a new, empty supply is shown as a suggestion.
     suggest_new: bool = False
@@ -184,15 +187,18 @@ class SupplyPlanner:
             site.suggest_new = True
             return
         if not modules:
-            site.reason = f"no {self.supply_type} or IRModule in scope to name it with"
+            site.suggest_new = True
             if isinstance(site.owner, cst.Module):
-                # Not the reason fixing/thread_edits.py threads a supply parameter for:
-                # no function here can take one (nor does a migration plan count on it).
+                # No function here can take a supply parameter: nothing to thread (and no
+                # migration plan counts on it).
                 site.reason = (
                     f"at module level, with no {self.supply_type} or IRModule to name it "
                     "with and no function to take a supply parameter"
                 )
-            site.suggest_new = True
+                return
+            site.reason = nothing_in_scope(self.supply_type)
+            if not self.unique_names:  # threading passes a GlobalVarSupply
+                site.blocker = Blocker.NOTHING_IN_SCOPE
             return
         site.module = cst.Name(modules[0].name)
         if len(modules) > 1:
@@ -350,7 +356,8 @@ class SupplyPlanner:
             # caller's supply (or the module's) has to be passed in for real.
             shown = self._rewritten(site, "GlobalVarSupply()", imports, builds=True)
             title = f"{shown.title}: a new supply; pass the module's supply in instead"
-            return Outcome(Fix(title, Applicability.DISPLAY, shown.edits), site.reason)
+            fix = Fix(title, Applicability.DISPLAY, shown.edits)
+            return Outcome(fix, site.reason, site.blocker)
         if site.reason is not None:
             return Outcome(None, site.reason or None, unseen=site.reason == "")
         code = self.code

@@ -13,14 +13,11 @@ from lintgv.config import DEFAULT_EXCLUDE, Config, apply_settings
 from lintgv.discovery import Discovery
 from lintgv.edits import apply_edits
 from lintgv.engine import check
-from lintgv.model import Applicability, Edit, Finding, SourceFile
+from lintgv.model import Applicability, Blocker, Edit, Finding, SourceFile
 from lintgv.paths import display_path
 from lintgv.registry import codes_where
 
 PARAMETER = "global_var_supply"
-# GV101's reason when nothing in scope can name the GlobalVar (codemods/supply_*.py): the
-# sites a supply is threaded to.
-NOTHING_IN_SCOPE = "no GlobalVarSupply or IRModule in scope to name it with"
 # The rules whose sites with nothing in scope get a supply threaded to them, and whose own
 # fix then names each site through it (RuleMeta.threads_supply).
 THREADING_CODES = codes_where(lambda meta: meta.threads_supply)
@@ -32,7 +29,7 @@ UNNAMED_SITE = (
 def is_threading_site(finding: Finding) -> bool:
     """Tell whether `fix --unsafe` threads a supply parameter to the finding's site: its
     rule threads supplies, and nothing in scope can name the site."""
-    return finding.code in THREADING_CODES and finding.reason == NOTHING_IN_SCOPE
+    return finding.code in THREADING_CODES and finding.blocker is Blocker.NOTHING_IN_SCOPE
 
 
 @dataclass(frozen=True)

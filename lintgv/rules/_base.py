@@ -15,7 +15,7 @@ import tree_sitter
 
 from lintgv.config import Config
 from lintgv.errors import RuleCrash
-from lintgv.model import Applicability, Edit, Finding, Fix, Language, Severity, Span
+from lintgv.model import Applicability, Blocker, Edit, Finding, Fix, Language, Severity, Span
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.cpp_regions import joined_ranges
@@ -65,9 +65,9 @@ class RuleMeta:
     # Its findings are the unique-name copies themselves, each named by its subject
     # (GV201): a change across files starts from one, and a run plans changes for them.
     reports_copies: bool = False
-    # With nothing in scope to name a site (its reason NOTHING_IN_SCOPE, fixing/
-    # thread_edits.py), `fix --unsafe` threads a supply parameter into the function from
-    # its callers, and this rule's own fix then names the site through it (GV101).
+    # With nothing in scope to name a site (its blocker Blocker.NOTHING_IN_SCOPE), `fix
+    # --unsafe` threads a supply parameter into the function from its callers, and this
+    # rule's own fix then names the site through it (GV101).
     threads_supply: bool = False
     # A name its fixes replace (`GlobalVar`): once a Python file settles, an import of it
     # the fixes left unused is dropped.
@@ -196,6 +196,7 @@ class Rule:
         fix: Fix | None,
         reason: str | None = None,
         subject: str = "",
+        blocker: Blocker | None = None,
     ) -> Finding:
         """Return a Finding of this rule at `span`."""
         meta = self.META
@@ -211,6 +212,7 @@ class Rule:
             statement_line=statement_line or span.start_line,
             reason=reason,
             subject=subject,
+            blocker=blocker,
             # A rule writes its messages as "problem; remedy" (house style); the remedy is
             # kept apart here, where the message is made, for whoever gives it alone.
             remedy=text.partition("; ")[2],
@@ -324,9 +326,11 @@ class PythonRule(Rule):
         applicability: Applicability | None = None,
         reason: str | None = None,
         subject: str = "",
+        blocker: Blocker | None = None,
     ) -> None:
         """Record a finding on `node`; `replacement` builds a one-edit fix; `reason` says
-        why there is no fix and `subject` what the finding is about (see Finding)."""
+        why there is no fix, `subject` what the finding is about and `blocker` what keeps
+        the fix from it (see Finding)."""
         span = self.span_of(node)
         if replacement is not None and fix is None:
             code = self.parsed.module.code_for_node
@@ -336,7 +340,7 @@ class PythonRule(Rule):
                 applicability or self.META.fix,
                 (Edit(span, text, code(node)),),
             )
-        self.findings.append(self.finding(span, 0, message, fix, reason, subject))
+        self.findings.append(self.finding(span, 0, message, fix, reason, subject, blocker))
 
     def suppressed_among(self, nodes: Sequence[cst.CSTNode]) -> set[int]:
         """Return the ids of the `nodes` whose finding a suppression comment covers."""
@@ -489,9 +493,10 @@ class CppRule(Rule):
         applicability: Applicability | None = None,
         reason: str | None = None,
         subject: str = "",
+        blocker: Blocker | None = None,
     ) -> None:
         """Record a finding on `node` (through `end`); `replacement` builds a one-edit fix;
-        `reason` and `subject` as for PythonRule.report."""
+        `reason`, `subject` and `blocker` as for PythonRule.report."""
         span = self.parsed.span(node, end)
         if replacement is not None and fix is None:
             fix = Fix(
@@ -500,7 +505,7 @@ class CppRule(Rule):
                 (self.parsed.replace(node, replacement, end),),
             )
         line = self._statement_line(node, span)
-        self.findings.append(self.finding(span, line, message, fix, reason, subject))
+        self.findings.append(self.finding(span, line, message, fix, reason, subject, blocker))
 
     def suppressed_among(
         self, nodes: Sequence[tuple[tree_sitter.Node, tree_sitter.Node | None]]

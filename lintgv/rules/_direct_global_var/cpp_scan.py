@@ -136,7 +136,14 @@ class CppSites(CppRule):
                 continue
             outcome = next(outcomes)
             message = message_for(self.config, self.META.message, outcome.reason)
-            self.report(site.node, message, end=end, fix=outcome.fix, reason=outcome.reason)
+            self.report(
+                site.node,
+                message,
+                end=end,
+                fix=outcome.fix,
+                reason=outcome.reason,
+                blocker=outcome.blocker,
+            )
 
     def _planner(self) -> supply_cpp.SupplyPlanner:
         unique_names = self.config.release.has_unique_name_supply

@@ -169,7 +169,9 @@ class PythonSites(PythonRule):
                 continue
             outcome = outcomes[call]
             message = message_for(self.config, self.META.message, outcome.reason)
-            self.report(call, message, fix=outcome.fix, reason=outcome.reason)
+            self.report(
+                call, message, fix=outcome.fix, reason=outcome.reason, blocker=outcome.blocker
+            )
 
     def _is_supplied(self, node: cst.Call) -> bool:
         first = node.args[0].value
