@@ -81,7 +81,7 @@ def _version(args: argparse.Namespace) -> str:
     """Return the TVM release to model: the flag, else the project's `tvm-version`."""
     from lintgv.config import config_for
 
-    return str(args.tvm_version or config_for(Path.cwd()).tvm_version)
+    return str(args.tvm_version or config_for(Path.cwd()).release.text)
 
 
 def command_emit_c(args: argparse.Namespace) -> int:

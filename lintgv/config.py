@@ -15,7 +15,9 @@ from lintgv.reading import read_bounded
 from lintgv.release import Release
 
 CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
-DEFAULT_TVM_VERSION = "0.24"
+DEFAULT_RELEASE = Release(24, "0.24")
+# The runtime takes a release as text, as its own callers write it.
+DEFAULT_TVM_VERSION = DEFAULT_RELEASE.text
 
 
 # Folders no walk goes into unless `exclude` is replaced.
@@ -65,16 +67,9 @@ class Config:
     # How many calls up `fix --unsafe` threads a GlobalVarSupply parameter (1: only into
     # the function that builds the GlobalVar).
     supply_depth: int = 3
-    tvm_version: str = DEFAULT_TVM_VERSION
+    release: Release = DEFAULT_RELEASE
     severity: tuple[tuple[str, Severity], ...] = ()
     max_file_size: int = 2 * 1024 * 1024
-
-    @cached_property
-    def release(self) -> Release:
-        """Return the TVM release `tvm_version` names."""
-        release = Release.parse(self.tvm_version)
-        assert release is not None, "validated on load"
-        return release
 
     def severity_for(self, code: str, default: Severity) -> Severity:
         """Return the configured severity of `code`, else `default`."""
@@ -133,13 +128,13 @@ def _int(path: Path | None, key: str, value: object) -> int:
     return value
 
 
-def _version(path: Path | None, key: str, value: object) -> str:
+def _version(path: Path | None, key: str, value: object) -> Release:
     release = Release.parse(value)
-    if release is None or not isinstance(value, str):
+    if release is None:
         raise ConfigError(path, key, value, 'expected a TVM release such as "0.16" or "0.26"')
     if not release.has_name_supply:
         raise ConfigError(path, key, value, "TVM has name supplies from 0.10 on")
-    return value
+    return release
 
 
 def _extensions(path: Path | None, key: str, value: object) -> tuple[str, ...]:
@@ -192,7 +187,7 @@ _PARSERS = {
     "tvmscript-modules": ("tvmscript_modules", _strings),
     "tvm-packages": ("tvm_packages", _strings),
     "supply-depth": ("supply_depth", _int),
-    "tvm-version": ("tvm_version", _version),
+    "tvm-version": ("release", _version),
     "severity": ("severity", _severity),
     "max-file-size": ("max_file_size", _int),
 }

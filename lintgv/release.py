@@ -5,7 +5,7 @@ appears, as read in TVM's own sources at the release tags.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 RELEASE = re.compile(r"^0\.(\d+)(?:\.\d+)?$")
 NAME_SUPPLY_ADDED = 10  # include/tvm/ir/name_supply.h, PR 12066
@@ -19,12 +19,14 @@ class Release:
     """A TVM release line, "0.16" → minor 16."""
 
     minor: int
+    # As the user wrote it ("0.16.1"): what messages show and what the runtime is given.
+    text: str = field(default="", compare=False)
 
     @classmethod
     def parse(cls, text: object) -> "Release | None":
         """Return the release `text` names ("0.16", "0.16.1"), or None if it names none."""
         match = RELEASE.match(text) if isinstance(text, str) else None
-        return cls(int(match.group(1))) if match is not None else None
+        return cls(int(match.group(1)), match.group(0)) if match is not None else None
 
     @property
     def has_name_supply(self) -> bool:

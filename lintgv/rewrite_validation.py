@@ -204,7 +204,7 @@ def validate_tree(
         if config_file
         else config_for(Path(paths[0]) if paths else Path.cwd())
     )
-    version = tvm_version or config.tvm_version
+    version = tvm_version or config.release.text
     expected = supply_names(version)
     cpp_paths = [r.path for r in result.results if r.path.suffix not in (".py", ".pyi")]
     project = Project(cpp_paths, _reader)

@@ -177,7 +177,7 @@ def _proof(
 ) -> NameProof:
     """Return how to prove changes: each copy against its own file's `tvm-version`."""
     discovery = Discovery(overrides, config_file)
-    return NameProof(lambda path: discovery.config_for(path.parent).tvm_version, unsandboxed)
+    return NameProof(lambda path: discovery.config_for(path.parent).release.text, unsandboxed)
 
 
 def _remember(workspace: Workspace, settled: SettledFile, fix: FileFix) -> None:

@@ -2,6 +2,7 @@
 
 from lintgv.config import Config
 from lintgv.model import Language, Severity
+from lintgv.release import Release
 from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.rules._global_symbol.base import GlobalSymbolCpp, GlobalSymbolPython
 from lintgv.rules._global_symbol.messages import Evidence, Kind, set_message
@@ -191,7 +192,7 @@ class GlobalSymbolSetPython(GlobalSymbolPython):
             span=(5, 12, 5, 54),
             config={"tvm-version": "0.26"},
             message=set_message(
-                Config(tvm_version="0.26"),
+                Config(release=Release(26, "0.26")),
                 Language.PYTHON,
                 Evidence("the function is taken from the module", 5),
             ),
@@ -343,6 +344,6 @@ class GlobalSymbolSetCpp(GlobalSymbolCpp):
             '{"tir.noalias", true}});\n}\n',
             span=(2, 10, 2, 90),
             config={"tvm-version": "0.26"},
-            message=_first(Language.CPP, Config(tvm_version="0.26")),
+            message=_first(Language.CPP, Config(release=Release(26, "0.26"))),
         ),
     ]

@@ -1,7 +1,8 @@
 """GV302: a function's global_symbol removed, in Python and C++."""
 
-from lintgv.config import Config
+from lintgv.config import DEFAULT_RELEASE, Config
 from lintgv.model import Language, Severity
+from lintgv.release import Release
 from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.rules._global_symbol.base import GlobalSymbolCpp, GlobalSymbolPython
 from lintgv.rules._global_symbol.messages import Evidence, Kind, remove_message
@@ -47,9 +48,10 @@ _DOC = """A function's `global_symbol` is removed.
     """
 
 
-def _removed(language: Language, evidence: Evidence | None = None, version: str = "") -> str:
-    config = Config(tvm_version=version) if version else Config()
-    return remove_message(config, language, evidence)
+def _removed(
+    language: Language, evidence: Evidence | None = None, release: Release = DEFAULT_RELEASE
+) -> str:
+    return remove_message(Config(release=release), language, evidence)
 
 
 class GlobalSymbolRemovalPython(GlobalSymbolPython):
@@ -82,7 +84,7 @@ class GlobalSymbolRemovalPython(GlobalSymbolPython):
             'def private(func):\n    return func.without_attr("global_symbol")\n',
             span=(2, 12, 2, 46),
             config={"tvm-version": "0.26"},
-            message=_removed(Language.PYTHON, version="0.26"),
+            message=_removed(Language.PYTHON, release=Release(26, "0.26")),
         ),
     ]
 
@@ -143,6 +145,6 @@ class GlobalSymbolRemovalCpp(GlobalSymbolCpp):
             "  return WithoutAttr(std::move(f), tvm::attr::kGlobalSymbol);\n}\n",
             span=(2, 10, 2, 61),
             config={"tvm-version": "0.26"},
-            message=_removed(Language.CPP, version="0.26"),
+            message=_removed(Language.CPP, release=Release(26, "0.26")),
         ),
     ]

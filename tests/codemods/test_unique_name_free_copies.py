@@ -9,6 +9,7 @@ import pytest
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
 from lintgv.config import Config
 from lintgv.model import Applicability
+from lintgv.release import Release
 from lintgv.rewrite_validation import copy_of_change
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -84,7 +85,7 @@ def test_from_release_0_25_the_supply_is_a_unique_name_supply() -> None:
             '  GetUniqueName("a", &names);\n}\n'
         ),
     }
-    config = Config(root=Path("."), tvm_version="0.26")
+    config = Config(root=Path("."), release=Release(26, "0.26"))
     [change], _ = plan_changes(
         [Path(p) for p in files], lambda p: files[p.as_posix()], config_of=lambda _: config
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
-from lintgv.config import Config
+from lintgv.config import Config, apply_settings
 from lintgv.model import Applicability
 
 HEADER = """\
@@ -78,7 +78,9 @@ FILES = {"module.h": HEADER, "module.cc": SOURCE, "bind.cc": CALLER}
 
 
 def _plan(files: dict[str, str], version: str | None = None) -> tuple[list[Change], list[Skipped]]:
-    config = Config(root=Path("."), tvm_version=version) if version else Config(root=Path("."))
+    config = apply_settings(
+        Config(root=Path(".")), {"tvm-version": version} if version else {}, None
+    )
     return plan_changes(
         [Path(name) for name in files],
         lambda p: files.get(p.as_posix()),

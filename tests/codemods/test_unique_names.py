@@ -7,6 +7,7 @@ import pytest
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
 from lintgv.config import Config
 from lintgv.model import Applicability
+from lintgv.release import Release
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -164,7 +165,7 @@ def test_an_in_class_copy_called_through_a_pointer_becomes_a_member() -> None:
 
 
 def test_from_tvm_0_25_the_member_is_a_unique_name_supply_from_its_own_header() -> None:
-    config = Config(root=Path("."), tvm_version="0.26")
+    config = Config(root=Path("."), release=Release(26, "0.26"))
     [change], _ = plan_changes([Path("info.cc")], lambda p: MEMBER, config_of=lambda path: config)
     text = change.texts[Path("info.cc")]
     assert text.startswith("#include <tvm/ir/unique_name_supply.h>\n\n")

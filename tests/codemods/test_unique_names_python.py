@@ -10,6 +10,7 @@ from lintgv.codemods.unique_names_python import PythonChange, plan_python_change
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.model import Applicability, Language, SourceFile
+from lintgv.release import Release
 
 PATH = Path("python/tvm_ext/printer.py")
 
@@ -122,7 +123,7 @@ def test_a_module_level_copy_becomes_a_module_supply() -> None:
 
 
 def test_tvm_025_targets_unique_name_supply() -> None:
-    after = _fixed(METHOD, Config(tvm_version="0.25"))
+    after = _fixed(METHOD, Config(release=Release(25, "0.25")))
     assert "from tvm.ir.supply import UniqueNameSupply\n" in after
     assert "self.name_supply = UniqueNameSupply()  # names taken so far" in after
 

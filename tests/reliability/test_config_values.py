@@ -8,6 +8,7 @@ import pytest
 
 from lintgv.config import SETTING_KEYS, load_config
 from lintgv.errors import ConfigError
+from lintgv.release import Release
 
 LintgvRunner = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -73,3 +74,10 @@ def test_the_cli_prints_the_config_error_and_exits_2(tmp_path: Path, lintgv: Lin
         assert result.returncode == 2, command
         output = result.stdout + result.stderr
         assert "pyproject.toml: invalid value for `tvm-version`: '1.0'" in output, command
+
+
+def test_the_config_holds_the_release_parsed_once_as_it_was_written(tmp_path: Path) -> None:
+    (tmp_path / "lintgv.toml").write_text('tvm-version = "0.25.1"\n')
+    release = load_config(tmp_path / "lintgv.toml").release
+    assert release == Release(25) and release.has_unique_name_supply
+    assert release.text == "0.25.1"  # what a proof's evidence shows, as the user wrote it
