@@ -43,6 +43,20 @@ class Blocker(_Value):
     NOTHING_IN_SCOPE = "nothing-in-scope"
 
 
+@dataclass(frozen=True)
+class Message:
+    """What a rule says of a site, in parts: the problem, then the remedy, joined by a
+    semicolon (house style), and, when the rule says so, why it offers no fix."""
+
+    problem: str
+    remedy: str
+    no_fix: str = ""
+
+    def __str__(self) -> str:
+        said = f"{self.problem}; {self.remedy}"
+        return f"{said}; no automatic fix: {self.no_fix}" if self.no_fix else said
+
+
 @dataclass(frozen=True, order=True)
 class Span:
     """A range of text: 1-based lines, 0-based columns counted in code points."""
@@ -124,7 +138,7 @@ class Finding:
     subject: str = ""
     # What keeps the rule's own fix from the site, when a later stage can clear it.
     blocker: Blocker | None = None
-    # What to do by hand: the remedy half of the message ("problem; remedy").
+    # What to do by hand: the remedy its message was made from (Message.remedy).
     remedy: str = ""
 
     def moved(self, lines: int) -> "Finding":

@@ -26,7 +26,7 @@ from lintgv.codemods.unique_name_copies import (
     method_name,
 )
 from lintgv.config import config_for, load_config
-from lintgv.model import FileError, Finding
+from lintgv.model import FileError, Finding, Message
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.reading import read_source
@@ -233,12 +233,12 @@ def _finding(run: CopyRun) -> Finding:
         return CopyNamesDiffer.finding_at(
             run.path,
             run.line,
-            f"`{run.helper}` {run.summary()}; a NameSupply rewrite changes these names",
+            Message(f"`{run.helper}` {run.summary()}", CopyNamesDiffer.META.message.remedy),
         )
     return CopyNotExecutable.finding_at(
         run.path,
         run.line,
-        f"`{run.helper}` {run.summary()}; compare its names with NameSupply by hand",
+        Message(f"`{run.helper}` {run.summary()}", CopyNotExecutable.META.message.remedy),
     )
 
 

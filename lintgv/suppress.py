@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.lines import LineIndex
-from lintgv.model import Edit, Finding, Fix, Language, Severity, Span
+from lintgv.model import Edit, Finding, Fix, Language, Message, Severity, Span
 from lintgv.parsing.comments import Comment, cpp_comments, python_comments
 
 MARKER = "lintgv:"
@@ -153,7 +153,7 @@ def _edit(index: LineIndex, start: int, end: int, new: str) -> Edit:
 # A comment rule's judgement of one comment (CommentRule.judge): given the codes it
 # silenced, the codes that ran and every code there is, a (message, fix) per finding.
 Judgement = Callable[
-    [Suppression, frozenset[str], frozenset[str], frozenset[str]], list[tuple[str, Fix | None]]
+    [Suppression, frozenset[str], frozenset[str], frozenset[str]], list[tuple[Message, Fix | None]]
 ]
 
 
@@ -201,7 +201,7 @@ def apply_suppressions(
                         name,
                         path,
                         suppression.span,
-                        message,
+                        str(message),
                         severity_of[code],
                         fix,
                         statement_line=suppression.line,

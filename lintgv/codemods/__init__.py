@@ -3,9 +3,6 @@ includes, and changes that span several sites or files (GV101 to a supply, GV2xx
 NameSupply). Rules call these to build their fixes; `lintgv fix` proves and applies them.
 """
 
-# Joins a finding's message and the reason it has no fix; `lintgv fix` reports the reason.
-NO_FIX_MARKER = "; no automatic fix: "
-
 
 def nothing_in_scope(supply_type: str) -> str:
     """Return why a GlobalVar site has no fix when nothing in scope can name it."""

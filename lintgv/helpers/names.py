@@ -7,7 +7,7 @@ from enum import StrEnum
 from functools import cache
 
 from lintgv.config import Config
-from lintgv.model import Language
+from lintgv.model import Language, Message
 from lintgv.prefilter import LINE_START
 
 # GetUniqueName, _GetUniqueName, get_unique_name, GetUniqueBufferName, GenerateUniqueName,
@@ -181,10 +181,11 @@ def _supply(config: Config) -> str:
     return "a UniqueNameSupply" if _unique_names(config) else "a NameSupply"
 
 
-def helper_message(config: Config, language: Language, name: str) -> str:
+def helper_message(config: Config, language: Language, name: str) -> Message:
     """Return GV201's message for the helper `name`."""
-    return (
-        f"private unique-name helper `{name}`; use {_supply(config)} ({_fresh(config, language)})"
+    return Message(
+        f"private unique-name helper `{name}`",
+        f"use {_supply(config)} ({_fresh(config, language)})",
     )
 
 
@@ -207,27 +208,27 @@ def loop_remedy(
 
 def loop_message(
     config: Config, language: Language, container: str, base: str, module: bool
-) -> str:
+) -> Message:
     """Return GV204's message for a loop that asks `container` whether a name is taken."""
     words, call = loop_remedy(config, language, base, container if module else None)
-    return f"inline uniquing loop over `{container}`; ask {words} instead (`{call}`)"
+    return Message(f"inline uniquing loop over `{container}`", f"ask {words} instead (`{call}`)")
 
 
-def declaration_message(config: Config, name: str) -> str:
+def declaration_message(config: Config, name: str) -> Message:
     """Return GV202's message for a declaration of `name`."""
     member = "UniqueNameSupply names_" if _unique_names(config) else "NameSupply name_supply_"
-    return (
-        f"declaration of private unique-name helper `{name}`; remove it with the helper "
-        f"and keep a supply member (`{member}`)"
+    return Message(
+        f"declaration of private unique-name helper `{name}`",
+        f"remove it with the helper and keep a supply member (`{member}`)",
     )
 
 
-def call_message(config: Config, language: Language, name: str, discarded: bool) -> str:
+def call_message(config: Config, language: Language, name: str, discarded: bool) -> Message:
     """Return GV203's message for a call of `name`; `discarded` when the result is unused."""
     if not discarded:
-        return (
-            f"call of private unique-name helper `{name}`; "
-            f"ask {_supply(config)} instead ({_fresh(config, language)})"
+        return Message(
+            f"call of private unique-name helper `{name}`",
+            f"ask {_supply(config)} instead ({_fresh(config, language)})",
         )
     if language == Language.PYTHON:
         reserve = (
@@ -239,9 +240,10 @@ def call_message(config: Config, language: Language, name: str, discarded: bool)
             if _unique_names(config)
             else "`name_supply_->ReserveName(name)`"
         )
-    return (
+    return Message(
         f"call of private unique-name helper `{name}` that drops the result, so it only "
-        f"reserves the name; reserve it in {_supply(config)} ({reserve})"
+        "reserves the name",
+        f"reserve it in {_supply(config)} ({reserve})",
     )
 
 

@@ -52,8 +52,8 @@ def _rules() -> tuple[list[dict[str, object]], dict[str, int]]:
                 "id": code,
                 "name": meta.name,
                 "shortDescription": {"text": summary_of(rules[0])},
-                "fullDescription": {"text": meta.message},
-                "help": {"text": meta.message, "markdown": render_page(rules[0])},
+                "fullDescription": {"text": str(meta.message)},
+                "help": {"text": str(meta.message), "markdown": render_page(rules[0])},
                 "helpUri": rule_url(code),
                 "defaultConfiguration": {
                     "level": _LEVELS[meta.severity],

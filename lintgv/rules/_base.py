@@ -15,7 +15,17 @@ import tree_sitter
 
 from lintgv.config import Config
 from lintgv.errors import RuleCrash
-from lintgv.model import Applicability, Blocker, Edit, Finding, Fix, Language, Severity, Span
+from lintgv.model import (
+    Applicability,
+    Blocker,
+    Edit,
+    Finding,
+    Fix,
+    Language,
+    Message,
+    Severity,
+    Span,
+)
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.cpp_regions import joined_ranges
@@ -43,7 +53,7 @@ class RuleMeta:
     code: str
     name: str
     severity: Severity
-    message: str
+    message: Message
     fix: Applicability = Applicability.NONE
     default_enabled: bool = True
     # Regular expressions; a file (or, in Python, a statement) with no match is not parsed
@@ -105,7 +115,7 @@ class Invalid:
     # 1-based lines and columns as printed: the first finding, then any others in order.
     span: tuple[int, int, int, int]
     also: tuple[tuple[int, int, int, int], ...] = ()
-    message: str | None = None
+    message: Message | str | None = None
     fixed: str | None = None
     path: str = ""
     config: Mapping[str, object] = field(default_factory=dict)
@@ -192,7 +202,7 @@ class Rule:
         self,
         span: Span,
         statement_line: int,
-        message: str | None,
+        message: Message | None,
         fix: Fix | None,
         reason: str | None = None,
         subject: str = "",
@@ -200,22 +210,20 @@ class Rule:
     ) -> Finding:
         """Return a Finding of this rule at `span`."""
         meta = self.META
-        text = message or meta.message
+        said = message or meta.message
         return Finding(
             code=meta.code,
             rule=meta.name,
             path=self.context.path,
             span=span,
-            message=text,
+            message=str(said),
             severity=self.config.severity_for(meta.code, meta.severity),
             fix=fix,
             statement_line=statement_line or span.start_line,
             reason=reason,
             subject=subject,
             blocker=blocker,
-            # A rule writes its messages as "problem; remedy" (house style); the remedy is
-            # kept apart here, where the message is made, for whoever gives it alone.
-            remedy=text.partition("; ")[2],
+            remedy=said.remedy,
         )
 
 
@@ -241,7 +249,7 @@ class CommentRule(Rule):
         used: frozenset[str],
         ran: frozenset[str],
         known: frozenset[str],
-    ) -> list[tuple[str, Fix | None]]:
+    ) -> list[tuple[Message, Fix | None]]:
         """Return a (message, fix) for each finding on `suppression`: `used` are the codes
         it named that silenced a finding, `ran` the codes whose rules ran on the file,
         `known` every code there is."""
@@ -260,11 +268,13 @@ class ArtifactRule(Rule):
     EXAMPLE: ClassVar[Session | Exported]
 
     @classmethod
-    def finding_at(cls, path: Path, line: int, message: str) -> Finding:
+    def finding_at(cls, path: Path, line: int, message: Message) -> Finding:
         """Return a finding of this code on `line` of `path` (a manifest or a source file)."""
         meta = cls.META
         span = Span(line, 0, line, 0)
-        return Finding(meta.code, meta.name, path, span, message, meta.severity)
+        return Finding(
+            meta.code, meta.name, path, span, str(message), meta.severity, remedy=message.remedy
+        )
 
 
 class PythonRule(Rule):
@@ -318,7 +328,7 @@ class PythonRule(Rule):
     def report(
         self,
         node: cst.CSTNode,
-        message: str | None = None,
+        message: Message | None = None,
         *,
         replacement: cst.CSTNode | None = None,
         fix: Fix | None = None,
@@ -484,7 +494,7 @@ class CppRule(Rule):
     def report(
         self,
         node: tree_sitter.Node,
-        message: str | None = None,
+        message: Message | None = None,
         *,
         end: tree_sitter.Node | None = None,
         fix: Fix | None = None,

@@ -1,8 +1,9 @@
 """GV101: a GlobalVar constructed by hand, in Python and C++. The scans that find and fix
 the constructions are in lintgv/rules/_direct_global_var."""
 
-from lintgv.codemods import NO_FIX_MARKER
-from lintgv.model import Applicability, Severity
+from dataclasses import replace
+
+from lintgv.model import Applicability, Message, Severity
 from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.rules._direct_global_var.common import MESSAGE_UNIQUE_NAMES
 from lintgv.rules._direct_global_var.cpp_scan import CppSites
@@ -16,8 +17,11 @@ META = RuleMeta(
     fix_replaces_name="GlobalVar",
     name="direct-global-var",
     severity=Severity.WARNING,
-    message="GlobalVar built by hand; take it from a GlobalVarSupply "
-    "(`supply->FreshGlobal(name)`, Python `supply.fresh_global(name)`)",
+    message=Message(
+        "GlobalVar built by hand",
+        "take it from a GlobalVarSupply (`supply->FreshGlobal(name)`, Python "
+        "`supply.fresh_global(name)`)",
+    ),
     fix=Applicability.UNSAFE,
     triggers=(r"GlobalVar",),
     # A fix needs the whole function around a site: its supplies, modules and lookups.
@@ -166,29 +170,37 @@ class DirectGlobalVarPython(PythonSites):
         Invalid(
             'from tvm import relay\n\n\ndef name():\n    return relay.GlobalVar("f")\n',
             span=(5, 12, 5, 32),
-            message=META.message + NO_FIX_MARKER + "no GlobalVarSupply or IRModule in scope "
-            "to name it with",
+            message=replace(
+                META.message,
+                no_fix="no GlobalVarSupply or IRModule in scope to name it with",
+            ),
         ),
         Invalid(
             "import tvm\nfrom tvm import relay\n\n\ndef make(f):\n"
             '    gv = relay.GlobalVar("external")\n    mod = tvm.IRModule()\n'
             "    mod[gv] = f\n    return mod\n",
             span=(6, 10, 6, 37),
-            message=META.message + NO_FIX_MARKER + "the IRModule it is added to (`mod`) is "
-            "made after this line",
+            message=replace(
+                META.message,
+                no_fix="the IRModule it is added to (`mod`) is made after this line",
+            ),
         ),
         Invalid(
             'from tvm import relay\n\n\ndef typed(mod, t):\n    mod[relay.GlobalVar("f", t)] = 0\n',
             span=(5, 9, 5, 32),
-            message=META.message + NO_FIX_MARKER + "the call also passes a type or span, "
-            "which fresh_global cannot take",
+            message=replace(
+                META.message,
+                no_fix="the call also passes a type or span, which fresh_global cannot take",
+            ),
         ),
         Invalid(
             "import tvm\ngv = tvm.ir.GlobalVar('main')\n",
             span=(2, 6, 2, 30),
-            message=MESSAGE_UNIQUE_NAMES + NO_FIX_MARKER + "at module level, with no "
-            "UniqueNameSupply or IRModule to name it with and no function to take a supply "
-            "parameter",
+            message=replace(
+                MESSAGE_UNIQUE_NAMES,
+                no_fix="at module level, with no UniqueNameSupply or IRModule to name it with "
+                "and no function to take a supply parameter",
+            ),
             config={"tvm-version": "0.26"},
         ),
         Invalid(
@@ -350,8 +362,10 @@ class DirectGlobalVarCpp(CppSites):
         Invalid(
             'void F() {\n  ICHECK_NE(name, "") << "needs a name";\n  GlobalVar gv(name, ty);\n}\n',
             span=(3, 3, 3, 25),
-            message=META.message + NO_FIX_MARKER + "the call also passes a type or span, "
-            "which FreshGlobal cannot take",
+            message=replace(
+                META.message,
+                no_fix="the call also passes a type or span, which FreshGlobal cannot take",
+            ),
         ),
         Invalid('GlobalVar gv{"main"};\n', span=(1, 1, 1, 21)),
         # The constructor of releases before 0.7.
@@ -372,8 +386,11 @@ class DirectGlobalVarCpp(CppSites):
         Invalid(
             "auto n = make_object<GlobalVarNode>();\n",
             span=(1, 10, 1, 38),
-            message=META.message + NO_FIX_MARKER + "make_object<GlobalVarNode>() fills the "
-            "node by hand; take the GlobalVar from a supply instead",
+            message=replace(
+                META.message,
+                no_fix="make_object<GlobalVarNode>() fills the "
+                "node by hand; take the GlobalVar from a supply instead",
+            ),
         ),
         # Several sites of a function share one supply, declared outside the loop; a
         # macro nearby, braces and comments are kept.
@@ -426,8 +443,10 @@ class DirectGlobalVarCpp(CppSites):
         Invalid(
             'GlobalVar Make() { return GlobalVar("g"); }\n',
             span=(1, 27, 1, 41),
-            message=META.message + NO_FIX_MARKER + "no GlobalVarSupply or IRModule in scope "
-            "to name it with",
+            message=replace(
+                META.message,
+                no_fix="no GlobalVarSupply or IRModule in scope to name it with",
+            ),
         ),
         Invalid(
             "IRModule Build(IRModule mod, const Function& f) {\n"

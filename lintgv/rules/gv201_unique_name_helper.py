@@ -14,7 +14,7 @@ from lintgv.helpers.names import (
     name_triggers,
     python_identity,
 )
-from lintgv.model import Language, Severity
+from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import (
@@ -38,8 +38,10 @@ META = RuleMeta(
     reports_copies=True,
     name="unique-name-helper",
     severity=Severity.WARNING,
-    message="private unique-name helper; use a NameSupply (`name_supply_->FreshName(name)`, "
-    "Python `supply.fresh_name(name)`)",
+    message=Message(
+        "private unique-name helper",
+        "use a NameSupply (`name_supply_->FreshName(name)`, Python `supply.fresh_name(name)`)",
+    ),
 )
 
 _DOC = """A function re-implements "if the name is taken, append a counter".

@@ -18,7 +18,7 @@ from lintgv.helpers.names import (
     judge,
     name_triggers,
 )
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.parsing.cpp_nodes import function_declarator_in
 from lintgv.rules._base import CppRule, Invalid, MigrationPhase, RuleMeta, Valid
 
@@ -32,8 +32,10 @@ META = RuleMeta(
     finds_thin_wrappers=True,
     name="unique-name-helper-declaration",
     severity=Severity.WARNING,
-    message="declaration of a private unique-name helper; remove it with the helper and keep "
-    "a supply member (`NameSupply name_supply_`)",
+    message=Message(
+        "declaration of a private unique-name helper",
+        "remove it with the helper and keep a supply member (`NameSupply name_supply_`)",
+    ),
 )
 _DECLARATIONS = frozenset({"field_declaration", "declaration"})
 

@@ -25,7 +25,7 @@ from lintgv.helpers.names import (
     name_triggers,
     python_identity,
 )
-from lintgv.model import Language, Severity
+from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
@@ -48,8 +48,11 @@ META = RuleMeta(
     finds_helpers=True,
     name="unique-name-helper-call",
     severity=Severity.WARNING,
-    message="call of a private unique-name helper; ask a NameSupply instead "
-    "(`name_supply_->FreshName(name)`, Python `supply.fresh_name(name)`)",
+    message=Message(
+        "call of a private unique-name helper",
+        "ask a NameSupply instead (`name_supply_->FreshName(name)`, Python "
+        "`supply.fresh_name(name)`)",
+    ),
 )
 
 _DOC = """A private unique-name helper is called: each call site is its own piece of code.

@@ -17,7 +17,7 @@ from lintgv.helpers.names import (
     loop_remedy,
 )
 from lintgv.lines import LineIndex
-from lintgv.model import Applicability, Edit, Fix, Language, Severity, Span
+from lintgv.model import Applicability, Edit, Fix, Language, Message, Severity, Span
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import (
@@ -36,8 +36,11 @@ META = RuleMeta(
     makes_names=True,
     name="inline-uniquing-loop",
     severity=Severity.WARNING,
-    message="inline uniquing loop; ask a NameSupply instead (`name_supply_->FreshName(name)`, "
-    "Python `supply.fresh_name(name)`)",
+    message=Message(
+        "inline uniquing loop",
+        "ask a NameSupply instead (`name_supply_->FreshName(name)`, Python "
+        "`supply.fresh_name(name)`)",
+    ),
     fix=Applicability.DISPLAY,
 )
 
@@ -88,7 +91,7 @@ _DOC = """A loop makes a name unique by hand: while it is taken, append a counte
 
 def _remedy(
     config: Config, language: Language, loop: python_loops.InlineLoop | cpp_loops.InlineLoop
-) -> tuple[str, str | None, str | None]:
+) -> tuple[Message, str | None, str | None]:
     """Return a loop's message, the line its display fix shows instead of it, and why
     there is none when there is no one-line replacement."""
     message = loop_message(config, language, loop.container, loop.base, loop.module)

@@ -1,7 +1,7 @@
 """GV301: a function's global_symbol set, or overwritten, in Python and C++."""
 
 from lintgv.config import Config
-from lintgv.model import Language, Severity
+from lintgv.model import Language, Message, Severity
 from lintgv.release import Release
 from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.rules._global_symbol.base import GlobalSymbolCpp, GlobalSymbolPython
@@ -12,8 +12,10 @@ META = RuleMeta(
     phase=MigrationPhase.GLOBAL_SYMBOLS,
     name="global-symbol-set",
     severity=Severity.WARNING,
-    message="global_symbol set or overwritten; fix the name at birth with "
-    "`UniqueGlobalFor(global_symbol)` and never change it",
+    message=Message(
+        "global_symbol set or overwritten",
+        "fix the name at birth with `UniqueGlobalFor(global_symbol)` and never change it",
+    ),
 )
 
 _DOC = """A function's `global_symbol` is set, or overwritten, after the function was made.
@@ -76,11 +78,11 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     """
 
 
-def _overwrite(language: Language, reason: str, line: int, config: Config | None = None) -> str:
+def _overwrite(language: Language, reason: str, line: int, config: Config | None = None) -> Message:
     return set_message(config or Config(), language, Evidence(reason, line))
 
 
-def _first(language: Language, config: Config | None = None) -> str:
+def _first(language: Language, config: Config | None = None) -> Message:
     return set_message(config or Config(), language, None)
 
 

@@ -1,7 +1,7 @@
 """GV302: a function's global_symbol removed, in Python and C++."""
 
 from lintgv.config import DEFAULT_RELEASE, Config
-from lintgv.model import Language, Severity
+from lintgv.model import Language, Message, Severity
 from lintgv.release import Release
 from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.rules._global_symbol.base import GlobalSymbolCpp, GlobalSymbolPython
@@ -12,8 +12,10 @@ META = RuleMeta(
     phase=MigrationPhase.GLOBAL_SYMBOLS,
     name="global-symbol-removal",
     severity=Severity.WARNING,
-    message="global_symbol removed: a function keeps its external name once it has one; "
-    "keep it and fix the name at birth with `UniqueGlobalFor(global_symbol)`",
+    message=Message(
+        "global_symbol removed: a function keeps its external name once it has one",
+        "keep it and fix the name at birth with `UniqueGlobalFor(global_symbol)`",
+    ),
 )
 
 _DOC = """A function's `global_symbol` is removed.
@@ -50,7 +52,7 @@ _DOC = """A function's `global_symbol` is removed.
 
 def _removed(
     language: Language, evidence: Evidence | None = None, release: Release = DEFAULT_RELEASE
-) -> str:
+) -> Message:
     return remove_message(Config(release=release), language, evidence)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from lintgv.helpers.names import DICT_SCAN
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import Invalid, MigrationPhase, PythonRule, RuleContext, RuleMeta, Valid
@@ -16,8 +16,10 @@ META = RuleMeta(
     phase=MigrationPhase.GLOBAL_SYMBOLS,
     name="tvmscript-global-symbol",
     severity=Severity.INFO,
-    message="global_symbol declared by hand in TVMScript; leave it out so the function's "
-    "name sets it, or mark the function private",
+    message=Message(
+        "global_symbol declared by hand in TVMScript",
+        "leave it out so the function's name sets it, or mark the function private",
+    ),
     default_enabled=False,
     # Redundant parentheses, line breaks and comments may come before the dict.
     triggers=(
@@ -27,12 +29,12 @@ META = RuleMeta(
 FUNC_ATTR = re.compile(r"^tvm\.script(\.\w+)*\.func_attr$")
 
 
-def _mismatch_message(symbol: str, function: str) -> str:
-    return (
+def _mismatch_message(symbol: str, function: str) -> Message:
+    problem = (
         f"global_symbol declared by hand in TVMScript as `{symbol}`, not the function's "
-        f"name `{function}`; leave it out so the function's name sets it, or mark the "
-        "function private"
+        f"name `{function}`"
     )
+    return Message(problem, META.message.remedy)
 
 
 class TvmscriptGlobalSymbol(PythonRule):
@@ -126,7 +128,7 @@ class TvmscriptGlobalSymbol(PythonRule):
                 self.report(node, self._message(element.value))
                 return
 
-    def _message(self, value: cst.BaseExpression) -> str | None:
+    def _message(self, value: cst.BaseExpression) -> Message | None:
         if not isinstance(value, cst.SimpleString) or not self._functions:
             return None
         symbol = value.evaluated_value

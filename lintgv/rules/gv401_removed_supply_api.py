@@ -7,7 +7,7 @@ import re
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.model import Applicability, Severity
+from lintgv.model import Applicability, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.python import ParsedPython
@@ -29,22 +29,30 @@ META = RuleMeta(
     marks="deprecated",
     name="removed-supply-api",
     severity=Severity.ERROR,
-    message="GlobalVarSupply and NameSupply are gone in TVM 0.25; use a UniqueNameSupply "
-    "(`GlobalVar(names->FreshName(name, false))`)",
+    message=Message(
+        "GlobalVarSupply and NameSupply are gone in TVM 0.25",
+        "use a UniqueNameSupply (`GlobalVar(names->FreshName(name, false))`)",
+    ),
     fix=Applicability.UNSAFE,
     triggers=(r"GlobalVarSupply|NameSupply|global_var_supply\.h|name_supply\.h",),
 )
-GLOBAL_VAR_SUPPLY_MESSAGE = (
-    "GlobalVarSupply was removed in TVM 0.25; name globals with a UniqueNameSupply seeded "
-    "from the module's globals: `GlobalVar(names->FreshName(name, false))`"
+GLOBAL_VAR_SUPPLY_MESSAGE = Message(
+    "GlobalVarSupply was removed in TVM 0.25",
+    "name globals with a UniqueNameSupply seeded from the module's globals: "
+    "`GlobalVar(names->FreshName(name, false))`",
 )
-NAME_SUPPLY_MESSAGE = "NameSupply was renamed in TVM 0.25; use `UniqueNameSupply`"
-HEADER_MESSAGE = "this header is gone in TVM 0.25; include `<tvm/ir/unique_name_supply.h>`"
-PY_GLOBAL_VAR_SUPPLY_MESSAGE = (
-    "GlobalVarSupply was removed in TVM 0.25; name globals with a UniqueNameSupply seeded "
-    "from the module's globals: `GlobalVar(names.fresh_name(name, False))`"
+NAME_SUPPLY_MESSAGE = Message("NameSupply was renamed in TVM 0.25", "use `UniqueNameSupply`")
+HEADER_MESSAGE = Message(
+    "this header is gone in TVM 0.25", "include `<tvm/ir/unique_name_supply.h>`"
 )
-PY_NAME_SUPPLY_MESSAGE = "NameSupply was renamed in TVM 0.25; use `tvm.ir.supply.UniqueNameSupply`"
+PY_GLOBAL_VAR_SUPPLY_MESSAGE = Message(
+    "GlobalVarSupply was removed in TVM 0.25",
+    "name globals with a UniqueNameSupply seeded from the module's globals: "
+    "`GlobalVar(names.fresh_name(name, False))`",
+)
+PY_NAME_SUPPLY_MESSAGE = Message(
+    "NameSupply was renamed in TVM 0.25", "use `tvm.ir.supply.UniqueNameSupply`"
+)
 
 _REMOVED = re.compile(r"^(GlobalVarSupply|NameSupply)(Node)?$")
 _HEADER = re.compile(r"^[<\"]tvm/ir/(global_var_supply|name_supply)\.h[>\"]$")
@@ -292,5 +300,5 @@ class RemovedSupplyApiPython(PythonRule):
                 self.report(node, self._message(name.rsplit(".", 1)[-1]))
                 return
 
-    def _message(self, name: str) -> str:
+    def _message(self, name: str) -> Message:
         return PY_GLOBAL_VAR_SUPPLY_MESSAGE if name == "GlobalVarSupply" else PY_NAME_SUPPLY_MESSAGE

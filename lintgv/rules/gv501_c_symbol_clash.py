@@ -1,4 +1,4 @@
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.rules._base import ArtifactRule, RuleMeta, Session
 
 
@@ -21,7 +21,10 @@ class CSymbolClash(ArtifactRule):
         code="GV501",
         name="c-symbol-clash",
         severity=Severity.ERROR,
-        message="C symbol exported by two models; rename the function or one of the models",
+        message=Message(
+            "C symbol exported by two models",
+            "rename the function or one of the models",
+        ),
     )
     REPORTED_BY = "`lintgv validate`"
     EXAMPLE = Session(

@@ -1,4 +1,4 @@
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.rules._base import ArtifactRule, Exported, RuleMeta
 
 
@@ -20,7 +20,10 @@ class CSymbolPrefix(ArtifactRule):
         code="GV502",
         name="c-symbol-prefix",
         severity=Severity.ERROR,
-        message="C symbol lacks its model's prefix; export only tvmgen_<model>_ names",
+        message=Message(
+            "C symbol lacks its model's prefix",
+            "export only tvmgen_<model>_ names",
+        ),
     )
     REPORTED_BY = "`lintgv validate`"
     EXAMPLE = Exported(

@@ -1,4 +1,4 @@
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.rules._base import ArtifactRule, Exported, RuleMeta
 
 
@@ -21,7 +21,10 @@ class CReservedIdentifier(ArtifactRule):
         code="GV503",
         name="c-reserved-identifier",
         severity=Severity.ERROR,
-        message="C symbol is a reserved or invalid identifier; sanitise it",
+        message=Message(
+            "C symbol is a reserved or invalid identifier",
+            "sanitise it",
+        ),
     )
     REPORTED_BY = "`lintgv validate`"
     EXAMPLE = Exported(

@@ -1,4 +1,4 @@
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.rules._base import ArtifactRule, Exported, RuleMeta
 
 
@@ -19,7 +19,10 @@ class CSymbolTooLong(ArtifactRule):
         code="GV504",
         name="c-symbol-too-long",
         severity=Severity.ERROR,
-        message="C symbol name part is over the length limit; cut it and keep it unique",
+        message=Message(
+            "C symbol name part is over the length limit",
+            "cut it and keep it unique",
+        ),
     )
     REPORTED_BY = "`lintgv validate`"
     EXAMPLE = Exported(

@@ -1,4 +1,4 @@
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.rules._base import ArtifactRule, RuleMeta, Session
 
 
@@ -21,8 +21,10 @@ class CopyNamesDiffer(ArtifactRule):
         code="GV511",
         name="copy-names-differ",
         severity=Severity.WARNING,
-        message="unique-name copy names differently from NameSupply; a NameSupply rewrite "
-        "changes these names",
+        message=Message(
+            "unique-name copy names differently from NameSupply",
+            "a NameSupply rewrite changes these names",
+        ),
     )
     REPORTED_BY = "`lintgv validate-copies` (runs the tree's code, sandboxed)"
     EXAMPLE = Session(

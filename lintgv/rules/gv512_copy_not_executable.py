@@ -1,4 +1,4 @@
-from lintgv.model import Severity
+from lintgv.model import Message, Severity
 from lintgv.rules._base import ArtifactRule, RuleMeta, Session
 
 
@@ -20,7 +20,10 @@ class CopyNotExecutable(ArtifactRule):
         code="GV512",
         name="copy-not-executable",
         severity=Severity.INFO,
-        message="unique-name copy could not be run; compare its names with NameSupply by hand",
+        message=Message(
+            "unique-name copy could not be run",
+            "compare its names with NameSupply by hand",
+        ),
     )
     REPORTED_BY = "`lintgv validate-copies` (runs the tree's code, sandboxed)"
     EXAMPLE = Session(

@@ -1,4 +1,4 @@
-from lintgv.model import Fix, Severity
+from lintgv.model import Fix, Message, Severity
 from lintgv.rules._base import CommentRule, Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.suppress import Suppression
 
@@ -22,7 +22,10 @@ class BareSuppression(CommentRule):
         phase=MigrationPhase.SUPPRESSIONS,
         name="bare-suppression",
         severity=Severity.WARNING,
-        message="bare `lintgv: ignore` suppresses nothing; name the codes",
+        message=Message(
+            "bare `lintgv: ignore` suppresses nothing",
+            "name the codes",
+        ),
     )
     VALID = [
         Valid(
@@ -41,12 +44,9 @@ class BareSuppression(CommentRule):
         used: frozenset[str],
         ran: frozenset[str],
         known: frozenset[str],
-    ) -> list[tuple[str, Fix | None]]:
+    ) -> list[tuple[Message, Fix | None]]:
         """Report a comment that names no code."""
         if suppression.codes:
             return []
-        message = (
-            "bare `lintgv: ignore` suppresses nothing; name the codes, as in "
-            "`lintgv: ignore[GV101]`"
-        )
-        return [(message, None)]
+        remedy = "name the codes, as in `lintgv: ignore[GV101]`"
+        return [(Message(cls.META.message.problem, remedy), None)]

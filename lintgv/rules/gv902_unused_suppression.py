@@ -1,4 +1,4 @@
-from lintgv.model import Applicability, Edit, Fix, Severity
+from lintgv.model import Applicability, Edit, Fix, Message, Severity
 from lintgv.rules._base import CommentRule, Invalid, MigrationPhase, RuleMeta, Valid
 from lintgv.suppress import Suppression
 
@@ -34,7 +34,10 @@ class UnusedSuppression(CommentRule):
         marks="unnecessary",
         name="unused-suppression",
         severity=Severity.WARNING,
-        message="unused suppression; remove the code from the comment",
+        message=Message(
+            "unused suppression",
+            "remove the code from the comment",
+        ),
         fix=Applicability.SAFE,
     )
     VALID = [
@@ -87,7 +90,7 @@ class UnusedSuppression(CommentRule):
         used: frozenset[str],
         ran: frozenset[str],
         known: frozenset[str],
-    ) -> list[tuple[str, Fix | None]]:
+    ) -> list[tuple[Message, Fix | None]]:
         """Report each code of the comment that silenced nothing, when that is known."""
         reasons: dict[str, str] = {}
         for code in suppression.codes:
@@ -104,7 +107,7 @@ class UnusedSuppression(CommentRule):
         # never leaves the comment half edited.
         fix = _unused_fix(suppression, list(reasons))
         return [
-            (f"unused suppression: {why}; remove `{code}` from the comment", fix)
+            (Message(f"unused suppression: {why}", f"remove `{code}` from the comment"), fix)
             for code, why in reasons.items()
         ]
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lintgv.model import Finding
+from lintgv.model import Finding, Message
 from lintgv.rules._base import ArtifactRule
 from lintgv.rules.gv501_c_symbol_clash import CSymbolClash
 from lintgv.rules.gv502_c_symbol_prefix import CSymbolPrefix
@@ -43,8 +43,11 @@ def check_symbols(models: Sequence[ModelSymbols]) -> list[Finding]:
                         CSymbolClash,
                         model,
                         symbol,
-                        f"C symbol `{symbol}` is also exported by model `{first.model}` "
-                        f"({first.manifest}); rename the function or one of the models",
+                        Message(
+                            f"C symbol `{symbol}` is also exported by model `{first.model}` "
+                            f"({first.manifest})",
+                            CSymbolClash.META.message.remedy,
+                        ),
                     )
                 )
     return findings
@@ -58,8 +61,10 @@ def _own_problems(model: ModelSymbols, symbol: str) -> list[Finding]:
                 CSymbolPrefix,
                 model,
                 symbol,
-                f"C symbol `{symbol}` lacks the prefix `{model.prefix}_`; "
-                "export only tvmgen_<model>_ names",
+                Message(
+                    f"C symbol `{symbol}` lacks the prefix `{model.prefix}_`",
+                    CSymbolPrefix.META.message.remedy,
+                ),
             )
         )
     problem = identifier_problem(symbol)
@@ -69,7 +74,7 @@ def _own_problems(model: ModelSymbols, symbol: str) -> list[Finding]:
                 CReservedIdentifier,
                 model,
                 symbol,
-                f"C symbol `{symbol}` {problem}; sanitise it",
+                Message(f"C symbol `{symbol}` {problem}", CReservedIdentifier.META.message.remedy),
             )
         )
     tail = len(symbol) - len(model.prefix) - 1
@@ -79,12 +84,16 @@ def _own_problems(model: ModelSymbols, symbol: str) -> list[Finding]:
                 CSymbolTooLong,
                 model,
                 symbol,
-                f"C symbol `{symbol}` has a {tail}-character name part; "
-                f"cut it to {MAX_NAME_LENGTH} and keep it unique",
+                Message(
+                    f"C symbol `{symbol}` has a {tail}-character name part",
+                    f"cut it to {MAX_NAME_LENGTH} and keep it unique",
+                ),
             )
         )
     return found
 
 
-def _finding(rule: type[ArtifactRule], model: ModelSymbols, symbol: str, message: str) -> Finding:
+def _finding(
+    rule: type[ArtifactRule], model: ModelSymbols, symbol: str, message: Message
+) -> Finding:
     return rule.finding_at(model.manifest, dict(model.lines).get(symbol, 1), message)

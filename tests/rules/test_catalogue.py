@@ -58,8 +58,8 @@ def test_name_is_kebab_case_and_class_is_its_pascal_case(rule: type[Rule]) -> No
 
 @pytest.mark.parametrize("rule", RULES)
 def test_message_states_problem_then_remedy(rule: type[Rule]) -> None:
-    problem, _, remedy = rule.META.message.partition(";")
-    assert problem.strip() and remedy.strip(), "expected 'problem; remedy'"
+    message = rule.META.message
+    assert message.problem.strip() and message.remedy.strip(), "expected a problem and a remedy"
 
 
 @pytest.mark.parametrize("rule", RULES)

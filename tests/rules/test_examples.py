@@ -41,7 +41,7 @@ def test_invalid_example_is_reported_exactly_where_it_says(
     expected = [(rule.META.code, span) for span in (example.span, *example.also)]
     assert [_printed(f) for f in result.findings] == expected
     if example.message is not None:
-        assert result.findings[0].message == example.message
+        assert result.findings[0].message == str(example.message)
     if example.fixed is not None:
         assert fixed_text(rule, example) == example.fixed
 

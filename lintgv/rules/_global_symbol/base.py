@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from lintgv.config import Config
 from lintgv.helpers.names import DICT_SCAN
-from lintgv.model import Language, Severity
+from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import CppRule, PythonRule, RuleContext
@@ -25,7 +25,7 @@ PYTHON_TRIGGERS = (
 )
 
 
-def message_for(rule: PythonRule | CppRule, kind: Kind, evidence: Evidence | None) -> str:
+def message_for(rule: PythonRule | CppRule, kind: Kind, evidence: Evidence | None) -> Message:
     language = rule.LANGUAGE or Language.PYTHON
     if kind is Kind.SET:
         return set_message(rule.config, language, evidence)

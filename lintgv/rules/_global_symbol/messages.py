@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from lintgv.config import Config
-from lintgv.model import Language
+from lintgv.model import Language, Message
 
 
 class Kind(Enum):
@@ -40,23 +40,23 @@ def remedy(config: Config, language: Language) -> str:
     return f"fix the name at birth with `{call}`"
 
 
-def set_message(config: Config, language: Language, evidence: Evidence | None) -> str:
+def set_message(config: Config, language: Language, evidence: Evidence | None) -> Message:
     """Return the GV301 message: an overwrite when `evidence` shows an earlier symbol."""
     if evidence is not None:
-        return (
-            f"global_symbol overwritten: {evidence.describe()}; keep the existing symbol "
-            f"and {remedy(config, language)}"
+        return Message(
+            f"global_symbol overwritten: {evidence.describe()}",
+            f"keep the existing symbol and {remedy(config, language)}",
         )
-    return (
-        "global_symbol set (a first setting: no earlier symbol seen in this function); "
-        f"attach it once, as late as possible, and {remedy(config, language)}"
+    return Message(
+        "global_symbol set (a first setting: no earlier symbol seen in this function)",
+        f"attach it once, as late as possible, and {remedy(config, language)}",
     )
 
 
-def remove_message(config: Config, language: Language, evidence: Evidence | None) -> str:
+def remove_message(config: Config, language: Language, evidence: Evidence | None) -> Message:
     """Return the GV302 message, naming the existing symbol's trace when there is one."""
     seen = f" ({evidence.describe()})" if evidence is not None else ""
-    return (
-        f"global_symbol removed{seen}: a function keeps its external name once it has one; "
-        f"keep it and {remedy(config, language)}"
+    return Message(
+        f"global_symbol removed{seen}: a function keeps its external name once it has one",
+        f"keep it and {remedy(config, language)}",
     )
