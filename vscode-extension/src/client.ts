@@ -1,7 +1,6 @@
 // Builds the language client for one server command: document selector, the settings the
 // server is sent, and the hooks through which the controller handles failures.
 
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -63,7 +62,7 @@ export function createClient(
     command: candidate.command,
     args: [...candidate.args],
     transport: TransportKind.stdio,
-    options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir() },
+    options: { cwd: candidate.cwd },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,

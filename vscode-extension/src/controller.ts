@@ -40,7 +40,14 @@ export class Controller implements vscode.Disposable {
   /** Serialises start and stop, so commands and setting changes cannot interleave them. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(readonly output: vscode.LogOutputChannel) {
+  /**
+   * @param workingFolder where the server runs: a folder of the extension's own, outside
+   *   the workspace (see `DiscoveryInput.workingFolder`)
+   */
+  constructor(
+    readonly output: vscode.LogOutputChannel,
+    private readonly workingFolder: string,
+  ) {
     this.status = vscode.window.createStatusBarItem('lintgv.status', vscode.StatusBarAlignment.Left, 0);
     this.status.name = 'lintgv';
     this.status.command = 'lintgv.showOutput';
@@ -127,8 +134,11 @@ export class Controller implements vscode.Disposable {
       pythonExtensionInterpreter:
         settings.path || settings.interpreter ? undefined : await selectedInterpreter(firstFolder),
       lintgvOnPath: findOnPath('lintgv', process.env.PATH, process.platform, isExecutableFile, process.env.PATHEXT),
+      workingFolder: this.workingFolder,
     });
-    const choice = await chooseServer(candidates, (command, prefixArgs) => probeVersion(command, prefixArgs));
+    const choice = await chooseServer(candidates, (candidate) =>
+      probeVersion(candidate.command, candidate.prefixArgs, candidate.cwd),
+    );
     for (const attempt of choice.failed) {
       this.output.warn(`Not using ${attempt.candidate.label}: ${attempt.reason}`);
     }

@@ -35,7 +35,9 @@ function fixActiveFile(unsafe: boolean): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('lintgv', { log: true });
-  controller = new Controller(output);
+  // The server runs in the extension's global storage, which VS Code does not create.
+  await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+  controller = new Controller(output, context.globalStorageUri.fsPath);
   context.subscriptions.push(
     output,
     controller,

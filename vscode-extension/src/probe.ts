@@ -34,13 +34,18 @@ export function describeExecError(error: ExecError, stderr: string, timeoutMs: n
   return detail ? `${exit}: ${detail}` : exit;
 }
 
-/** Run `command ...prefixArgs --version` and check that lintgv answered. */
-export function probeVersion(command: string, prefixArgs: readonly string[], timeoutMs = 20000): Promise<ProbeResult> {
+/** Run `command ...prefixArgs --version` in the folder `cwd` and check that lintgv answered. */
+export function probeVersion(
+  command: string,
+  prefixArgs: readonly string[],
+  cwd: string,
+  timeoutMs = 20000,
+): Promise<ProbeResult> {
   return new Promise((resolve) => {
     execFile(
       command,
       [...prefixArgs, '--version'],
-      { timeout: timeoutMs, windowsHide: true, encoding: 'utf8' },
+      { cwd, timeout: timeoutMs, windowsHide: true, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (error) {
           resolve({ ok: false, reason: describeExecError(error, stderr, timeoutMs) });

@@ -15,6 +15,8 @@ export interface ServerCandidate {
   readonly prefixArgs: readonly string[];
   /** The full argument list that starts the server. */
   readonly args: readonly string[];
+  /** The folder the command runs in (see `DiscoveryInput.workingFolder`). */
+  readonly cwd: string;
 }
 
 export interface DiscoveryInput {
@@ -28,19 +30,27 @@ export interface DiscoveryInput {
   readonly pythonExtensionInterpreter: string | undefined;
   /** `lintgv` found on PATH (see `findOnPath`), if any. */
   readonly lintgvOnPath: string | undefined;
+  /**
+   * The folder `--version` and the server run in: the extension's own storage, never a
+   * workspace folder. A process started from the workspace may import from it: Python
+   * puts the working folder first on the import path of `python -c` (which is how
+   * multiprocessing starts the server's workers) unless given -P.
+   */
+  readonly workingFolder: string;
 }
 
-function executableCandidate(source: CandidateSource, command: string, serverArgs: readonly string[]): ServerCandidate {
+function executableCandidate(source: CandidateSource, command: string, input: DiscoveryInput): ServerCandidate {
   return {
     source,
     label: `${source} (${command})`,
     command,
     prefixArgs: [],
-    args: ['server', ...serverArgs],
+    args: ['server', ...input.serverArgs],
+    cwd: input.workingFolder,
   };
 }
 
-function pythonCandidate(source: CandidateSource, python: string, serverArgs: readonly string[]): ServerCandidate {
+function pythonCandidate(source: CandidateSource, python: string, input: DiscoveryInput): ServerCandidate {
   // -P: `python -m` would otherwise put the working directory, the workspace (a tree lintgv
   // must never run code from), first on the import path, so a `lintgv/` folder in it
   // would be imported instead of the installed lintgv. lintgv needs Python 3.11, which has -P.
@@ -50,7 +60,8 @@ function pythonCandidate(source: CandidateSource, python: string, serverArgs: re
     label: `${source} (${python} -P -m lintgv)`,
     command: python,
     prefixArgs,
-    args: [...prefixArgs, 'server', ...serverArgs],
+    args: [...prefixArgs, 'server', ...input.serverArgs],
+    cwd: input.workingFolder,
   };
 }
 
@@ -60,17 +71,17 @@ function pythonCandidate(source: CandidateSource, python: string, serverArgs: re
  */
 export function serverCandidates(input: DiscoveryInput): ServerCandidate[] {
   if (input.path) {
-    return [executableCandidate('lintgv.path', input.path, input.serverArgs)];
+    return [executableCandidate('lintgv.path', input.path, input)];
   }
   if (input.interpreter) {
-    return [pythonCandidate('lintgv.interpreter', input.interpreter, input.serverArgs)];
+    return [pythonCandidate('lintgv.interpreter', input.interpreter, input)];
   }
   const candidates: ServerCandidate[] = [];
   if (input.pythonExtensionInterpreter) {
-    candidates.push(pythonCandidate('Python extension', input.pythonExtensionInterpreter, input.serverArgs));
+    candidates.push(pythonCandidate('Python extension', input.pythonExtensionInterpreter, input));
   }
   if (input.lintgvOnPath) {
-    candidates.push(executableCandidate('PATH', input.lintgvOnPath, input.serverArgs));
+    candidates.push(executableCandidate('PATH', input.lintgvOnPath, input));
   }
   return candidates;
 }
@@ -78,8 +89,8 @@ export function serverCandidates(input: DiscoveryInput): ServerCandidate[] {
 export type ProbeResult =
   { readonly ok: true; readonly version: string } | { readonly ok: false; readonly reason: string };
 
-/** Runs `command ...prefixArgs --version` and says whether lintgv answered. */
-export type Probe = (command: string, prefixArgs: readonly string[]) => Promise<ProbeResult>;
+/** Runs the candidate's `command ...prefixArgs --version` in its `cwd` and says whether lintgv answered. */
+export type Probe = (candidate: ServerCandidate) => Promise<ProbeResult>;
 
 export interface Attempt {
   readonly candidate: ServerCandidate;
@@ -99,7 +110,7 @@ export type Choice =
 export async function chooseServer(candidates: readonly ServerCandidate[], probe: Probe): Promise<Choice> {
   const failed: Attempt[] = [];
   for (const candidate of candidates) {
-    const result = await probe(candidate.command, candidate.prefixArgs);
+    const result = await probe(candidate);
     if (result.ok) {
       return { ok: true, candidate, version: result.version, failed };
     }

@@ -25,28 +25,35 @@ describe('probeVersion', { skip: process.platform === 'win32' ? 'uses POSIX shel
 
   it('accepts a command that prints "lintgv VERSION" and passes --version last', async () => {
     const lintgv = script('lintgv', 'echo "$*" > "$0.args"; echo "lintgv 0.1.0"');
-    assert.deepEqual(await probeVersion(lintgv, []), { ok: true, version: '0.1.0' });
+    assert.deepEqual(await probeVersion(lintgv, [], dir), { ok: true, version: '0.1.0' });
     assert.equal(fs.readFileSync(`${lintgv}.args`, 'utf8').trim(), '--version');
   });
 
   it('runs an interpreter with its prefix arguments before --version', async () => {
     const python = script('python', 'echo "$*" > "$0.args"; echo "lintgv 2.0"');
-    assert.deepEqual(await probeVersion(python, ['-m', 'lintgv']), { ok: true, version: '2.0' });
+    assert.deepEqual(await probeVersion(python, ['-m', 'lintgv'], dir), { ok: true, version: '2.0' });
     assert.equal(fs.readFileSync(`${python}.args`, 'utf8').trim(), '-m lintgv --version');
   });
 
+  it('runs the command in the folder it is given, not in the current one', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'storage-'));
+    const lintgv = script('lintgv-pwd', 'pwd > "$0.cwd"; echo "lintgv 0.1.0"');
+    assert.deepEqual(await probeVersion(lintgv, [], folder), { ok: true, version: '0.1.0' });
+    assert.equal(fs.readFileSync(`${lintgv}.cwd`, 'utf8').trim(), fs.realpathSync(folder));
+  });
+
   it('reports a missing file as not found', async () => {
-    assert.deepEqual(await probeVersion(path.join(dir, 'absent'), []), { ok: false, reason: 'not found' });
+    assert.deepEqual(await probeVersion(path.join(dir, 'absent'), [], dir), { ok: false, reason: 'not found' });
   });
 
   it('reports a file without the execute bit as not executable', async () => {
     const file = script('plain', 'echo "lintgv 0.1.0"', 0o644);
-    assert.deepEqual(await probeVersion(file, []), { ok: false, reason: 'not executable' });
+    assert.deepEqual(await probeVersion(file, [], dir), { ok: false, reason: 'not executable' });
   });
 
   it('reports the exit code and the last line of stderr of a failing command', async () => {
     const python = script('python-without-lintgv', 'echo "Traceback" >&2; echo "No module named lintgv" >&2; exit 1');
-    assert.deepEqual(await probeVersion(python, ['-m', 'lintgv']), {
+    assert.deepEqual(await probeVersion(python, ['-m', 'lintgv'], dir), {
       ok: false,
       reason: 'exited with code 1: No module named lintgv',
     });
@@ -54,7 +61,7 @@ describe('probeVersion', { skip: process.platform === 'win32' ? 'uses POSIX shel
 
   it('rejects a program that answers but is not lintgv', async () => {
     const other = script('other', 'echo "ruff 0.6.0"');
-    assert.deepEqual(await probeVersion(other, []), {
+    assert.deepEqual(await probeVersion(other, [], dir), {
       ok: false,
       reason: 'is not lintgv (--version printed "ruff 0.6.0")',
     });
@@ -62,7 +69,10 @@ describe('probeVersion', { skip: process.platform === 'win32' ? 'uses POSIX shel
 
   it('gives up on a command that does not answer in time', async () => {
     const slow = script('slow', 'exec sleep 5');
-    assert.deepEqual(await probeVersion(slow, [], 200), { ok: false, reason: 'no answer to --version within 0.2 s' });
+    assert.deepEqual(await probeVersion(slow, [], dir, 200), {
+      ok: false,
+      reason: 'no answer to --version within 0.2 s',
+    });
   });
 });
 

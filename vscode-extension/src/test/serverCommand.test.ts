@@ -18,6 +18,7 @@ const NOTHING: DiscoveryInput = {
   serverArgs: [],
   pythonExtensionInterpreter: undefined,
   lintgvOnPath: undefined,
+  workingFolder: '/home/ana/.config/Code/User/globalStorage/lintgv.lintgv',
 };
 
 describe('serverCandidates', () => {
@@ -67,6 +68,21 @@ describe('serverCandidates', () => {
     assert.deepEqual(byPython?.args, ['-P', '-m', 'lintgv', 'server', '-v']);
   });
 
+  it('runs every candidate in the working folder given, never in the workspace', () => {
+    const candidates = serverCandidates({
+      ...NOTHING,
+      pythonExtensionInterpreter: '/src/tvm/.venv/bin/python',
+      lintgvOnPath: '/usr/bin/lintgv',
+      workingFolder: '/storage/lintgv',
+    });
+    assert.deepEqual(
+      candidates.map((c) => c.cwd),
+      ['/storage/lintgv', '/storage/lintgv'],
+    );
+    const [byPath] = serverCandidates({ ...NOTHING, path: '/bin/lintgv', workingFolder: '/storage/lintgv' });
+    assert.equal(byPath?.cwd, '/storage/lintgv');
+  });
+
   it('has no candidate when nothing is configured or found', () => {
     assert.deepEqual(serverCandidates(NOTHING), []);
   });
@@ -86,7 +102,7 @@ describe('chooseServer', () => {
 
   it('takes the first candidate whose probe succeeds and records the failures before it', async () => {
     const probed: string[] = [];
-    const probe: Probe = (command) => {
+    const probe: Probe = ({ command }) => {
       probed.push(command);
       return Promise.resolve(
         command === '/usr/bin/lintgv'
@@ -106,9 +122,18 @@ describe('chooseServer', () => {
     assert.deepEqual(probed, ['/py/bin/python', '/usr/bin/lintgv']);
   });
 
+  it('probes each candidate in its own working folder', async () => {
+    const folders: string[] = [];
+    await chooseServer(candidates, ({ cwd }) => {
+      folders.push(cwd);
+      return Promise.resolve({ ok: false, reason: 'x' });
+    });
+    assert.deepEqual(folders, [NOTHING.workingFolder, NOTHING.workingFolder]);
+  });
+
   it('stops probing after the first success', async () => {
     const probed: string[] = [];
-    await chooseServer(candidates, (command) => {
+    await chooseServer(candidates, ({ command }) => {
       probed.push(command);
       return Promise.resolve({ ok: true, version: '1' });
     });
@@ -116,7 +141,7 @@ describe('chooseServer', () => {
   });
 
   it('returns every failure when no candidate works', async () => {
-    const choice = await chooseServer(candidates, (command) =>
+    const choice = await chooseServer(candidates, ({ command }) =>
       Promise.resolve({ ok: false, reason: `${command} broke` }),
     );
     assert.equal(choice.ok, false);
