@@ -158,7 +158,24 @@ const CC_SITE = { ...GV101, file: 'lower_functions.cc', position: '[Ln 8, Col 3]
 const SAVE_SITE = { ...GV101, file: 'partition.py', position: '[Ln 8, Col 10]' };
 const UNUSED_SITE = { source: 'lintgv', code: 'GV902', file: 'partition.py' };
 
+// The question lintgv asks before running a program the workspace's settings name.
+const WORKSPACE_PROGRAM = "this workspace's settings choose the program lintgv runs";
+
 describe('lintgv in VS Code', { timeout: 300_000 }, () => {
+  it(
+    "asks before running the lintgv.path of the workspace's settings, and starts the server once allowed",
+    withFailureShot('permission', async () => {
+      await workbench.openFile('lower_functions.cc');
+      const dialog = await workbench.waitForDialog(WORKSPACE_PROGRAM);
+      const text = await dialog.innerText();
+      assert.ok(text.includes(`lintgv.path = ${JSON.stringify(LINTGV)}`), text);
+      await workbench.screenshot(shot('permission'));
+      await workbench.answerDialog(dialog, 'Allow');
+      await workbench.showProblems();
+      await workbench.waitForProblems([CC_SITE]);
+    }),
+  );
+
   it(
     'shows lintgv findings with their codes in the Problems panel, for Python and C++',
     withFailureShot('problems', async () => {
@@ -288,6 +305,8 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
         mark('window open');
         await window.openFromExplorer('example.py');
         mark('file open');
+        // Another workspace: the answer given in the first one does not count here.
+        await window.answerDialog(await window.waitForDialog(WORKSPACE_PROGRAM), 'Allow');
         const toast = await window.waitForNotification('could not start the lintgv server');
         mark('notification shown');
         const text = await toast.first().innerText();
@@ -319,6 +338,7 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
         mark('window open');
         await window.openFromExplorer('example.cc');
         mark('file open');
+        await window.answerDialog(await window.waitForDialog(WORKSPACE_PROGRAM), 'Allow');
         const toast = await window.waitForNotification('stopped while starting');
         mark('notification shown');
         assert.deepEqual(
@@ -331,8 +351,10 @@ describe('lintgv in VS Code', { timeout: 300_000 }, () => {
         // A restart the person asks for is made, and fails the same way.
         await toast.first().locator('.codicon-notifications-clear').click();
         await toast.first().waitFor({ state: 'detached' });
+        // The answer is remembered: the restart asks nothing.
         await window.runCommand('lintgv: Restart Server');
         await window.waitForNotification('stopped while starting');
+        assert.equal(await window.page.locator('.monaco-dialog-box').count(), 0);
         assert.equal(serverStarts(), 2);
       }),
     ),

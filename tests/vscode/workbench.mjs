@@ -163,6 +163,19 @@ export class Workbench {
     return toast;
   }
 
+  /** Wait for the modal dialog containing `text` and return it. */
+  async waitForDialog(text, timeout = 60_000) {
+    const dialog = this.page.locator('.monaco-dialog-box', { hasText: text });
+    await dialog.waitFor({ timeout });
+    return dialog;
+  }
+
+  /** Press the button `name` of `dialog`, and wait until the dialog is gone. */
+  async answerDialog(dialog, name) {
+    await dialog.getByRole('button', { name, exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
   /** The text of every notification toast on screen. */
   async notificationTexts() {
     return this.page.locator('.notifications-toasts .notification-toast').allInnerTexts();

@@ -1,12 +1,20 @@
 // Owns the language client: finds the server, starts and restarts it, keeps the status bar
 // current and forwards setting changes.
 
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { CloseAction, DidChangeConfigurationNotification, LanguageClient } from 'vscode-languageclient/node';
 
 import { createClient, LintgvClient, serverSettingsFor } from './client';
 import { isExecutableFile, probeVersion } from './probe';
+import {
+  admitPythonExtensionInterpreter,
+  Answer,
+  chooseLaunchSettings,
+  LaunchContext,
+  LaunchSettings,
+} from './permission';
 import { onInterpreterChange, selectedInterpreter } from './pythonInterpreter';
 import { RestartBudget } from './restartBudget';
 import {
@@ -19,11 +27,23 @@ import {
   serverCandidates,
   settingToFix,
 } from './serverCommand';
-import { changeEffect, readSettings, settingsEditorCommand } from './settings';
+import { ClientSettings, changeEffect, readSettings, settingsEditorCommand } from './settings';
 import { ServerState, statusView } from './status';
 
 /** Restarts allowed after crashes within 3 minutes. */
 const RESTART_LIMIT = 3;
+
+/** The global-state key of the answers about programs the workspace chose (see permission.ts). */
+const PERMISSIONS_KEY = 'lintgv.serverPermissions';
+
+/** Name the open workspace: its .code-workspace file when saved, else its folders. */
+function workspaceName(): string {
+  const file = vscode.workspace.workspaceFile;
+  if (file && file.scheme !== 'untitled') {
+    return file.toString();
+  }
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()).join('\n');
+}
 
 function settingFor(candidate: ServerCandidate): 'lintgv.path' | 'lintgv.interpreter' {
   return settingToFix([{ candidate, reason: '' }]);
@@ -43,10 +63,13 @@ export class Controller implements vscode.Disposable {
   /**
    * @param workingFolder where the server runs: a folder of the extension's own, outside
    *   the workspace (see `DiscoveryInput.workingFolder`)
+   * @param globalState where the answers about programs the workspace chose are kept: global,
+   *   so that no workspace can set them for itself
    */
   constructor(
     readonly output: vscode.LogOutputChannel,
     private readonly workingFolder: string,
+    private readonly globalState: vscode.Memento,
   ) {
     this.status = vscode.window.createStatusBarItem('lintgv.status', vscode.StatusBarAlignment.Left, 0);
     this.status.name = 'lintgv';
@@ -55,6 +78,9 @@ export class Controller implements vscode.Disposable {
       this.status,
       vscode.workspace.onDidChangeConfiguration((event) => this.onConfigurationChange(event)),
       vscode.languages.onDidChangeDiagnostics(() => this.render()),
+      // The workspace's lintgv.path, interpreter and args, and the Python extension's
+      // interpreter, count only in a trusted workspace.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart('the workspace is now trusted')),
     );
     void onInterpreterChange(() => {
       if (this.candidate?.source === 'Python extension' || this.candidate === undefined) {
@@ -86,6 +112,12 @@ export class Controller implements vscode.Disposable {
 
   stop(): Promise<void> {
     return this.enqueue(() => this.stopNow());
+  }
+
+  /** Forget every answer about programs a workspace chose, and start the server afresh. */
+  async resetPermissions(): Promise<void> {
+    await this.globalState.update(PERMISSIONS_KEY, undefined);
+    await this.restart('the answers about programs the workspace chose were forgotten');
   }
 
   dispose(): void {
@@ -120,19 +152,37 @@ export class Controller implements vscode.Disposable {
   > {
     // One server serves the window; in a multi-root workspace the first folder's settings
     // (then the workspace's, then the user's) say how to start it.
-    const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const firstFolder = folders[0]?.uri;
     const section = vscode.workspace.getConfiguration('lintgv', firstFolder);
-    const settings = readSettings((key) => section.get(key));
     const context = { home: os.homedir(), workspaceFolder: firstFolder?.fsPath, env: process.env };
-    this.output.info(
-      `Looking for the server: lintgv.path=${JSON.stringify(settings.path)}, lintgv.interpreter=${JSON.stringify(settings.interpreter)}`,
-    );
-    const candidates = serverCandidates({
+    const expand = (settings: ClientSettings): LaunchSettings => ({
       path: expandPath(settings.path, context),
       interpreter: expandPath(settings.interpreter, context),
-      serverArgs: settings.args,
+      args: settings.args,
+    });
+    const launchContext = this.launchContext();
+    const launch = await chooseLaunchSettings(
+      expand(readSettings((key) => section.get(key))),
+      expand(readSettings((key) => section.inspect(key)?.globalValue)),
+      launchContext,
+    );
+    this.output.info(
+      `Looking for the server: lintgv.path=${JSON.stringify(launch.path)}, lintgv.interpreter=${JSON.stringify(launch.interpreter)}`,
+    );
+    const candidates = serverCandidates({
+      path: launch.path,
+      interpreter: launch.interpreter,
+      serverArgs: launch.args,
       pythonExtensionInterpreter:
-        settings.path || settings.interpreter ? undefined : await selectedInterpreter(firstFolder),
+        launch.path || launch.interpreter
+          ? undefined
+          : await admitPythonExtensionInterpreter(
+              await selectedInterpreter(firstFolder),
+              folders.map((folder) => folder.uri.fsPath),
+              launchContext,
+              fs.realpathSync,
+            ),
       lintgvOnPath: findOnPath('lintgv', process.env.PATH, process.platform, isExecutableFile, process.env.PATHEXT),
       workingFolder: this.workingFolder,
     });
@@ -143,6 +193,40 @@ export class Controller implements vscode.Disposable {
       this.output.warn(`Not using ${attempt.candidate.label}: ${attempt.reason}`);
     }
     return choice.ok ? { candidate: choice.candidate, version: choice.version } : { failed: choice.failed };
+  }
+
+  /** The workspace's trust, and the person's answers kept in the extension's global state. */
+  private launchContext(): LaunchContext {
+    const answers = (): Record<string, unknown> => this.globalState.get<Record<string, unknown>>(PERMISSIONS_KEY) ?? {};
+    return {
+      trusted: vscode.workspace.isTrusted,
+      workspace: workspaceName(),
+      log: (message) => this.output.warn(message),
+      permissions: {
+        recall: (key) => {
+          const answer = answers()[key];
+          return answer === 'allow' || answer === 'deny' ? answer : undefined;
+        },
+        remember: (key, answer) =>
+          Promise.resolve(this.globalState.update(PERMISSIONS_KEY, { ...answers(), [key]: answer })),
+        ask: async (subject) => {
+          const allow = 'Allow';
+          const deny = 'Deny';
+          const choice = await vscode.window.showWarningMessage(
+            `lintgv: ${subject}. Allow lintgv to run it?`,
+            {
+              modal: true,
+              detail:
+                'Allow only a program you trust: it runs with your rights. On Deny, lintgv does without it (your own settings, then lintgv on PATH). The answer is remembered for this workspace and this program; "lintgv: Reset Workspace Server Permissions" forgets it.',
+            },
+            allow,
+            deny,
+          );
+          const byButton: Record<string, Answer> = { [allow]: 'allow', [deny]: 'deny' };
+          return choice === undefined ? undefined : byButton[choice];
+        },
+      },
+    };
   }
 
   private async startNow(): Promise<void> {

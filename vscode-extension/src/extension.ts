@@ -37,13 +37,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel('lintgv', { log: true });
   // The server runs in the extension's global storage, which VS Code does not create.
   await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-  controller = new Controller(output, context.globalStorageUri.fsPath);
+  controller = new Controller(output, context.globalStorageUri.fsPath, context.globalState);
   context.subscriptions.push(
     output,
     controller,
     registerFixOnSave(controller),
     vscode.commands.registerCommand('lintgv.restartServer', () => controller?.restart('asked for')),
     vscode.commands.registerCommand('lintgv.showOutput', () => output.show()),
+    vscode.commands.registerCommand('lintgv.resetServerPermissions', () => controller?.resetPermissions()),
     vscode.commands.registerCommand('lintgv.fixCurrentFile', () => fixActiveFile(false)),
     vscode.commands.registerCommand('lintgv.fixCurrentFileUnsafe', () => fixActiveFile(true)),
     vscode.commands.registerCommand('lintgv.fixWorkspace', () =>

@@ -16,6 +16,7 @@ interface Manifest {
   homepage: string;
   bugs: { url: string };
   activationEvents: string[];
+  capabilities: { untrustedWorkspaces: { supported: boolean | 'limited'; restrictedConfigurations?: string[] } };
   devDependencies: Record<string, string>;
   contributes: {
     configuration: { properties: Record<string, { default: unknown; scope?: string }> };
@@ -66,6 +67,16 @@ describe('package.json', () => {
     }
   });
 
+  it('keeps the settings that choose the program lintgv runs out of an untrusted workspace', () => {
+    const { supported, restrictedConfigurations } = manifest.capabilities.untrustedWorkspaces;
+    assert.equal(supported, 'limited');
+    assert.deepEqual([...(restrictedConfigurations ?? [])].sort(), [
+      'lintgv.args',
+      'lintgv.interpreter',
+      'lintgv.path',
+    ]);
+  });
+
   it('asks for VS Code 1.100 at most, and types no newer than that', () => {
     const engine = minorOf(manifest.engines.vscode);
     assert.ok(engine <= 100, manifest.engines.vscode);
@@ -79,7 +90,7 @@ describe('package.json', () => {
     const source = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'extension.ts'), 'utf8');
     const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((match) => match[1]);
     assert.deepEqual(commands.map((c) => c.command).sort(), registered.sort());
-    assert.equal(registered.length, 5);
+    assert.equal(registered.length, 6);
     assert.ok(commands.every((c) => c.category === 'lintgv' && c.title));
   });
 
