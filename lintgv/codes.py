@@ -11,7 +11,7 @@ from pathlib import Path
 
 # The rules' folder, read without importing the package: this module sits below it.
 _RULES = Path(__file__).parent / "rules"
-CODE_PREFIX = re.compile(r"^GV\d{0,3}$")
+CODE_PREFIX = re.compile(r"^GV[0-9]{0,3}$")
 _MODULE = re.compile(r"^(gv\d{3})_")
 
 

@@ -96,6 +96,9 @@ def _glob(path: Path | None, key: str, glob: str) -> str:
     # `./src/x.py` names what `src/x.py` does, as in ruff (git would match it with nothing).
     negation = "!" if glob.startswith("!") else ""
     glob = negation + glob.removeprefix(negation).removeprefix("./")
+    if not glob.removeprefix(negation).strip():
+        # `"!" = ["GV101"]` would drop the codes on every file, silently.
+        raise ConfigError(path, key, glob, "an empty pattern names no file")
     if not Matcher.is_valid(glob):
         raise ConfigError(path, key, glob, "not a pattern git can use (.gitignore syntax)")
     return glob
@@ -161,7 +164,7 @@ def _severity(path: Path | None, key: str, value: object) -> tuple[tuple[str, Se
         raise ConfigError(path, key, value, 'expected a table of CODE = "error"|"warning"|"info"')
     result = []
     for code, level in value.items():
-        if not re.fullmatch(r"GV\d{3}", code):
+        if not re.fullmatch(r"GV[0-9]{3}", code):
             raise ConfigError(path, f"{key}.{code}", code, "expected a full code such as GV101")
         if level not in {s.value for s in Severity}:
             raise ConfigError(path, f"{key}.{code}", level, "expected error, warning or info")

@@ -7,7 +7,7 @@ appears, as read in TVM's own sources at the release tags.
 import re
 from dataclasses import dataclass, field
 
-RELEASE = re.compile(r"^0\.(\d+)(?:\.\d+)?$")
+RELEASE = re.compile(r"^0\.([0-9]+)(?:\.[0-9]+)?$")  # `\d` would take other scripts' digits
 NAME_SUPPLY_ADDED = 10  # include/tvm/ir/name_supply.h, PR 12066
 ADD_UNDERSCORE_ADDED = 16  # FreshName(..., add_underscore) and the seeded C++ constructor
 EMPTY_NAME_BECOMES_V = 24  # FreshName("") gives "v" (src/ir/name_supply.cc)

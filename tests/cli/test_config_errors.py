@@ -49,6 +49,23 @@ def test_bad_tvm_version_names_the_value(lintgv, project) -> None:
     assert "invalid value for `tvm-version`: '1.0'" in output
 
 
+@pytest.mark.parametrize("setting", ['tvm-version = "0.\uff1116"', 'select = ["GV\uff11"]'])
+def test_a_digit_of_another_script_is_no_digit(lintgv, project, setting: str) -> None:
+    # Python's `\d` and int() take a full-width digit (U+FF11): 0.16 was read from it.
+    output = _error(lintgv, project, {"lintgv.toml": setting + "\n"})
+    assert "invalid value for `" + setting.split(" ")[0] + "`" in output
+
+
+@pytest.mark.parametrize("glob", ["", "!", "./", "!  "])
+def test_an_empty_per_file_pattern_is_refused(lintgv, project, glob: str) -> None:
+    # `"!" = ["GV101"]` dropped GV101 on every file, and the gate passed.
+    toml = f'[per-file-ignores]\n"{glob}" = ["GV101"]\n'
+    output = _error(
+        lintgv, project, {"lintgv.toml": toml, "b.py": "import tvm\ngv = tvm.ir.GlobalVar('f')\n"}
+    )
+    assert "(an empty pattern names no file)" in output
+
+
 def test_bad_per_file_ignore_names_the_nested_key(lintgv, project) -> None:
     toml = '[per-file-ignores]\n"tests/*" = ["G101"]\n'
     output = _error(lintgv, project, {"lintgv.toml": toml})
