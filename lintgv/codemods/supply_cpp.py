@@ -326,6 +326,16 @@ class SupplyPlanner:
         block = cpp_scope.common_block(self.parsed, outer, [m.site.node for m in inside])
         anchor = cpp_scope.statement_in(self.parsed, block, inside[0].site.node)
         assert anchor is not None, "the common block holds every site"
+        body = first.function.child_by_field_name("body")
+        if body is not None and _has_label(body):
+            # A goto may jump over a declaration to a label after it, into its scope, and
+            # that does not compile: the supply is declared first thing in the function,
+            # which no jump can pass, when its module is in scope there.
+            if outer != body:
+                for member in inside:
+                    member.reason = "a goto label in this function could jump over a supply"
+                return
+            anchor = next(c for c in body.named_children if c.type != "comment")
         taken = self._taken.setdefault(
             first.function.id, cpp_scope.identifiers(self.parsed, first.function)
         )
@@ -489,3 +499,14 @@ class _BodyFacts:
             _names_existing(value) or _root_of(_unwrapped(value)) in self.symbols
             for value in self.assigned.get(wanted, [])
         )
+
+
+def _has_label(body: tree_sitter.Node) -> bool:
+    """Tell whether a function body holds a label a goto can jump to."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "labeled_statement":
+            return True
+        stack.extend(node.named_children)
+    return False

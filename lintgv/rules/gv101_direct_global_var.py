@@ -356,6 +356,22 @@ class DirectGlobalVarCpp(CppSites):
             '      mod->Add(global_var_supply->FreshGlobal("b", false), f);\n  }\n'
             "  return mod;\n}\n",
         ),
+        # In a function with a goto label, the supply is declared first thing: a goto
+        # must not jump over its declaration to a label after it.
+        Invalid(
+            "IRModule Build(IRModule mod, const Function& f, bool skip) {\n"
+            '  if (skip) goto done;\n  mod->Add(GlobalVar("a"), f);\n'
+            'done:\n  mod->Add(GlobalVar("b"), f);\n  return mod;\n}\n',
+            span=(3, 12, 3, 26),
+            also=((5, 12, 5, 26),),
+            fixed="#include <tvm/ir/global_var_supply.h>\n\n"
+            "IRModule Build(IRModule mod, const Function& f, bool skip) {\n"
+            "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+            "  if (skip) goto done;\n"
+            '  mod->Add(global_var_supply->FreshGlobal("a", false), f);\n'
+            'done:\n  mod->Add(global_var_supply->FreshGlobal("b", false), f);\n'
+            "  return mod;\n}\n",
+        ),
         Invalid('auto gv = GlobalVar("main");\n', span=(1, 11, 1, 28)),
         Invalid('GlobalVar gv("main");\n', span=(1, 1, 1, 21)),
         Invalid("void F() {\n  GlobalVar gv(func_name);\n}\n", span=(2, 3, 2, 26)),
