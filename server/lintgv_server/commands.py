@@ -71,13 +71,12 @@ async def check_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) 
     )
     if results is None:
         return {"files": 0, "findings": 0, "cancelled": 1}
-    open_uris = ls.open_uris()
     findings = 0
     shown: set[str] = set()
     for path, scanned in results.items():
         uri = path.as_uri()
         findings += len(scanned.result.findings)
-        if uri in open_uris:
+        if ls.current_document(uri) is not None:
             continue
         diagnostics = _scanned_diagnostics(ls, scanned)
         if (diagnostics or uri in ls.scanned_uris) and ls.settings.diagnostic_mode == "push":
@@ -242,7 +241,7 @@ async def workspace_diagnostic(
     previous = {p.uri: p.value for p in params.previous_result_ids}
     for path, scanned in (results or {}).items():
         uri = path.as_uri()
-        if uri in open_uris:
+        if ls.current_document(uri) is not None:
             continue
         diagnostics = _scanned_diagnostics(ls, scanned)
         if diagnostics or uri in previous:

@@ -278,7 +278,7 @@ class LintgvServer(LanguageServer):
 
     def _memory_of(self, uri: str) -> DocumentMemory | None:
         """Return what is kept of an open document's versions (None for a closed one)."""
-        if uri not in self.open_uris():
+        if self.current_document(uri) is None:
             return None
         return self.memories.setdefault(uri, DocumentMemory())
 
@@ -298,20 +298,23 @@ class LintgvServer(LanguageServer):
         analysis = await self.run_on_lint_thread(
             lambda: self.analyse_now(document.uri, version, text, changes)
         )
-        if document.uri in self.open_uris():
+        if self.current_document(document.uri) is not None:
             self.analyses[document.uri] = analysis
         return analysis
 
     def open_uris(self) -> set[str]:
+        """Return the URIs of the open documents, as the client spelled them."""
         workspace = self.protocol._workspace
-        return set(workspace.text_documents) if workspace is not None else set()
+        return {d.uri for d in workspace.text_documents.values()} if workspace else set()
 
     def current_document(self, uri: str) -> TextDocument | None:
-        """Return the open document at `uri`, or None."""
+        """Return the open document at `uri`, or None. pygls keeps documents by their
+        URI with escapes decoded: `file:///a%20b.py` is open as `file:///a b.py`."""
         workspace = self.protocol._workspace
-        if workspace is None or uri not in workspace.text_documents:
+        if workspace is None:
             return None
-        return workspace.get_text_document(uri)
+        document: TextDocument | None = workspace.text_documents.get(unquote(uri))
+        return document
 
     # --- messages -------------------------------------------------------------------
 

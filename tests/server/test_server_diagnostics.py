@@ -161,3 +161,26 @@ async def test_lines_split_only_at_newlines_in_incremental_changes(
     )
     diagnostics = await client.diagnostics_for(uri, 2)
     assert [(d.range.start.line, d.range.start.character) for d in diagnostics] == [(2, 5), (3, 8)]
+
+
+async def test_a_document_whose_uri_has_escapes_is_checked_and_served(
+    tmp_path: Path, start: Start
+) -> None:
+    # pygls keeps documents by their URI with escapes decoded: `a%20b.py` is open as
+    # `a b.py`, and must be found by the URI the client sends.
+    root = write_project(tmp_path)
+    path = root / "a b.py"
+    path.write_text(PYTHON_SITE)
+    client = await start(root)
+    uri = client.open(path)
+    assert uri.endswith("/a%20b.py")
+    diagnostics = await client.diagnostics_for(uri, 1)
+    assert summary(diagnostics) == engine_findings(path)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    assert any(a.title == "Ignore GV101 on this line" for a in actions or [])
