@@ -11,12 +11,14 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
+from lintgv.errors import ConfigError
+from lintgv.fixing.files import not_fixed
 from lintgv.model import FileError
-from lintgv.reading import read_source
+from lintgv.reading import BOM, read_source
 from lintgv_server import actions, features
-from lintgv_server.convert import error_diagnostic, result_id, to_diagnostic
+from lintgv_server.convert import error_diagnostic, fs_path, result_id, to_diagnostic
 from lintgv_server.documents import diagnostics_of, publish, relint_open
-from lintgv_server.features import path_of, versioned_edits
+from lintgv_server.features import versioned_edits
 from lintgv_server.progress import Progress
 from lintgv_server.scan import scan
 from lintgv_server.scan_cache import Scanned
@@ -122,8 +124,38 @@ class PlannedFix:
         planned on: an edit of a closed file carries no version the client could check."""
         if self.version is not None:
             return True  # the client refuses the edit if the document moved on
-        loaded = read_source(Path(path_of(self.uri)), 1 << 30)
+        path = fs_path(self.uri)
+        if path is None:
+            return False
+        # A file grown past the planned text's size has changed: it is not read whole.
+        loaded = read_source(Path(path), len(self.text.encode("utf-8")) + len(BOM))
         return not isinstance(loaded, FileError) and loaded.text == self.text
+
+
+def _writable_path(ls: LintgvServer, uri: str, command: str) -> Path:
+    """Return the path of `uri` when the server may plan edits of it (`lintgv fix`'s rule,
+    LintgvServer.write_tree); raise invalid params naming the file otherwise."""
+    path = fs_path(uri)
+    if path is None:
+        raise JsonRpcInvalidParams(f"{command}: {uri} is neither open nor a file: URI")
+    refusal = ls.write_tree().refusal(Path(path))
+    if refusal is not None:
+        raise JsonRpcInvalidParams(f"{command}: {uri}: {not_fixed(refusal)}")
+    return Path(path)
+
+
+def _read_closed(ls: LintgvServer, uri: str, command: str) -> str:
+    """Return the text of a file that is not open, read as `lintgv fix` reads it: a
+    regular file under a workspace folder, within its config's max-file-size."""
+    path = _writable_path(ls, uri, command)
+    try:
+        max_size = ls.config_for(path).max_file_size
+    except ConfigError as exc:
+        raise JsonRpcInvalidParams(f"{command}: {uri}: {exc}") from None
+    loaded = read_source(path, max_size)
+    if isinstance(loaded, FileError):
+        raise JsonRpcInvalidParams(f"{command}: {uri}: {loaded.message}")
+    return loaded.text
 
 
 async def _plan_fixes(ls: LintgvServer, uri: str, unsafe: bool, command: str) -> PlannedFix:
@@ -132,10 +164,7 @@ async def _plan_fixes(ls: LintgvServer, uri: str, unsafe: bool, command: str) ->
     if document is not None:
         analysis = await ls.analyse(document)
     else:
-        loaded = read_source(Path(path_of(uri)), 1 << 30)
-        if isinstance(loaded, FileError):
-            raise JsonRpcInvalidParams(f"{command}: {uri}: {loaded.message}")
-        text = loaded.text
+        text = _read_closed(ls, uri, command)
         analysis = await ls.run_on_lint_thread(lambda: ls.analyse_now(uri, None, text))
     codec = ls.workspace.position_codec
     edits, count = await ls.run_on_lint_thread(
@@ -188,8 +217,10 @@ async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) ->
                 break
             progress.report(f"fixing {path.name}", 100 * index // len(paths))
             try:
+                # Open documents too: the client saves every file this command changes.
+                _writable_path(ls, path.as_uri(), FIX_WORKSPACE)
                 plan = await _plan_fixes(ls, path.as_uri(), unsafe, FIX_WORKSPACE)
-            except JsonRpcInvalidParams as exc:  # gone or unreadable since the scan
+            except JsonRpcInvalidParams as exc:  # not fixable, or gone since the scan
                 skipped.append(str(exc))
                 continue
             if plan.edits:

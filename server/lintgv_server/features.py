@@ -110,10 +110,10 @@ async def _group_actions(
     codec = ls.workspace.position_codec
     found = [f for f in findings if f.code in ACROSS_CODES]
     if found:
-        changes = await ls.run_on_lint_thread(lambda: multi_file_actions.plan_groups(ls, analysis))
+        groups = await ls.run_on_lint_thread(lambda: multi_file_actions.plan_groups(ls, analysis))
         rng = to_range(analysis.index, codec, found[0].span)
         diagnostic = _matching(params.context.diagnostics, found[0], rng)
-        result += [multi_file_actions.group_action(ls, c, diagnostic, versioned) for c in changes]
+        result += _offered(ls, groups, diagnostic, versioned)
     sites = multi_file_actions.threaded_sites(analysis, findings)
     if sites:
         threads = await ls.run_on_lint_thread(
@@ -122,8 +122,20 @@ async def _group_actions(
         first = next(f for f in findings if is_threading_site(f))
         rng = to_range(analysis.index, codec, first.span)
         diagnostic = _matching(params.context.diagnostics, first, rng)
-        result += [multi_file_actions.group_action(ls, c, diagnostic, versioned) for c in threads]
+        result += _offered(ls, threads, diagnostic, versioned)
     return result
+
+
+def _offered(
+    ls: LintgvServer,
+    planned: multi_file_actions.Planned,
+    diagnostic: types.Diagnostic | None,
+    versioned: bool,
+) -> list[types.CodeAction]:
+    """Return the actions of planned changes; log why the others are not offered."""
+    for reason in planned.refused:
+        ls.log_message(reason)
+    return [multi_file_actions.group_action(ls, c, diagnostic, versioned) for c in planned.changes]
 
 
 async def _fix_all(ls: LintgvServer, analysis: Analysis, versioned: bool) -> list[types.CodeAction]:

@@ -5,7 +5,7 @@ GlobalVarSupply parameter threaded into a function whose GlobalVar (GV101) has n
 scope to name it, with every caller updated (stage three, lintgv/fixing/threading*.py).
 Both in C++ and in Python."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -15,7 +15,7 @@ from lsprotocol import types
 from lintgv.codemods.unique_names import HELPER_NAMES
 from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery
-from lintgv.fixing.files import stored_text
+from lintgv.fixing.files import Tree, stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
@@ -36,13 +36,26 @@ class GroupChange:
     newlines: dict[Path, str]
 
 
-def plan_groups(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
+@dataclass(frozen=True)
+class Planned:
+    """The multi-file changes to offer, and why others are not offered: a change that
+    would edit a file `lintgv fix` may not write (LintgvServer.write_tree). `refused` is
+    empty when the changes were planned before, so that each reason is logged once."""
+
+    changes: list[GroupChange]
+    refused: tuple[str, ...] = ()
+
+
+def plan_groups(ls: LintgvServer, analysis: Analysis) -> Planned:
     """Return the proved multi-file changes that touch the analysed document, planned once
     per version (on the lint thread). The files of its language in its workspace folder
-    are read from the editor when open, else from disk."""
+    are read from the editor when open, else from disk; a document outside every
+    workspace folder gets none."""
     if analysis.group_changes is None:
-        analysis.group_changes = _plan(ls, analysis)
-    return list(analysis.group_changes)
+        planned = _plan(ls, analysis)
+        analysis.group_changes = planned.changes
+        return planned
+    return Planned(list(analysis.group_changes))
 
 
 def _workspace(
@@ -59,16 +72,15 @@ def _workspace(
 
 
 def _folder_files(
-    ls: LintgvServer, target: Candidate
-) -> tuple[Path, list[Candidate], list[Path], Workspace]:
-    """Return the workspace folder of `target`, its files of `target`'s language (a
-    change's declarations and calls are in files of its own language), their paths, and
-    a Workspace over them that reads open documents as edited."""
-    folder = ls.folder_of(target.path) or target.path.parent
+    ls: LintgvServer, folder: Path, target: Candidate
+) -> tuple[list[Candidate], list[Path], Workspace]:
+    """Return the files of `target`'s language in its workspace folder (a change's
+    declarations and calls are in files of its own language), their paths, and a
+    Workspace over them that reads open documents as edited."""
     found = [c for c in Discovery({}).discover([folder], []) if c.language == target.language]
     paths = [c.path for c in found]
     configs = {c.path: c.config for c in found}
-    return folder, found, paths, _workspace(ls, target.config.max_file_size, paths, configs)
+    return found, paths, _workspace(ls, target.config.max_file_size, paths, configs)
 
 
 def _group_change(
@@ -80,23 +92,38 @@ def _group_change(
     return GroupChange(f"{title} ({len(texts)} files)", dict(texts), newlines)
 
 
-def _plan(ls: LintgvServer, analysis: Analysis) -> list[GroupChange]:
+def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
     target = analysis.target
-    if target is None:
-        return []
-    _, _, paths, workspace = _folder_files(ls, target)
+    # Outside every workspace folder there is no project to plan over (its parent
+    # folder may be the home folder, or the root of the file system).
+    folder = ls.folder_of(target.path) if target is not None else None
+    if target is None or folder is None:
+        return Planned([])
+    _, paths, workspace = _folder_files(ls, folder, target)
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
+    tree = ls.write_tree()
     outcomes, _ = fix_groups(
-        paths, workspace, frozenset(names), unsafe=True, write=False, max_rounds=1
+        paths, workspace, frozenset(names), unsafe=True, write=False, max_rounds=1, tree=tree
     )
     changes = []
+    refused = []
     for outcome in outcomes:
-        if not outcome.done or target.path not in outcome.paths:
+        if target.path not in outcome.paths:
+            continue
+        if not outcome.done:
+            refused += _refusal(outcome.title, outcome.paths, tree)
             continue
         texts = {p: (workspace.known[p].original, workspace.known[p].text) for p in outcome.paths}
         changes.append(_group_change(outcome.title, texts, workspace))
-    return changes
+    return Planned(changes, tuple(refused))
+
+
+def _refusal(title: str, paths: Iterable[Path], tree: Tree) -> list[str]:
+    """Return why the change `title` is not offered when it would edit a file `lintgv
+    fix` may not write (as a list of one reason), else an empty list."""
+    why = [f"{p} {r}" for p in paths if (r := tree.refusal(p)) is not None]
+    return [f"{title}: not offered, {'; '.join(why)}"] if why else []
 
 
 def threaded_sites(analysis: Analysis, findings: list[Finding]) -> tuple[Site, ...]:
@@ -109,23 +136,23 @@ def threaded_sites(analysis: Analysis, findings: list[Finding]) -> tuple[Site, .
     )
 
 
-def plan_threads(
-    ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]
-) -> list[GroupChange]:
+def plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]) -> Planned:
     """Return the proved supply-threading changes for `sites` of the analysed document,
-    planned once per version and sites (on the lint thread)."""
+    planned once per version and sites (on the lint thread); none outside every
+    workspace folder."""
     if sites not in analysis.thread_changes:
-        analysis.thread_changes[sites] = _plan_threads(ls, analysis, sites)
-    return list(analysis.thread_changes[sites])
+        planned = _plan_threads(ls, analysis, sites)
+        analysis.thread_changes[sites] = planned.changes
+        return planned
+    return Planned(list(analysis.thread_changes[sites]))
 
 
-def _plan_threads(
-    ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]
-) -> list[GroupChange]:
+def _plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]) -> Planned:
     target = analysis.target
-    if target is None or not sites:
-        return []
-    folder, found, paths, workspace = _folder_files(ls, target)
+    folder = ls.folder_of(target.path) if target is not None else None
+    if target is None or folder is None or not sites:
+        return Planned([])
+    found, paths, workspace = _folder_files(ls, folder, target)
     # A call in a file the folder's config excludes would be left behind by a change.
     excluded = cache(lambda: excluded_files([folder], {}, None, paths))
     if target.language == Language.CPP:
@@ -135,13 +162,19 @@ def _plan_threads(
         changes, _ = plan_python_threading(
             sites, modules, workspace.read, workspace.config_of, excluded=excluded
         )
+    tree = ls.write_tree()
     planned = []
+    refused = []
     for change in changes:
+        refusal = _refusal(change.title, change.texts, tree)
+        if refusal:
+            refused += refusal
+            continue
         if prove_change(change, workspace, paths, HELPER_NAMES) is not None:
             continue
         texts = {p: (workspace.known[p].text, after) for p, after in change.texts.items()}
         planned.append(_group_change(change.title, texts, workspace))
-    return planned
+    return Planned(planned, tuple(refused))
 
 
 def group_action(

@@ -21,6 +21,7 @@ from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery
 from lintgv.engine import check
 from lintgv.errors import ConfigError
+from lintgv.fixing.files import Tree
 from lintgv.helper_index import HelperIndex
 from lintgv.lines import lines_with_breaks
 from lintgv.model import Language, ProjectFacts, SourceFile
@@ -148,6 +149,12 @@ class LintgvServer(LanguageServer):
     def folder_of(self, path: Path) -> Path | None:
         """Return the workspace folder holding `path`."""
         return next((f for f in self.folders() if path.is_relative_to(f)), None)
+
+    def write_tree(self) -> Tree:
+        """Return where the server may plan edits of files other than the document a
+        request is about: `lintgv fix`'s rule with the workspace folders as its tree
+        (real path under a folder, no link leading out of it, not hard-linked)."""
+        return Tree(tuple(os.path.realpath(f) for f in self.folders()))
 
     def settings_for(self, path: Path) -> ClientSettings:
         """Return the client settings that govern `path` (its folder's, else the global)."""

@@ -234,7 +234,10 @@ async def start() -> AsyncIterator[Start]:
     yield launch
     for client in running:
         if client._server is not None and client._server.returncode is None:
-            await client.shutdown_session()
+            try:
+                await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
+            except TimeoutError:
+                client._server.kill()  # a server that stopped answering: the test failed
         await client.stop()
 
 
