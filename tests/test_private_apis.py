@@ -78,6 +78,13 @@ def test_the_regex_parser_prefilter_py_reads_trigger_patterns_with() -> None:
             "_handle_cancel_notification",
             "protocol.py remembers cancelled requests",
         ),
+        (
+            LanguageServerProtocol,
+            "_send_handler_result",
+            "protocol.py answers a failed request without a traceback",
+        ),
+        (LanguageServerProtocol, "_request_futures", "protocol.py forgets a failed request"),
+        (LanguageServerProtocol, "_send_response", "protocol.py sends a failed request's error"),
         (Workspace, "_sync_kind", "state.py keeps pygls' sync kind in its workspace"),
         (Workspace, "_position_codec", "state.py gives its documents pygls' codec"),
         (Workspace, "_create_text_document", "state.py makes LintgvDocuments"),
@@ -102,10 +109,12 @@ def _instance_attributes(owner: type) -> set[str]:
 
 
 def test_pygls_hooks_the_document_overrides_keep_their_signatures() -> None:
-    """state.py's LintgvWorkspace and LintgvDocument override these by name: a renamed
-    parameter would be passed wrongly, not fail."""
+    """state.py's LintgvWorkspace and LintgvDocument, and protocol.py's LintgvProtocol,
+    override these by name: a renamed parameter would be passed wrongly, not fail."""
     made = inspect.signature(Workspace._create_text_document).parameters
     assert list(made) == ["self", "doc_uri", "source", "version", "language_id"]
+    answered = inspect.signature(LanguageServerProtocol._send_handler_result).parameters
+    assert list(answered) == ["self", "future", "msg_id"]
     document = inspect.signature(TextDocument.__init__).parameters
     assert {"sync_kind", "position_codec"} <= set(document)
     for name in ("_apply_full_change", "_apply_incremental_change"):

@@ -5,6 +5,7 @@ import logging
 from collections.abc import Sequence
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.workspace import TextDocument
 
 from lintgv.fixing.across import ACROSS_CODES
@@ -35,11 +36,17 @@ def _resolves_edits(ls: LintgvServer) -> bool:
     return bool(support and "edit" in support.properties)
 
 
-def _document(ls: LintgvServer, uri: str) -> TextDocument:
+def _open_document(ls: LintgvServer, uri: object, method: str) -> TextDocument:
+    """Return the open document at `uri`; raise invalid params for any other. A document
+    that is not open is never read: pygls would read any path whole on the event loop
+    (a FIFO, /dev/zero), and take any scheme's path for a local one."""
+    if not isinstance(uri, str):
+        raise JsonRpcInvalidParams(f"{method}: the document URI must be a string, not {uri!r}")
     document = ls.current_document(uri)
     if document is None:
-        # Not open: pygls reads it from disk.
-        return ls.workspace.get_text_document(uri)
+        raise JsonRpcInvalidParams(
+            f"{method}: {uri} is not open; lintgv answers for open documents only"
+        )
     return document
 
 
@@ -66,7 +73,7 @@ async def code_actions(
 ) -> list[types.CodeAction] | None:
     """Return quick fixes and ignore actions for the findings on the requested lines, and
     the fix-all action when it is asked for."""
-    document = _document(ls, params.text_document.uri)
+    document = _open_document(ls, params.text_document.uri, types.TEXT_DOCUMENT_CODE_ACTION)
     analysis = await ls.analyse(document)
     if analysis.target is None:
         return None
@@ -155,8 +162,9 @@ async def resolve(ls: LintgvServer, action: types.CodeAction) -> types.CodeActio
     data = action.data if isinstance(action.data, dict) else {}
     if data.get("kind") != FIX_ALL_DATA or action.edit is not None:
         return action
-    uri = str(data.get("uri"))
-    analysis = await ls.analyse(_document(ls, uri))
+    document = _open_document(ls, data.get("uri"), types.CODE_ACTION_RESOLVE)
+    uri = document.uri
+    analysis = await ls.analyse(document)
     codec = ls.workspace.position_codec
     edits, _ = await ls.run_on_lint_thread(lambda: actions.fix_all_edits(analysis, codec, False))
     action.edit = actions.workspace_edit(uri, analysis.version, edits, versioned_edits(ls))
@@ -189,7 +197,8 @@ async def document_diagnostic(
     ls: LintgvServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     """Answer a pull for one document's diagnostics."""
-    analysis = await ls.analyse(_document(ls, params.text_document.uri))
+    document = _open_document(ls, params.text_document.uri, types.TEXT_DOCUMENT_DIAGNOSTIC)
+    analysis = await ls.analyse(document)
     ls.log_crashes(analysis)
     diagnostics = diagnostics_of(ls, analysis)
     ident = result_id(diagnostics)

@@ -10,11 +10,13 @@ and a notification before it is dropped, as the LSP asks, instead of pygls answe
 
 import inspect
 import logging
+from concurrent.futures import Future
 from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import (
     JsonRpcException,
+    JsonRpcInternalError,
     JsonRpcInvalidParams,
     JsonRpcInvalidRequest,
     JsonRpcParseError,
@@ -53,9 +55,22 @@ def _invalid_request(data: dict[str, Any]) -> str | None:
     return None
 
 
+class _StructuringReported(logging.Filter):
+    """Drops pygls' log of a message it cannot structure, which carries the whole
+    traceback at ERROR: LintgvProtocol.structure_message answers and logs it in a line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Unable to deserialize message")
+
+
+_PYGLS_RPC_LOG = logging.getLogger("pygls.protocol.json_rpc")
+_STRUCTURING_REPORTED = _StructuringReported()
+
+
 class LintgvProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        _PYGLS_RPC_LOG.addFilter(_STRUCTURING_REPORTED)  # once: the same filter
         # Requests the client cancelled: long handlers look here between steps, since
         # pygls can only cancel a handler that has not started yet.
         # Kept in arrival order and bounded: ids are not reused, so old ones can go.
@@ -102,9 +117,28 @@ class LintgvProtocol(LanguageServerProtocol):
                 raise
             cause = exc.__cause__ or exc
             message = f"invalid params for {method}: {type(cause).__name__}"
-            log.warning("%s", message, exc_info=True)
+            log.warning("%s", message)
+            log.debug("%s", message, exc_info=cause)
             self.send_error(_request_id(data), JsonRpcInvalidParams(message))
             return ANSWERED
+
+    def _send_handler_result(self, future: Future[Any], *, msg_id: int | str) -> None:
+        """Answer a request whose handler failed with the error's message alone, and log
+        it in one line (the traceback at debug level): pygls would put the traceback in
+        the answer's `data` and log it at ERROR, for an invalid request too."""
+        failure = None if future.cancelled() else future.exception()
+        if failure is None:
+            super()._send_handler_result(future, msg_id=msg_id)
+            return
+        self._request_futures.pop(msg_id, None)
+        if isinstance(failure, JsonRpcException):
+            error = failure
+            log.warning("request %s: %s", msg_id, error.message)
+        else:
+            error = JsonRpcInternalError(f"{type(failure).__name__}: {failure}")
+            log.error("request %s failed: %s", msg_id, error.message)
+        log.debug("request %s", msg_id, exc_info=failure)
+        self._send_response(msg_id, error=error.to_response_error())
 
     def handle_message(self, message: Any) -> None:
         if message is ANSWERED:

@@ -207,7 +207,7 @@ async def _in_workers(
         for index, (candidate, stat, result) in enumerate(workers.check(targets)):
             if is_cancelled():
                 return False
-            lines = _read_index(candidate.path, result) if remember else _NO_LINES
+            lines = _read_index(candidate, result) if remember else _NO_LINES
             scanned = Scanned(candidate.path, result, lines)
             if remember:
                 cache.put(ScanKey.of(candidate, frozenset(), stat), scanned)
@@ -225,11 +225,12 @@ def _index_of(text: str, result: FileResult) -> LineIndex:
     return LineIndex(text) if result.findings or result.errors else _NO_LINES
 
 
-def _read_index(path: Path, result: FileResult) -> LineIndex:
-    """The lines of a checked file with diagnostics, read again."""
+def _read_index(target: Candidate, result: FileResult) -> LineIndex:
+    """The lines of a checked file with diagnostics, read again within its max-file-size
+    (a file a worker could not read gets none: its error is placed on line 1)."""
     if not result.findings and not result.errors:
         return _NO_LINES
-    loaded = read_source(path, 1 << 30)
+    loaded = read_source(target.path, target.config.max_file_size)
     return _NO_LINES if isinstance(loaded, FileError) else _index_of(loaded.text, result)
 
 

@@ -1,6 +1,7 @@
 """A bare JSON-RPC connection to `lintgv server` over pipes, for what a well-behaved
 client library would never send: broken frames, batches, messages after shutdown."""
 
+import contextlib
 import json
 import os
 import queue
@@ -38,15 +39,20 @@ def read_message(stream: BinaryIO) -> dict[str, Any] | None:
 class RawServer:
     """A server process and a thread that reads its messages into a queue."""
 
-    def __init__(self, command: list[str] | None = None, cwd: Path | None = None) -> None:
-        self.process = subprocess.Popen(
-            command or SERVER,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            cwd=cwd,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
+    def __init__(
+        self, command: list[str] | None = None, cwd: Path | None = None, log: Path | None = None
+    ) -> None:
+        """Start the server; its log (stderr) goes to the file `log`, else nowhere."""
+        stderr = log.open("wb") if log is not None else contextlib.nullcontext(subprocess.DEVNULL)
+        with stderr as into:  # the server holds its own copy of the file
+            self.process = subprocess.Popen(
+                command or SERVER,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=into,
+                cwd=cwd,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
         threading.Thread(target=self._read, daemon=True).start()
