@@ -19,7 +19,7 @@ MARKER = "lintgv:"
 _DIRECTIVE = re.compile(r"(?<![\w-])lintgv:\s*ignore\b(?:\[([^\]]*)\])?")
 _WORD = re.compile(r"\w")
 _BLANKS = " \t\f\v"
-# A comment inside a comment: the directive's own `#` after `# noqa: E501`, say.
+# A comment inside a comment: the directive's own `#` after another tool's (noqa), say.
 _INNER_MARKER = {Language.PYTHON: "#", Language.CPP: "//"}
 # What the first two lines of a Python file may declare (PEP 263, and `#!`).
 _CODING = re.compile(r"coding[:=]")
