@@ -194,7 +194,8 @@ def make_plan(
     ordered = sorted(folders.values(), key=lambda d: (-d.counts.sites, d.path))
     steps: list[Step] = []
     for phase in PHASES:
-        mine = [f for f in findings if f.code in phase.codes]
+        codes = phase.codes  # asked of the registry: once a phase, not once a finding
+        mine = [f for f in findings if f.code in codes]
         if not mine:
             continue
         counts = Counts()
@@ -209,6 +210,7 @@ def _work_order(findings: Sequence[Finding], phase: Phase) -> tuple[str, ...]:
     definitions, their declarations in headers) before those that only call them, each
     group by path. A finding names its callee only in its message, so which caller
     directory needs which callee directory is not known here and path order stands in."""
-    callees = {directory_of(f) for f in findings if f.code in phase.callee_codes}
+    callee_codes = phase.callee_codes
+    callees = {directory_of(f) for f in findings if f.code in callee_codes}
     found = {directory_of(f) for f in findings}
     return tuple(sorted(found, key=lambda d: (d not in callees, d)))
