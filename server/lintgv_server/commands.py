@@ -216,10 +216,13 @@ async def fix_workspace(ls: LintgvServer, params: types.ExecuteCommandParams) ->
             if progress.is_cancelled():
                 break
             progress.report(f"fixing {path.name}", 100 * index // len(paths))
+            uri = path.as_uri()
             try:
-                # Open documents too: the client saves every file this command changes.
-                _writable_path(ls, path.as_uri(), FIX_WORKSPACE)
-                plan = await _plan_fixes(ls, path.as_uri(), unsafe, FIX_WORKSPACE)
+                if ls.current_document(uri) is not None:
+                    # Open documents too, since the client saves every file this command
+                    # changes (a closed file is checked where it is read: _read_closed).
+                    _writable_path(ls, uri, FIX_WORKSPACE)
+                plan = await _plan_fixes(ls, uri, unsafe, FIX_WORKSPACE)
             except JsonRpcInvalidParams as exc:  # not fixable, or gone since the scan
                 skipped.append(str(exc))
                 continue
