@@ -53,6 +53,9 @@ class Matcher:
         self._any_name = _merge([n for names, _, _ in groups for n in names])
         self._any_path = _merge([p for _, paths, _ in groups for p in paths])
         self.is_empty = not compiled
+        # Whether a folder or one above it matches, by folder: the files of a folder
+        # share the answer (see matches_any).
+        self._folders: dict[str, bool] = {}
 
     @staticmethod
     def is_valid(pattern: str) -> bool:
@@ -82,6 +85,16 @@ class Matcher:
             if (by_name and by_name.match(name)) or (by_path and by_path.match(path)):
                 return include
         return None
+
+    def covers_folder(self, folder: str) -> bool:
+        """Tell whether the POSIX `folder` (without its trailing slash: "" is the "/" of an
+        absolute path) or a folder above it matches, worked out once per folder."""
+        known = self._folders.get(folder)
+        if known is None:
+            above, slash, _ = folder.rpartition("/")
+            known = (bool(slash) and self.covers_folder(above)) or self.matches(folder + "/")
+            self._folders[folder] = known
+        return known
 
     @cached_property
     def _groups(self) -> list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, bool]]:
@@ -117,9 +130,8 @@ def matches_any(relative: str, patterns: Sequence[str]) -> bool:
     if not patterns:
         return False
     found = matcher(tuple(patterns))
-    parts = relative.split("/")
-    folders = ("/".join(parts[: i + 1]) + "/" for i in range(len(parts) - 1))
-    return any(found.matches(folder) for folder in folders) or found.matches(relative)
+    folder, slash, _ = relative.rpartition("/")
+    return (bool(slash) and found.covers_folder(folder)) or found.matches(relative)
 
 
 def relative_to_root(path: Path, root: Path) -> str:

@@ -1,4 +1,5 @@
-"""The engine names a file relative to its root as paths.relative_to_root does."""
+"""The engine names a file relative to its root as paths.relative_to_root does, and asks
+per-file globs about it as git asks about a path and each folder above it."""
 
 from pathlib import Path
 
@@ -7,7 +8,7 @@ from hypothesis import strategies as st
 
 from lintgv.config import Config
 from lintgv.engine import _table
-from lintgv.paths import relative_to_root
+from lintgv.paths import Matcher, matches_any, relative_to_root
 
 ROOT = Path("/p/root")
 # Components that make the corners: the root's own name and its parent's, a name that
@@ -24,3 +25,29 @@ def test_a_file_is_named_relative_to_its_root_as_relative_to_root_names_it(
     assert table.relative(path) == relative_to_root(path, ROOT)
     # Asked again: the folder's part now comes from what was worked out the first time.
     assert table.relative(path) == relative_to_root(path, ROOT)
+
+
+GLOBS = st.sampled_from(
+    ["*supply*", "a/", "/a/", "a/**/b", "**/b/", "b.py", "a?/", "/", "*", "!a/b/", "[ab]/"]
+)
+SEGMENTS = st.sampled_from(["a", "b", "ab", "b.py", "x_supply.cc", "c"])
+
+
+@given(
+    st.lists(GLOBS, min_size=1, max_size=3),
+    st.lists(st.lists(SEGMENTS, min_size=1, max_size=4), min_size=1, max_size=4),
+    st.booleans(),
+)
+def test_a_glob_covers_a_file_when_it_matches_the_file_or_a_folder_above_it(
+    globs: list[str], paths: list[list[str]], absolute: bool
+) -> None:
+    # Several paths through one matcher: a folder's answer, remembered from an earlier
+    # path, must be the answer for the next one too.
+    patterns = tuple(dict.fromkeys(globs))
+    for parts in paths:
+        relative = ("/" if absolute else "") + "/".join(parts)
+        spec = Matcher(patterns)
+        components = relative.split("/")
+        folders = ["/".join(components[: i + 1]) + "/" for i in range(len(components) - 1)]
+        expected = any(spec.matches(f) for f in folders) or spec.matches(relative)
+        assert matches_any(relative, patterns) == expected
