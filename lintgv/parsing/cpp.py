@@ -63,6 +63,10 @@ def compile_query(source: str) -> tree_sitter.Query:
     return tree_sitter.Query(language(), source)
 
 
+# Every call of a file: asked by several rules, compiled once.
+CALLS = "(call_expression) @call"
+
+
 _PARENTS = "parents"  # ParsedCpp.indexes key of the parents charted so far
 
 

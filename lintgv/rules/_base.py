@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, auto
 from functools import cache
@@ -367,6 +367,8 @@ class PythonRule(Rule):
 
 
 _MAX_RANGES = 32
+# What a query match holds: its nodes by capture name.
+Captures = dict[str, list[tree_sitter.Node]]
 
 
 @cache
@@ -464,14 +466,20 @@ class CppRule(Rule):
         return bisect_right(starts, offset) - 1
 
     def check(self, ranges: Sequence[tuple[int, int]]) -> None:
-        """Run the query over the byte `ranges` and hand each match to `on_match`."""
+        """Hand each match in the byte `ranges` to `on_match`."""
+        for captures in self.matches(ranges):
+            self.on_match(captures)
+
+    def matches(self, ranges: Sequence[tuple[int, int]]) -> Iterator[Captures]:
+        """Yield the captures of each match of the query in the byte `ranges`, in
+        tree-sitter's order."""
         cursor = tree_sitter.QueryCursor(compile_query(self.QUERY))
         for start, end in ranges:
             cursor.set_byte_range(start, end)
             for _, captures in cursor.matches(self.parsed.root):
                 # A match reaching into this range from before it was handed over already.
                 if min(n.start_byte for nodes in captures.values() for n in nodes) >= start:
-                    self.on_match(captures)
+                    yield captures
 
     def _query_ranges(self) -> list[tuple[int, int]]:
         whole = [(0, len(self.parsed.data))]
@@ -484,7 +492,7 @@ class CppRule(Rule):
             return whole
         return ranges
 
-    def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
+    def on_match(self, captures: Captures) -> None:
         raise NotImplementedError
 
     def text(self, node: tree_sitter.Node) -> str:

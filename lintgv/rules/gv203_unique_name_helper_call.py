@@ -27,7 +27,7 @@ from lintgv.helpers.names import (
 )
 from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
-from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import (
     CppRule,
@@ -349,7 +349,7 @@ class UniqueNameHelperCallCpp(CppRule):
         names = tuple(re.escape(n) for n in sorted(defined.copies | wanted))
         if not self.context.mentions(name_triggers(self.config) + names):
             return
-        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
         for call in cursor.captures(self.parsed.root).get("call", []):
             name = cpp_body_walk.call_name(self.parsed, call)
             if not name:

@@ -1,7 +1,7 @@
 """GV101 in C++: every spelling of a GlobalVar construction, fixes planned per function."""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 import tree_sitter
@@ -9,9 +9,9 @@ import tree_sitter
 from lintgv.codemods import supply_cpp
 from lintgv.config import Config
 from lintgv.model import Fix
-from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import function_declarator
-from lintgv.rules._base import CppRule, RuleContext
+from lintgv.rules._base import Captures, CppRule, RuleContext
 from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
 
 CPP_CONSTRUCTORS = frozenset(
@@ -69,6 +69,54 @@ _SPACE = re.compile(r"\s+")
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
 
 
+# The nodes a construction starts at (see CppSites.matches).
+_SITE_STARTS = "[(call_expression) (declaration)] @site"
+_CALLEES = frozenset({"identifier", "qualified_identifier", "template_function"})
+_TYPES = frozenset({"type_identifier", "qualified_identifier"})
+_VALUES = frozenset({"argument_list", "initializer_list"})
+
+
+def _sites_at(parsed: ParsedCpp, node: tree_sitter.Node) -> list[tuple[int, Captures]]:
+    """Return the sites `node` starts (see CppSites.matches), each with the offset of its
+    last node."""
+    if node.type == "call_expression":
+        func = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if func is None or func.type not in _CALLEES or args is None:
+            return []
+        if args.type != "argument_list":
+            return []
+        return [(args.start_byte, {"func": [func], "args": [args], "call": [node]})]
+    kind = node.child_by_field_name("type")
+    if kind is None or kind.type not in _TYPES:
+        return []
+    found = []
+    in_block: bool | None = None  # asked of the parent only for a function declarator
+    for declarator in node.children_by_field_name("declarator"):
+        if declarator.type == "init_declarator":
+            value = declarator.child_by_field_name("value")
+            if value is not None and value.type in _VALUES:
+                found.append(
+                    (value.start_byte, {"type": [kind], "args": [value], "init": [declarator]})
+                )
+        elif declarator.type == "function_declarator":
+            if in_block is None:
+                parent = parsed.parent(node)
+                in_block = parent is not None and parent.type == "compound_statement"
+            inner = declarator.child_by_field_name("declarator")
+            params = declarator.child_by_field_name("parameters")
+            if (
+                in_block
+                and inner is not None
+                and inner.type == "identifier"
+                and params is not None
+                and params.type == "parameter_list"
+            ):
+                captures = {"type": [kind], "params": [params], "init": [declarator]}
+                found.append((params.start_byte, captures))
+    return found
+
+
 def _is_bare_name(node: tree_sitter.Node) -> bool:
     return (
         node.type == "parameter_declaration"
@@ -84,20 +132,7 @@ class CppSites(CppRule):
     # Every construction spells GlobalVar, or an extra constructor: both are triggers.
     MATCHES_HOLD_TRIGGER = True
     LOCAL = True
-    QUERY = """
-    (call_expression
-       function: [(identifier) (qualified_identifier) (template_function)] @func
-       arguments: (argument_list) @args) @call
-    (declaration
-       type: [(type_identifier) (qualified_identifier)] @type
-       declarator: (init_declarator value: [(argument_list) (initializer_list)] @args) @init)
-    (compound_statement
-      (declaration
-         type: [(type_identifier) (qualified_identifier)] @type
-         declarator: (function_declarator
-            declarator: (identifier)
-            parameters: (parameter_list) @params) @init))
-    """
+    QUERY = ""  # `matches` finds the sites itself
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -149,7 +184,41 @@ class CppSites(CppRule):
         unique_names = self.config.release.has_unique_name_supply
         return supply_cpp.SupplyPlanner(self.parsed, unique_names)
 
-    def on_match(self, captures: dict[str, list[tree_sitter.Node]]) -> None:
+    def matches(self, ranges: Sequence[tuple[int, int]]) -> Iterator[Captures]:
+        """Yield the sites in the byte `ranges`, in document order, each as the captures
+        of a match of this query would give it:
+
+            (call_expression
+               function: [(identifier) (qualified_identifier) (template_function)] @func
+               arguments: (argument_list) @args) @call
+            (declaration
+               type: [(type_identifier) (qualified_identifier)] @type
+               declarator: (init_declarator
+                  value: [(argument_list) (initializer_list)] @args) @init)
+            (compound_statement
+              (declaration
+                 type: [(type_identifier) (qualified_identifier)] @type
+                 declarator: (function_declarator
+                    declarator: (identifier)
+                    parameters: (parameter_list) @params) @init))
+
+        tree-sitter compiles that query in 24 ms, in every process that checks a C++
+        file; the query over the nodes a site starts at compiles in 5 (tests prove the
+        two give the same matches in the same order)."""
+        cursor = tree_sitter.QueryCursor(compile_query(_SITE_STARTS))
+        for start, end in ranges:
+            cursor.set_byte_range(start, end)
+            found: list[tuple[int, Captures]] = []
+            for node in cursor.captures(self.parsed.root).get("site", []):
+                found.extend(_sites_at(self.parsed, node))
+            # tree-sitter ends a match on entering its last node (the arguments).
+            found.sort(key=lambda site: site[0])
+            for _, captures in found:
+                # A match reaching into this range from before it was handed over already.
+                if min(n.start_byte for nodes in captures.values() for n in nodes) >= start:
+                    yield captures
+
+    def on_match(self, captures: Captures) -> None:
         if "params" in captures:
             # `GlobalVar gv(name);` inside a function body: tree-sitter reads the most
             # vexing parse as a local function declaration, but a parameter list made
@@ -258,7 +327,7 @@ class CppSites(CppRule):
         scope = self.parsed.enclosing(first, ("function_definition",))
         if scope is None:
             return False
-        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
         cursor.set_byte_range(scope.start_byte, first.start_byte)
         for call in cursor.captures(scope).get("call", []):
             if call.end_byte <= first.start_byte and self._supplies(call, name):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import named_descendants
 from lintgv.rules._global_symbol.messages import Evidence, Kind
 
@@ -82,7 +82,7 @@ class CppScan:
 
     def mutations(self) -> list[CppMutation]:
         """Return every mutation in the file, each with its overwrite evidence."""
-        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
         keys = [m.start() for m in _KEY_MENTION.finditer(self.parsed.data)]
         found = []
         for call in cursor.captures(self.parsed.root).get("call", []):
@@ -214,7 +214,7 @@ class CppScan:
             return None
         for other in reads:
             return Evidence("its global_symbol is read first", self._line(other))
-        cursor = tree_sitter.QueryCursor(compile_query("(call_expression) @call"))
+        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
         cursor.set_byte_range(scope.start_byte, call.start_byte)
         for other in cursor.captures(scope).get("call", []):
             matched = self.classify(other) if other.end_byte <= call.start_byte else None
