@@ -140,16 +140,22 @@ _CARRY_FIXES = frozenset({"json", "sarif"})
 
 
 def _filtered(args: argparse.Namespace) -> Outcome:
-    from lintgv import baseline, diff_base
-
+    # diff_base and baseline are imported when asked for: most runs use neither, and
+    # diff_base loads subprocess.
     changed = None
     if args.diff_base is not None:
+        from lintgv import diff_base
+
         # The repository is the one around the first path checked.
         first = args.paths[0] if args.paths else Path(".")
         changed = diff_base.changed_lines(
             args.diff_base, first if os.path.isdir(first) else first.parent
         )
-    entries = baseline.load(args.baseline) if args.baseline else None
+    entries = None
+    if args.baseline:
+        from lintgv import baseline
+
+        entries = baseline.load(args.baseline)
     # The files git says changed are checked even where a .gitignore (perhaps the one
     # the change itself brings) covers them: git ignores no file it tracks.
     tracked = frozenset(map(str, changed.files)) if changed is not None else frozenset()
@@ -157,11 +163,15 @@ def _filtered(args: argparse.Namespace) -> Outcome:
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
     if changed is not None:
+        from lintgv import diff_base
+
         findings = diff_base.keep_changed(findings, changed)
         errors = diff_base.keep_changed_errors(errors, changed)
     sources = read_sources(findings)
     known = gone = 0
     if entries is not None:
+        from lintgv import baseline
+
         comparison = baseline.compare(findings, sources, entries, args.baseline.parent)
         findings, known, gone = list(comparison.new), comparison.known, comparison.gone
     if args.format in _CARRY_FIXES:

@@ -5,13 +5,10 @@ Exit codes as for `check`: 0 clean, 1 findings, 2 something could not be checked
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, tvm_release
-from lintgv.report import json as json_report
-from lintgv.report import text as text_report
 
 
 def add_runtime_commands(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -100,6 +97,10 @@ def command_emit_c(args: argparse.Namespace) -> int:
 
 
 def command_validate(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from lintgv.report import json as json_report
+    from lintgv.report import text as text_report
     from lintgv.runtime.c_build import Toolchain, ToolFailed
     from lintgv.runtime.c_validate import validate_manifests
 
@@ -130,6 +131,7 @@ def command_validate(args: argparse.Namespace) -> int:
 
 
 def command_validate_copies(args: argparse.Namespace) -> int:
+    from lintgv.report import json as json_report
     from lintgv.rewrite_validation import render_text, validate_tree
 
     report = validate_tree(
