@@ -55,6 +55,48 @@ def test_libcst_code_generation_internals_positions_py_builds_on() -> None:
     assert callable(CodegenState.pop_trailing_newline)
 
 
+def test_libcst_node_checks_cst_parse_py_skips_for_what_its_parser_builds() -> None:
+    """lintgv/parsing/cst_parse.py relies on `CSTNode.__post_init__` doing nothing but
+    check the node (`_validate`), and on the generated `__init__` looking it up on each
+    call: it answers differently while its thread parses."""
+    import threading
+
+    from libcst._nodes.base import CSTNode
+
+    from lintgv.parsing import cst_parse
+
+    # libcst's own method, whether or not an earlier parse has wrapped it already.
+    original = getattr(CSTNode.__post_init__, "__wrapped__", CSTNode.__post_init__)
+    assert "_validate" in inspect.getsource(original)
+    text = "def f(a, *, b=1):\n    return [x for x in a if x not in b] or f'{a!r}'\n"
+    parsed = cst_parse.unchecked_parse(text)
+    assert parsed.deep_equals(cst.parse_module(text)) and parsed.code == text
+    # Outside a parse, and on another thread during one, a node is checked as before.
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("1x")
+    with contextlib.suppress(cst.ParserSyntaxError):
+        cst_parse.unchecked_parse("def (:\n")
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("1x")
+    raised: list[BaseException] = []
+
+    def make() -> None:
+        try:
+            cst.Name("1x")
+        except cst.CSTValidationError as exc:
+            raised.append(exc)
+
+    cst_parse._PARSING.depth += 1
+    try:
+        other = threading.Thread(target=make)
+        other.start()
+        other.join()
+        assert cst.Name("1x").value == "1x"  # this thread is parsing: unchecked
+    finally:
+        cst_parse._PARSING.depth -= 1
+    assert len(raised) == 1
+
+
 def test_the_regex_parser_prefilter_py_reads_trigger_patterns_with() -> None:
     """lintgv/prefilter.py derives the literals every match of a trigger must contain."""
     import re._constants as sre  # type: ignore[import-not-found]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from lintgv.errors import ParseError
 from lintgv.parsing import libcst_lazy as cst
+from lintgv.parsing.cst_parse import unchecked_parse
 from lintgv.parsing.names import NameTable
 from lintgv.parsing.python_lines import Selection, compact, has_lone_return
 from lintgv.parsing.python_parts import ModuleParts
@@ -190,7 +191,7 @@ def _parse_both(
         pass  # NUL bytes: libcst reports them
     if parts is not None and tree is not None:
         return parts.parse(text), tree
-    return cst.parse_module(text), tree
+    return unchecked_parse(text), tree
 
 
 def quiet_parse(text: str) -> ast.Module:

@@ -12,6 +12,7 @@ from functools import partial
 from itertools import pairwise
 
 from lintgv.parsing import libcst_lazy as cst
+from lintgv.parsing.cst_parse import unchecked_parse
 from lintgv.parsing.python_lines import Logical, line_offsets, logical_lines
 
 
@@ -42,7 +43,7 @@ class ModuleParts:
             modules = []
         self._parsed = kept
         module = _joined(modules)
-        return module if module is not None else cst.parse_module(text)
+        return module if module is not None else unchecked_parse(text)
 
     def _piece(self, piece: str, lines: _Lines, kept: dict[str, cst.Module]) -> cst.Module:
         """Return the module of one top-level statement (`lines`: its logical lines): a
@@ -67,7 +68,7 @@ class ModuleParts:
         # repeats is parsed again.
         module = None if text in kept else self._parsed.get(text)
         if module is None:
-            module = cst.parse_module(text)
+            module = unchecked_parse(text)
         kept.setdefault(text, module)
         return module
 
