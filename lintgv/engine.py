@@ -94,9 +94,15 @@ class _Table:
             known = self._folders.get(folder)
             if known is None:
                 known = self._folders[folder] = relative_to_root(Path(folder), self._config.root)
-        # A file outside the root (or the root itself) is named in full: asked whole.
-        if known is None or os.path.isabs(known) or name in ("", ".", ".."):
+        if known is None or name in ("", ".", ".."):
             return relative_to_root(path, self._config.root)
+        if os.path.isabs(known):
+            # A folder outside the root: its files are named in full, but for the one
+            # that is the root itself.
+            joined = f"{known}{name}" if known.endswith("/") else f"{known}/{name}"
+            if joined == self._config.root.as_posix():
+                return relative_to_root(path, self._config.root)
+            return joined
         return name if known == "." else f"{known}/{name}"
 
     def asked(self, rules: tuple[type[Rule], ...]) -> "_Asked":
