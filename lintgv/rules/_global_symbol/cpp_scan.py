@@ -8,6 +8,7 @@ It is an overwrite when the function visibly had a symbol: see `evidence`.
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import tree_sitter
@@ -42,6 +43,8 @@ FUNCTION_CONSTRUCTORS = frozenset({"Function", "PrimFunc"})
 _KEY_MENTION = re.compile(rb'kGlobalSymbol|"global_symbol"')
 _JUMPS = frozenset({"return_statement", "continue_statement", "break_statement", "throw_statement"})
 _MAX_HOPS = 4
+# More declarations mentioning the key than this: the file's calls are asked all at once.
+_MAX_RANGES = 32
 
 
 @dataclass(frozen=True)
@@ -82,10 +85,9 @@ class CppScan:
 
     def mutations(self) -> list[CppMutation]:
         """Return every mutation in the file, each with its overwrite evidence."""
-        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
         keys = [m.start() for m in _KEY_MENTION.finditer(self.parsed.data)]
         found = []
-        for call in cursor.captures(self.parsed.root).get("call", []):
+        for call in self._calls_near_keys():
             arguments = call.child_by_field_name("arguments")
             if arguments is None or not _holds_any(arguments, keys):
                 continue  # most calls: no key among their arguments
@@ -101,6 +103,17 @@ class CppScan:
             evidence = self._earlier_read(scope, call, target, family) or traced
             found.append(CppMutation(kind, call, evidence))
         return found
+
+    def _calls_near_keys(self) -> Iterator[Node]:
+        """Yield, in order, the calls of the top-level declarations that mention the key:
+        a mutation holds the key among its arguments, so the other calls of a file (most
+        of them) need not be made Python nodes at all."""
+        size = len(self.parsed.data)
+        ranges = self.parsed.declarations_around(_KEY_MENTION, _MAX_RANGES) or [(0, size)]
+        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+        for start, end in ranges:
+            cursor.set_byte_range(start, end)
+            yield from cursor.captures(self.parsed.root).get("call", [])
 
     def classify(self, call: Node) -> tuple[Kind, Node | None] | None:
         """Return the kind of mutation `call` is and the function or map it changes."""
