@@ -10,9 +10,11 @@ and a notification before it is dropped, as the LSP asks, instead of pygls answe
 
 import inspect
 import logging
+import re
 from concurrent.futures import Future
 from typing import Any
 
+import cattrs
 from lsprotocol import types
 from pygls.exceptions import (
     JsonRpcException,
@@ -22,11 +24,59 @@ from pygls.exceptions import (
     JsonRpcParseError,
     JsonRpcServerNotInitialized,
 )
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.json_rpc import RPCNotification, RPCRequest, RPCResponse
 from pygls.protocol.language_server import lsp_method
 
 log = logging.getLogger(__name__)
+
+
+def converter() -> cattrs.Converter:
+    """Return pygls' converter of LSP messages, but for integers: cattrs takes any value
+    `int()` takes, so `"line": "1"`, `1.5` and `true` were read as numbers and answered.
+    A number with a fraction of zero (`1.0`, as some JSON writers put an integer) is
+    still one."""
+    made: cattrs.Converter = default_converter()  # type: ignore[no-untyped-call]
+    made.register_structure_hook(int, _strict_int)
+    # `bool` is a subclass of `int`: it keeps cattrs' own reading.
+    made.register_structure_hook(bool, lambda value, _type: bool(value))
+    return made
+
+
+def _strict_int(value: object, kind: type[int]) -> int:
+    """Read an integer, or one of an enumeration of integers (`kind`: the hook for `int`
+    serves its subclasses too, as cattrs' own did, by calling the class)."""
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    if type(value) is not int:
+        raise ValueError(f"expected an integer, not {value!r}")
+    return kind(value)
+
+
+def _what_is_wrong(cause: BaseException) -> str:
+    """Return what is wrong with a message's params, each problem with where it is
+    (`invalid value for type, expected int @ $.params.position.line`)."""
+    if isinstance(cause, cattrs.BaseValidationError):
+        return "; ".join(_WHERE.sub(_as_sent, text) for text in cattrs.transform_error(cause))
+    return str(cause) or type(cause).__name__
+
+
+# Where a problem is, as cattrs writes it: `@ $.params.text_document.uri`.
+_WHERE = re.compile(r"@ \$[\w.\[\]'\"]*")
+
+
+def _as_sent(where: re.Match[str]) -> str:
+    """Spell a path's attribute names as the message does: lsprotocol's `text_document`
+    is LSP's `textDocument` (and `from_`, `from`); a key in brackets stays as it is."""
+    return _ATTRIBUTE.sub(lambda m: "." + _camel(m.group(1)), where.group())
+
+
+_ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.rstrip("_").split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 class _Answered:
@@ -116,7 +166,7 @@ class LintgvProtocol(LanguageServerProtocol):
             if "method" not in data or "id" not in data:
                 raise
             cause = exc.__cause__ or exc
-            message = f"invalid params for {method}: {type(cause).__name__}"
+            message = f"invalid params for {method}: {_what_is_wrong(cause)}"
             log.warning("%s", message)
             log.debug("%s", message, exc_info=cause)
             self.send_error(_request_id(data), JsonRpcInvalidParams(message))

@@ -28,7 +28,7 @@ from lintgv.model import Language, ProjectFacts, SourceFile
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import fs_path, line_index, to_offset
 from lintgv_server.memory import ChangeLog, DocumentMemory
-from lintgv_server.protocol import LintgvProtocol
+from lintgv_server.protocol import LintgvProtocol, converter
 from lintgv_server.scan_cache import ScanCache
 from lintgv_server.settings import ClientSettings, layered, parse_settings
 
@@ -111,6 +111,7 @@ class LintgvServer(LanguageServer):
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=LintgvProtocol,
+            converter_factory=converter,
         )
         self.settings = settings or ClientSettings()
         # Per workspace folder (a folder URI's path), from workspace/configuration.

@@ -43,6 +43,7 @@ def test_malformed_messages_get_json_rpc_errors_and_the_server_stays_up(tmp_path
     assert _error(server, None) == -32700
     server.request(7, "textDocument/hover", {"textDocument": 3})
     assert _error(server, 7) == -32602
+    assert "$.params.textDocument" in server.response(7)["error"]["message"]
     server.request(8, "lintgv/noSuchMethod", {})
     assert _error(server, 8) == -32601
     server.send([{"jsonrpc": "2.0", "id": 9, "method": "shutdown"}])
@@ -61,6 +62,41 @@ def test_malformed_messages_get_json_rpc_errors_and_the_server_stays_up(tmp_path
     assert _error(server, 13) == -32600
     unknown_ids = [m["error"]["code"] for m in server.seen if "error" in m and m["id"] is None]
     assert unknown_ids == [-32700, -32600]  # the broken frame, then the batch
+    server.notify("exit")
+    assert server.close() == 0
+
+
+@pytest.mark.parametrize("line", ["1", 1.5, True, -1])
+def test_a_position_that_is_no_line_number_is_invalid_params_naming_the_field(
+    tmp_path: Path, line: object
+) -> None:
+    root = write_project(tmp_path)
+    server = RawServer(cwd=tmp_path)
+    server.initialize(root)
+    uri = cpp_file(root).as_uri()
+    server.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": "int a;\n"}},
+    )
+    end = {"line": 0, "character": 0}
+    params = {
+        "textDocument": {"uri": uri},
+        "range": {"start": {"line": line, "character": 0}, "end": end},
+        "context": {"diagnostics": []},
+    }
+    server.request(1, "textDocument/codeAction", params)
+    error = server.response(1)["error"]
+    assert error["code"] == -32602
+    # (A negative line fails lsprotocol's own check of the position as a whole.)
+    assert ("$.params.range.start" if line == -1 else "$.params.range.start.line") in error[
+        "message"
+    ]
+    # An integer written with a zero fraction is one; the server answers and stays up.
+    params["range"] = {"start": {"line": 0.0, "character": 0}, "end": end}
+    server.request(2, "textDocument/codeAction", params)
+    assert "error" not in server.response(2)
+    server.request(3, "shutdown")
+    server.response(3)
     server.notify("exit")
     assert server.close() == 0
 
