@@ -65,6 +65,9 @@ def compile_query(source: str) -> tree_sitter.Query:
 
 # Every call of a file: asked by several rules, compiled once.
 CALLS = "(call_expression) @call"
+# A query runs over each range of declarations_around in a pass of its own: past this
+# many ranges, one pass over the whole file costs less.
+MAX_RANGES = 32
 
 
 _PARENTS = "parents"  # ParsedCpp.indexes key of the parents charted so far
@@ -164,7 +167,7 @@ class ParsedCpp:
         return bisect_right(self.line_starts, offset)
 
     def declarations_around(
-        self, pattern: re.Pattern[bytes], limit: int
+        self, pattern: re.Pattern[bytes], limit: int = MAX_RANGES
     ) -> list[tuple[int, int]] | None:
         """Return the byte ranges of the top-level declarations where `pattern` matches,
         in order, touching ones joined; the whole file for a match outside them; None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, auto
 from functools import cache
@@ -366,7 +366,6 @@ class PythonRule(Rule):
         }
 
 
-_MAX_RANGES = 32
 # What a query match holds: its nodes by capture name.
 Captures = dict[str, list[tree_sitter.Node]]
 
@@ -471,22 +470,26 @@ class CppRule(Rule):
             self.on_match(captures)
 
     def matches(self, ranges: Sequence[tuple[int, int]]) -> Iterator[Captures]:
-        """Yield the captures of each match of the query in the byte `ranges`, in
-        tree-sitter's order."""
-        cursor = tree_sitter.QueryCursor(compile_query(self.QUERY))
+        """Yield the captures of each match in the byte `ranges`, in tree-sitter's order."""
         for start, end in ranges:
-            cursor.set_byte_range(start, end)
-            for _, captures in cursor.matches(self.parsed.root):
+            for captures in self.matches_in(start, end):
                 # A match reaching into this range from before it was handed over already.
                 if min(n.start_byte for nodes in captures.values() for n in nodes) >= start:
                     yield captures
+
+    def matches_in(self, start: int, end: int) -> Iterable[Captures]:
+        """Return the captures of each match of the query that reaches into the byte
+        range from `start` to `end`."""
+        cursor = tree_sitter.QueryCursor(compile_query(self.QUERY))
+        cursor.set_byte_range(start, end)
+        return (captures for _, captures in cursor.matches(self.parsed.root))
 
     def _query_ranges(self) -> list[tuple[int, int]]:
         whole = [(0, len(self.parsed.data))]
         statement, _ = self.triggers(self.config)
         if not self.MATCHES_HOLD_TRIGGER or not statement:
             return whole
-        ranges = self.parsed.declarations_around(bytes_pattern(statement), _MAX_RANGES)
+        ranges = self.parsed.declarations_around(bytes_pattern(statement))
         # Each range costs a pass of its own: worth it only when they skip most of the file.
         if ranges is None or sum(e - s for s, e in ranges) > len(self.parsed.data) // 2:
             return whole

@@ -20,8 +20,8 @@ from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
-# The query of a site's whole shape, as CppSites.matches documents it: its specification.
-_DOC = CppSites.matches.__doc__ or ""
+# The query of a site's whole shape, as CppSites.matches_in documents it: its specification.
+_DOC = CppSites.matches_in.__doc__ or ""
 SHAPE_QUERY = textwrap.dedent(_DOC.split("would give it:")[1].split("tree-sitter compiles")[0])
 
 # Shapes next to each other and inside each other, where the order of matches is decided.

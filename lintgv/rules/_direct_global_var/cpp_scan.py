@@ -1,7 +1,7 @@
 """GV101 in C++: every spelling of a GlobalVar construction, fixes planned per function."""
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 import tree_sitter
@@ -82,9 +82,12 @@ def _sites_at(node: tree_sitter.Node) -> list[tuple[int, Captures]]:
     if node.type == "call_expression":
         func = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")
-        if func is None or func.type not in _CALLEES or args is None:
-            return []
-        if args.type != "argument_list":
+        if (
+            func is None
+            or func.type not in _CALLEES
+            or args is None
+            or args.type != "argument_list"
+        ):
             return []
         return [(args.start_byte, {"func": [func], "args": [args], "call": [node]})]
     kind = node.child_by_field_name("type")
@@ -187,9 +190,9 @@ class CppSites(CppRule):
         unique_names = self.config.release.has_unique_name_supply
         return supply_cpp.SupplyPlanner(self.parsed, unique_names)
 
-    def matches(self, ranges: Sequence[tuple[int, int]]) -> Iterator[Captures]:
-        """Yield the sites in the byte `ranges`, in document order, each as the captures
-        of a match of this query would give it:
+    def matches_in(self, start: int, end: int) -> Iterable[Captures]:
+        """Return the sites that reach into the byte range from `start` to `end`, in
+        document order, each as the captures of a match of this query would give it:
 
             (call_expression
                function: [(identifier) (qualified_identifier) (template_function)] @func
@@ -209,17 +212,13 @@ class CppSites(CppRule):
         file; the query over the nodes a site starts at compiles in 5 (tests prove the
         two give the same matches in the same order)."""
         cursor = tree_sitter.QueryCursor(compile_query(_SITE_STARTS))
-        for start, end in ranges:
-            cursor.set_byte_range(start, end)
-            found: list[tuple[int, Captures]] = []
-            for node in cursor.captures(self.parsed.root).get("site", []):
-                found.extend(_sites_at(node))
-            # tree-sitter ends a match on entering its last node (the arguments).
-            found.sort(key=lambda site: site[0])
-            for _, captures in found:
-                # A match reaching into this range from before it was handed over already.
-                if min(n.start_byte for nodes in captures.values() for n in nodes) >= start:
-                    yield captures
+        cursor.set_byte_range(start, end)
+        found: list[tuple[int, Captures]] = []
+        for node in cursor.captures(self.parsed.root).get("site", []):
+            found.extend(_sites_at(node))
+        # tree-sitter ends a match on entering its last node (the arguments).
+        found.sort(key=lambda site: site[0])
+        return [captures for _, captures in found]
 
     def on_match(self, captures: Captures) -> None:
         if "params" in captures:

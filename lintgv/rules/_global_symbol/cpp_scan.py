@@ -43,8 +43,6 @@ FUNCTION_CONSTRUCTORS = frozenset({"Function", "PrimFunc"})
 _KEY_MENTION = re.compile(rb'kGlobalSymbol|"global_symbol"')
 _JUMPS = frozenset({"return_statement", "continue_statement", "break_statement", "throw_statement"})
 _MAX_HOPS = 4
-# More declarations mentioning the key than this: the file's calls are asked all at once.
-_MAX_RANGES = 32
 
 
 @dataclass(frozen=True)
@@ -109,7 +107,7 @@ class CppScan:
         a mutation holds the key among its arguments, so the other calls of a file (most
         of them) need not be made Python nodes at all."""
         size = len(self.parsed.data)
-        ranges = self.parsed.declarations_around(_KEY_MENTION, _MAX_RANGES) or [(0, size)]
+        ranges = self.parsed.declarations_around(_KEY_MENTION) or [(0, size)]
         cursor = tree_sitter.QueryCursor(compile_query(CALLS))
         for start, end in ranges:
             cursor.set_byte_range(start, end)
