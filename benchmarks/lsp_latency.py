@@ -12,7 +12,8 @@ definition from the middle on, so that every version parses), and times each fro
 sending the change to receiving the
 `publishDiagnostics` of that version. The server's debounce is set to 0 through
 `initializationOptions`, so the figures exclude it; the server's CPU time per edit is
-given too, which a busy machine hardly changes. The files are generated in TVM's style,
+given too, which a busy machine hardly changes, and its resident memory (VmRSS) once the
+file is open and after the edits. The files are generated in TVM's style,
 or, with `--tree`, taken from that tree (the shortest source at least that long, else the
 longest ones joined, cut at the limit; nothing is written into the tree). With `--burst N`,
 a second server with its default debounce (150 ms) gets N edits back to back, and the time
@@ -238,6 +239,7 @@ def measure_latency(text: str, suffix: str, edits: int) -> dict[str, Any]:
         connection = Connection(root)
         connection.start(root)
         uri, opened, first, edit = _open(connection, root / f"bench{suffix}", text)
+        rss_opened = connection.memory()["VmRSS"]
         timings = []
         cpu_before = connection.cpu_ms()
         for version in range(2, edits + 2):
@@ -245,6 +247,7 @@ def measure_latency(text: str, suffix: str, edits: int) -> dict[str, Any]:
             received, _ = connection.wait(lambda m, v=version: _published(m, uri, v))
             timings.append((received - sent) * 1000)
         cpu = (connection.cpu_ms() - cpu_before) / edits
+        rss_edited = connection.memory()["VmRSS"]
         connection.stop()
     return {
         "lines": len(text.splitlines()),
@@ -255,6 +258,9 @@ def measure_latency(text: str, suffix: str, edits: int) -> dict[str, Any]:
         "max_ms": round(max(timings), 1),
         # The server's own CPU time per edit: unlike wall time, other load hardly moves it.
         "cpu_ms_per_edit": round(cpu, 1),
+        # Each version is parsed anew: memory that grows with the edits is held too long.
+        "rss_opened_mib": round(rss_opened / 1024, 1),
+        "rss_edited_mib": round(rss_edited / 1024, 1),
     }
 
 
@@ -381,7 +387,8 @@ def main() -> int:
             f"{name:<7} {r['lines']:>6} lines  open {r['open_ms']:>7} ms  "
             f"didChange→publish p50 {r['p50_ms']:>6} ms  p95 {r['p95_ms']:>6} ms  "
             f"max {r['max_ms']:>6} ms  server CPU {r['cpu_ms_per_edit']:>6} ms/edit  "
-            f"({r['edits']} edits)"
+            f"({r['edits']} edits)  server RSS {r['rss_opened_mib']} MiB open, "
+            f"{r['rss_edited_mib']} MiB after the edits"
         )
         if f"{name}_burst" in results:
             b = results[f"{name}_burst"]

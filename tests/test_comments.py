@@ -183,7 +183,7 @@ def _leaves(node):  # type: ignore[no-untyped-def]  # tree-sitter's nodes are un
 def test_cpp_comments_are_the_ones_tree_sitter_finds(text: str) -> None:
     parsed = parse_cpp(text)
     expected = [
-        (len(parsed.data[: leaf.start_byte].decode()), leaf.text.decode())
+        (len(parsed.data[: leaf.start_byte].decode()), parsed.text(leaf))
         for leaf in _leaves(parsed.root)
         if leaf.type == "comment"
     ]

@@ -3,6 +3,7 @@ it and no reference cycle waits for the garbage collector (which a long run tune
 collect rarely), so a run's memory follows the file being checked, not the files seen."""
 
 import gc
+import sys
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,3 +69,17 @@ def test_what_rules_work_out_on_a_cpp_parse_dies_with_it(
     alive = weakref.ref(parsed)
     del parsed
     assert alive() is None
+
+
+def test_the_text_of_a_cpp_parse_dies_with_it(no_collector: None) -> None:
+    # py-tree-sitter keeps a reference to whatever its read callback returns, so the
+    # text it was handed must not be the text lintgv keeps.
+    first = parse_cpp(CPP)
+    edited = CPP.replace("counter++", "next_counter++")
+    second = parse_cpp(edited, previous=first)  # an editor's reparse reads the text too
+    assert second.tree.root_node.has_error is False
+    first_text, second_text = first.data, second.data
+    del first, second
+    # Only the test's name and the call's own argument refer to each.
+    assert sys.getrefcount(first_text) == 2
+    assert sys.getrefcount(second_text) == 2

@@ -442,10 +442,19 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
     earliest = time.monotonic() + PARSE_SECONDS
 
     # Only parsing from a callback can be given up. tree-sitter asks for the text about
-    # twice a file; a node's `.text` would ask again (a memoryview here crashes it), so
+    # twice a file; a node's `.text` would ask again (and crashes on a memoryview), so
     # lintgv slices text out of ParsedCpp.data instead.
-    def read(offset: int, _point: tree_sitter.Point) -> bytes:
-        return data[offset:]
+    # py-tree-sitter (0.25 to 0.26.1 at least) keeps one reference to every object the
+    # callback returns and never drops it: handing it `data` itself kept every C++ text
+    # the process ever parsed, the language server's every version of a document. It is
+    # handed views of `data` instead, released once the parse is over: a view the binding
+    # still counts then holds nothing.
+    handed: list[memoryview] = []
+
+    def read(offset: int, _point: tree_sitter.Point) -> memoryview:
+        view = memoryview(data)[offset:]
+        handed.append(view)
+        return view
 
     def given_up(_offset: int, _has_error: bool) -> bool:
         return time.monotonic() > earliest and time.thread_time() > deadline
@@ -470,6 +479,9 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
             line=1,
             column=1,
         ) from None
+    finally:
+        for view in handed:
+            view.release()
 
 
 def _interrupt_behind(error: SystemError) -> BaseException:

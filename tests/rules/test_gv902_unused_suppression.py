@@ -214,11 +214,12 @@ def _cpp_text(draw: st.DrawFn) -> str:
 
 def _cpp_code(text: str) -> list[tuple[str, str]]:
     found = []
-    stack = list(reversed(parse_cpp(text).root.children))
+    parsed = parse_cpp(text)
+    stack = list(reversed(parsed.root.children))
     while stack:
         node = stack.pop()
         if node.child_count == 0 and node.type != "comment":
-            found.append((node.type, node.text.decode()))
+            found.append((node.type, parsed.text(node)))
         stack.extend(reversed(node.children))
     return found
 

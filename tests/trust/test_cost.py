@@ -7,7 +7,6 @@ not), and that the parent lookups that keep deep nesting linear answer as tree-s
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import tree_sitter
@@ -125,28 +124,36 @@ def test_a_file_tree_sitter_cannot_parse_in_time_is_reported_and_the_rest_checke
     assert "fine.cc:1:12: GV101" in checked.stdout
 
 
-class _InterruptedText(bytes):
-    """Text whose second read is interrupted, as by a Ctrl-C landing there."""
+class _InterruptedRead:
+    """Stands for `memoryview` in the C++ parser's read callback, whose second call is
+    interrupted, as by a Ctrl-C landing there."""
 
-    reads = 0
+    def __init__(self) -> None:
+        self.reads = 0
 
-    def __getitem__(self, index: Any) -> Any:
-        type(self).reads += 1
-        if type(self).reads == 2:
+    def __call__(self, data: bytes) -> memoryview:
+        self.reads += 1
+        if self.reads == 2:
             raise KeyboardInterrupt
-        return bytes.__getitem__(self, index)
+        return memoryview(data)
 
 
-def test_a_ctrl_c_inside_a_parse_ends_the_run_as_an_interrupt() -> None:
+def test_a_ctrl_c_inside_a_parse_ends_the_run_as_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import lintgv.parsing.cpp as cpp
 
     # The binding keeps the interrupt pending and parses on; without care the next call
     # into Python fails with a SystemError, and the run reports a file it could not parse.
-    text = _InterruptedText(b'void f() { GlobalVar g("x"); }\n' * 2000)
+    text = b'void f() { GlobalVar g("x"); }\n' * 2000
+    interrupted = _InterruptedRead()
+    monkeypatch.setattr(cpp, "memoryview", interrupted, raising=False)
     try:
         cpp._bounded_parse(text, None)
     except KeyboardInterrupt:
         pass
     else:
         raise AssertionError("the interrupt was lost")
+    assert interrupted.reads == 2
+    monkeypatch.undo()
     assert not parse_cpp("int x;\n").root.has_error
