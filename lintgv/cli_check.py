@@ -3,9 +3,10 @@
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import overload
 
 from lintgv.checking import RunResult, run
 from lintgv.cli_options import add_color
@@ -15,7 +16,7 @@ from lintgv.writing import write_output
 
 FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
 DEFAULT_BASELINE = Path("lintgv-baseline.json")
-Sources = dict[Path, list[str]]
+Sources = dict[Path, "KeptLines"]
 
 
 class UsageError(Exception):
@@ -113,15 +114,61 @@ def run_check(
         )
 
 
+class KeptLines(Sequence[str]):
+    """The lines of a file that its findings' reports read: each finding's own lines and
+    the nearest line that is not blank on either side of them (a baseline fingerprint's
+    context). Any other line reads as blank, which is all a report asks of it: a big
+    tree's report holds a few lines per finding, not every file with one whole."""
+
+    def __init__(self, lines: Sequence[str], spans: Iterable[tuple[int, int]]) -> None:
+        """Keep of `lines` those that `spans` (first and last line, 0-based) read."""
+        self._count = len(lines)
+        self._kept: dict[int, str] = {}
+        for first, last in spans:
+            if not 0 <= first < self._count:
+                continue  # no report reads a line of a finding that is not in the file
+            end = max(first, min(last, self._count - 1))
+            self._kept.update((index, lines[index]) for index in range(first, end + 1))
+            if not first <= last < self._count:
+                continue  # a fingerprint reads no context then (baseline.fingerprints)
+            for index, step in ((first - 1, -1), (last + 1, 1)):
+                while 0 <= index < self._count and not lines[index].strip():
+                    index += step
+                if 0 <= index < self._count:
+                    self._kept[index] = lines[index]
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self._kept.get(i, "") for i in range(*index.indices(self._count))]
+        if not -self._count <= index < self._count:
+            raise IndexError("line index out of range")
+        return self._kept.get(index % self._count, "")
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._kept.get(i, "") for i in range(self._count))
+
+
 def read_sources(findings: Sequence[Finding]) -> Sources:
-    """Return the lines of every file that has a finding (files that vanished are left out)."""
+    """Return the lines the reports of `findings` read of each of their files (files
+    that vanished are left out)."""
+    spans: dict[Path, list[tuple[int, int]]] = {}
+    for finding in findings:
+        span = finding.span
+        spans.setdefault(finding.path, []).append((span.start_line - 1, span.end_line - 1))
     sources: Sources = {}
-    for path in {f.path for f in findings}:
+    for path, read in spans.items():
         try:
             text = path.read_text(encoding="utf-8-sig", errors="replace")
-            sources[path] = list(split_lines(text))
         except OSError:
             continue
+        sources[path] = KeptLines(split_lines(text), read)
     return sources
 
 
@@ -167,7 +214,11 @@ def _filtered(args: argparse.Namespace) -> Outcome:
 
         findings = diff_base.keep_changed(findings, changed)
         errors = diff_base.keep_changed_errors(errors, changed)
-    sources = read_sources(findings)
+    # Only the reports that show or fingerprint a finding's lines read them.
+    shows_lines = args.format in ("sarif", "gitlab") or (
+        args.format == "text" and not args.statistics and not args.no_source
+    )
+    sources = read_sources(findings) if entries is not None or shows_lines else {}
     known = gone = 0
     if entries is not None:
         from lintgv import baseline

@@ -32,7 +32,7 @@ def _paint(text: str, *styles: str, color: bool) -> str:
 def render(
     findings: Sequence[Finding],
     errors: Sequence[FileError],
-    sources: Mapping[str, list[str]],
+    sources: Mapping[str, Sequence[str]],
     *,
     show_source: bool = True,
     color: bool = False,
