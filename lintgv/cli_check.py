@@ -4,13 +4,13 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import overload
 
 from lintgv.checking import RunResult, run
 from lintgv.cli_options import add_color
-from lintgv.lines import split_lines
+from lintgv.lines import split_lines, with_newline
 from lintgv.model import FileError, Finding
 from lintgv.writing import write_output
 
@@ -172,6 +172,37 @@ def read_sources(findings: Sequence[Finding]) -> Sources:
     return sources
 
 
+def in_file_newlines(findings: Sequence[Finding]) -> list[Finding]:
+    """Return `findings` with the lines their fixes add ending in each file's own line
+    break, as `lintgv fix` writes them: a report's edits are applied by other tools too.
+    A file keeps `\\n` unless every line of it ends in `\\r\\n`, or every one in a lone `\\r`
+    (lintgv.fixing.files.stored_text)."""
+    from lintgv.fixing.files import stored_text
+
+    newlines: dict[Path, str] = {}
+
+    def newline_of(path: Path) -> str:
+        if path not in newlines:
+            try:
+                data = path.read_bytes()
+            except OSError:  # the edit is refused where it is applied, if it must be
+                data = b""
+            newlines[path] = stored_text(data.decode("utf-8", errors="replace"), data).newline
+        return newlines[path]
+
+    native: list[Finding] = []
+    for finding in findings:
+        fix = finding.fix
+        if fix is not None and any("\n" in edit.text for edit in fix.edits):
+            edits = tuple(
+                replace(edit, text=with_newline(edit.text, newline_of(edit.path or finding.path)))
+                for edit in fix.edits
+            )
+            finding = replace(finding, fix=replace(fix, edits=edits))
+        native.append(finding)
+    return native
+
+
 @dataclass(frozen=True)
 class Outcome:
     findings: list[Finding]
@@ -229,6 +260,7 @@ def _filtered(args: argparse.Namespace) -> Outcome:
         from lintgv.fixing.across import with_changes_across_files
 
         findings = with_changes_across_files(findings, result.results, result.candidates)
+        findings = in_file_newlines(findings)
     return Outcome(findings, errors, len(result.results), sources, known, gone)
 
 

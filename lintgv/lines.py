@@ -77,3 +77,12 @@ def lines_with_breaks(text: str) -> list[str]:
     if pieces[-1]:
         found.append(pieces[-1])
     return found
+
+
+def with_newline(text: str, newline: str) -> str:
+    """Return the text of an edit for a file whose every line ends in `newline`: what a fix
+    writes ends its lines in `\\n`, what it copies from the file in the file's own break,
+    and both become `newline` (what `lintgv fix` writes there too)."""
+    if newline == "\n" or "\n" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\n", newline)

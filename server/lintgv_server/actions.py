@@ -12,7 +12,7 @@ from pygls.workspace.position_codec import PositionCodec
 import lintgv
 from lintgv.docs import render
 from lintgv.edits import StaleEdit, apply_edits, located
-from lintgv.lines import LineIndex
+from lintgv.lines import LineIndex, with_newline
 from lintgv.model import Applicability, Edit, Finding, Language, Span
 from lintgv.parsing.cpp import parse_cpp
 from lintgv.parsing.python import python_error
@@ -188,10 +188,9 @@ def fix_all_edits(
     before, after = change
     edits = whole_text_edit(codec, before, after)
     newline = analysis.newline
-    if newline != "\n":
-        edits = [
-            types.TextEdit(range=e.range, new_text=e.new_text.replace("\n", newline)) for e in edits
-        ]
+    edits = [
+        types.TextEdit(range=e.range, new_text=with_newline(e.new_text, newline)) for e in edits
+    ]
     settled = analysis.settled(unsafe)
     return edits, len(settled.applied) if settled else 0
 

@@ -12,7 +12,7 @@ from lsprotocol.converters import get_converter
 from pygls.workspace.position_codec import PositionCodec
 
 from lintgv.digest import blake2b
-from lintgv.lines import LineIndex
+from lintgv.lines import LineIndex, with_newline
 from lintgv.model import Edit, FileError, Finding, Severity, Span
 from lintgv.registry import rule_codes
 
@@ -141,7 +141,7 @@ def to_text_edits(
     return [
         types.TextEdit(
             range=to_range(index, codec, edit.span),
-            new_text=edit.text.replace("\n", newline) if newline != "\n" else edit.text,
+            new_text=with_newline(edit.text, newline),
         )
         for edit in edits
     ]

@@ -21,6 +21,7 @@ from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.helpers.names import bare_name
+from lintgv.lines import with_newline
 from lintgv.model import Finding, Language
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import whole_text_edit
@@ -188,7 +189,7 @@ def group_action(
         uri = path.as_uri()
         newline = change.newlines[path]
         edits = [
-            types.TextEdit(range=e.range, new_text=e.new_text.replace("\n", newline))
+            types.TextEdit(range=e.range, new_text=with_newline(e.new_text, newline))
             for e in whole_text_edit(codec, before, after)
         ]
         document = ls.current_document(uri)
