@@ -133,10 +133,8 @@ def _int(path: Path | None, key: str, value: object) -> int:
 
 def _version(path: Path | None, key: str, value: object) -> Release:
     release = Release.parse(value)
-    if release is None:
+    if release is None or release.minor == 0:
         raise ConfigError(path, key, value, 'expected a TVM release such as "0.16" or "0.26"')
-    if not release.has_name_supply:
-        raise ConfigError(path, key, value, "TVM has name supplies from 0.10 on")
     return release
 
 

@@ -333,8 +333,23 @@ def check(
         findings, suppressions, source.path, judges, enabled, severities, table.known
     )
     kept.sort(key=lambda f: (f.span, f.code))
+    if not config.release.has_name_supply:
+        kept = [_without_supply(f, config) for f in kept]
     helpers, thin = defined
     return FileResult(source.path, tuple(kept), tuple(errors), frozenset(helpers), frozenset(thin))
+
+
+def _without_supply(finding: Finding, config: Config) -> Finding:
+    """Return a finding about a name made by hand without the fix its rule would offer:
+    every such fix names through a supply, and the release has none. The finding stays,
+    for a fork to see what a port of the supply would replace."""
+    if not registry.rule_meta(finding.code).makes_names:
+        return finding
+    why = config.release.no_supply
+    message = finding.message
+    if "; no automatic fix: " not in message:
+        message = f"{message}; no automatic fix: {why}"
+    return replace(finding, message=message, fix=None, reason=why, blocker=None)
 
 
 # Findings, errors, and what the file defines: helpers found by their structure, and

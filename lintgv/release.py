@@ -30,7 +30,13 @@ class Release:
 
     @property
     def has_name_supply(self) -> bool:
+        """NameSupply and GlobalVarSupply exist: a fix has a supply to draw names from."""
         return self.minor >= NAME_SUPPLY_ADDED
+
+    @property
+    def no_supply(self) -> str:
+        """Why a release before 0.10 gets no fix that names through a supply."""
+        return f"TVM {self.text} has no NameSupply or GlobalVarSupply (they came with 0.10)"
 
     @property
     def has_add_underscore(self) -> bool:

@@ -108,7 +108,12 @@ def plan_changes(
     for copy in copies:
         # The release of the file that will hold the supply: the class's, or the copy's own.
         home = copy.unit.path if isinstance(copy, FreeCopy) else copy.class_unit.path
-        unique = config_of(home).release.has_unique_name_supply
+        release = config_of(home).release
+        line = copy.definition.start_point[0] + 1
+        if not release.has_name_supply:
+            skipped.append(Skipped(copy.helper, copy.unit.path, line, release.no_supply))
+            continue
+        unique = release.has_unique_name_supply
         try:
             if isinstance(copy, ModuleCopy):
                 changes.append(_module_change(project, copy, unique))
@@ -117,7 +122,6 @@ def plan_changes(
             else:
                 changes.append(_Rewrite(project, copy, unique).change())
         except NotRewritable as exc:
-            line = copy.definition.start_point[0] + 1
             skipped.append(Skipped(copy.helper, copy.unit.path, line, str(exc)))
     return changes, skipped
 

@@ -136,6 +136,10 @@ def plan_python_changes(
             continue
         for function, owner in _copies(parsed, config):
             helper = f"{owner.name.value}.{function.name.value}" if owner else function.name.value
+            if not config.release.has_name_supply:
+                line = parsed.span(function).start_line
+                skipped.append(Skipped(helper, path, line, config.release.no_supply))
+                continue
             try:
                 changes.append(_Rewrite(parsed, function, owner, config, ordered, read).change())
             except NotRewritable as exc:

@@ -195,9 +195,8 @@ def _groups_left(run: FixRun) -> list[str]:
     left += [(s.helper, f"{display_path(s.path)}:{s.line}", s.reason) for s in run.groups_left]
     if not left:
         return lines
-    lines.append(
-        f"{_plural(len(left), 'unique-name copy').replace('copys', 'copies')} left as they are:"
-    )
+    copies = _plural(len(left), "unique-name copy").replace("copys", "copies")
+    lines.append(f"{copies} left as {'it is' if len(left) == 1 else 'they are'}:")
     lines.extend(f"  {helper} ({where}): {reason}" for helper, where, reason in left)
     return lines
 

@@ -35,7 +35,7 @@ INVALID = [
     ("supply-depth", "0", "0"),
     ("tvm-version", '"1.0"', "'1.0'"),
     ("tvm-version", "0.16", "0.16"),
-    ("tvm-version", '"0.8"', "'0.8'"),
+    ("tvm-version", '"0.0"', "'0.0'"),
     ("severity", '{GV101 = "loud"}', "'loud'"),
     ("severity", '{GV1 = "error"}', "'GV1'"),
     ("severity", '"error"', "'error'"),

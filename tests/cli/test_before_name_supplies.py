@@ -1,0 +1,85 @@
+"""A fork of a TVM release before 0.10 (AKG is one of 0.6) sets its `tvm-version`: lintgv
+reports the same names made by hand, for a port of the supply to replace, but no fix
+names through a supply the release does not have, and no command writes one."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import run_lintgv
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+PROJECTS = ("fix_project", "fix_unique_names", "thread_project")
+NO_SUPPLY = "no automatic fix: TVM 0.8 has no NameSupply or GlobalVarSupply (they came with 0.10)"
+
+
+def _copy(tmp_path: Path, name: str, version: str) -> Path:
+    root = shutil.copytree(FIXTURES / name, tmp_path / version / name)
+    config = root / "lintgv.toml"
+    kept = config.read_text().replace('tvm-version = "0.16"\n', "") if config.exists() else ""
+    config.write_text(f'tvm-version = "{version}"\n{kept}')
+    return root
+
+
+def _findings(root: Path) -> list[dict]:
+    done = run_lintgv("check", "--no-cache", "--format", "json", ".", cwd=root)
+    assert done.returncode == 1, done.stderr
+    return json.loads(done.stdout)["findings"]
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("name", PROJECTS)
+def test_a_release_before_0_10_finds_the_same_sites_and_offers_no_supply_fix(
+    tmp_path: Path, name: str
+) -> None:
+    later, earlier = (
+        _findings(_copy(tmp_path, name, "0.16")),
+        _findings(_copy(tmp_path, name, "0.8")),
+    )
+    where = [(f["code"], f["path"], f["line"], f["column"]) for f in later]
+    assert [(f["code"], f["path"], f["line"], f["column"]) for f in earlier] == where
+    assert any(f["fix"] for f in later)  # on 0.16 these sites have fixes
+    for finding in earlier:
+        if finding["code"].startswith(("GV1", "GV2")):
+            assert finding["fix"] is None, finding
+            assert "no automatic fix: " in finding["message"], finding
+
+
+@pytest.mark.parametrize("name", PROJECTS)
+def test_fix_on_a_release_before_0_10_writes_nothing_and_says_why(
+    tmp_path: Path, name: str
+) -> None:
+    root = _copy(tmp_path, name, "0.8")
+    before = _files(root)
+    done = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert _files(root) == before
+    assert done.stdout.startswith("Fixed nothing.")
+    assert NO_SUPPLY.removeprefix("no automatic fix: ") in done.stdout
+
+
+def test_a_copy_left_alone_on_a_release_before_0_10_names_the_release(tmp_path: Path) -> None:
+    done = run_lintgv(
+        "fix", "--unsafe", "--no-cache", ".", cwd=_copy(tmp_path, "fix_unique_names", "0.8")
+    )
+    left = done.stdout.split("1 unique-name copy left as it is:", 1)[1]
+    assert "CodeGenBase::GetUniqueName" in left
+    assert NO_SUPPLY.removeprefix("no automatic fix: ") in left
+
+
+def test_the_runtime_refuses_a_release_before_0_10_in_a_sentence(tmp_path: Path) -> None:
+    done = run_lintgv("validate-copies", ".", cwd=_copy(tmp_path, "fix_unique_names", "0.8"))
+    assert done.returncode == 2
+    assert "TVM has name supplies from 0.10 on (PR 12066)" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_release_0_0_is_no_tvm_release(tmp_path: Path) -> None:
+    done = run_lintgv("check", "--tvm-version", "0.0", ".", cwd=tmp_path)
+    assert done.returncode == 2
+    assert 'expected a TVM release such as "0.16" or "0.26"' in done.stderr
