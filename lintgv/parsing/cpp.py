@@ -2,6 +2,7 @@
 of), the only module that converts between tree-sitter byte offsets and positions."""
 
 import re
+import threading
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
@@ -48,9 +49,17 @@ def language() -> tree_sitter.Language:
     return tree_sitter.Language(tree_sitter_cpp.language())
 
 
-@cache
+# One parser per thread: a parser is not safe to share, and the language server parses
+# on its event loop (a quick fix's check of a comment) while its lint thread parses too;
+# the binding lets the other thread run inside its read and progress callbacks.
+_PARSERS = threading.local()
+
+
 def _parser() -> tree_sitter.Parser:
-    return tree_sitter.Parser(language())
+    parser: tree_sitter.Parser | None = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = tree_sitter.Parser(language())
+    return parser
 
 
 # What holds a body of statements: where "the function around a node" stops.
