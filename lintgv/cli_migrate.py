@@ -3,10 +3,11 @@ of `check`, printed or drawn (lintgv/migration.py)."""
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lintgv.cli_check import run_check
+from lintgv.discovery import Candidate
 from lintgv.model import FileError, Finding
 from lintgv.writing import write_output
 
@@ -79,7 +80,7 @@ def command_migrate(args: argparse.Namespace) -> int:
     result = run_check(args, "migrate")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
-    plan = make_plan(findings, len(errors), across_files())
+    plan = make_plan(findings, len(errors), across_files(result.candidates))
     print(plan_report.render_json(plan) if args.format == "json" else plan_report.render_text(plan))
     _print_errors(errors)
     return EXIT_ERROR if errors else EXIT_CLEAN
@@ -95,7 +96,7 @@ def command_report(args: argparse.Namespace) -> int:
     result = run_check(args, "report")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
-    plan = make_plan(findings, len(errors), across_files())
+    plan = make_plan(findings, len(errors), across_files(result.candidates))
     write_output(args.output, html.render(plan, findings))
     sites = counted(plan.total.sites, "site")
     directories = counted(len(plan.directories), "directory", "directories")
@@ -104,14 +105,19 @@ def command_report(args: argparse.Namespace) -> int:
     return EXIT_ERROR if errors else EXIT_CLEAN
 
 
-def across_files() -> Callable[[Finding], bool]:
+def across_files(candidates: Sequence[Candidate]) -> Callable[[Finding], bool]:
     """Return which findings without a fix of their own `lintgv fix --unsafe` may fix by
     a change across files: a unique-name copy's (rules whose fix spans files) and a
-    GlobalVar's with nothing in scope to name it (a supply threaded from the callers)."""
+    GlobalVar's with nothing in scope to name it (a supply threaded from the callers),
+    in a file that targets a TVM release with supplies (the `candidates` checked)."""
     from lintgv.fixing.across import ACROSS_CODES
     from lintgv.fixing.thread_edits import is_threading_site
 
+    without = {c.path for c in candidates if not c.config.release.has_name_supply}
+
     def fixed_across(finding: Finding) -> bool:
+        if finding.path in without:
+            return False
         return finding.code in ACROSS_CODES or is_threading_site(finding)
 
     return fixed_across

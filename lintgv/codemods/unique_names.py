@@ -60,8 +60,9 @@ from lintgv.edits import apply_edits
 from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
 from lintgv.parsing.cpp_nodes import within
+from lintgv.paths import display_path
 
-__all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes"]
+__all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes", "without_supply"]
 
 
 @dataclass(frozen=True)
@@ -116,14 +117,30 @@ def plan_changes(
         unique = release.has_unique_name_supply
         try:
             if isinstance(copy, ModuleCopy):
-                changes.append(_module_change(project, copy, unique))
+                change = _module_change(project, copy, unique)
             elif isinstance(copy, FreeCopy):
-                changes.append(_free_change(project, copy, unique))
+                change = _free_change(project, copy, unique)
             else:
-                changes.append(_Rewrite(project, copy, unique).change())
+                change = _Rewrite(project, copy, unique).change()
         except NotRewritable as exc:
             skipped.append(Skipped(copy.helper, copy.unit.path, line, str(exc)))
+            continue
+        why = without_supply(change, config_of)
+        if why is not None:
+            skipped.append(Skipped(copy.helper, copy.unit.path, line, why))
+        else:
+            changes.append(change)
     return changes, skipped
+
+
+def without_supply(change: Change, config_of: Callable[[Path], Config]) -> str | None:
+    """Return why `change` is not made when a file it writes targets a TVM release that
+    has no supplies (a fork of a release before 0.10 beside newer code), else None."""
+    for path in sorted(change.texts, key=lambda p: p.as_posix()):
+        release = config_of(path).release
+        if not release.has_name_supply:
+            return f"it would write {display_path(path)}, and {release.no_supply}"
+    return None
 
 
 def _python_changes(

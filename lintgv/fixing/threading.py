@@ -28,7 +28,7 @@ from lintgv.codemods.cpp_edits import insert_before
 from lintgv.codemods.cpp_scope import common_block, identifiers, scope_at, statement_in
 from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
 from lintgv.codemods.names import free_name
-from lintgv.codemods.unique_names import Change
+from lintgv.codemods.unique_names import Change, without_supply
 from lintgv.config import Config
 from lintgv.edits import apply_edits
 from lintgv.errors import ParseError
@@ -93,6 +93,8 @@ def plan_threading(
             continue  # no GlobalVarSupply in this release
         function = functions[key]
         outcome = _thread(path, parsed_of, function, paths, read, config, excluded)
+        if isinstance(outcome, Change):
+            outcome = without_supply(outcome, config_for) or outcome
         if isinstance(outcome, Change):
             changes.append(outcome)
         elif outcome is not None:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
-from lintgv.codemods.unique_names import Change
+from lintgv.codemods.unique_names import Change, without_supply
 from lintgv.config import Config
 from lintgv.edits import apply_edits
 from lintgv.fixing.python_calls import Parses, PyFile, Target, load, target_at
@@ -76,6 +76,8 @@ def plan_python_threading(
             continue
         config = config_for(target.file.path)
         outcome = _change(target, modules, read, config, files, excluded)
+        if isinstance(outcome, Change):
+            outcome = without_supply(outcome, config_for) or outcome
         if isinstance(outcome, str):
             refused.append(Refusal(helper, target.file.path, outcome))
         elif outcome is not None:

@@ -83,3 +83,53 @@ def test_a_release_0_0_is_no_tvm_release(tmp_path: Path) -> None:
     done = run_lintgv("check", "--tvm-version", "0.0", ".", cwd=tmp_path)
     assert done.returncode == 2
     assert 'expected a TVM release such as "0.16" or "0.26"' in done.stderr
+
+
+def _move_to_old_release(root: Path, name: str, include: tuple[str, str] = ("", "")) -> Path:
+    """Move `root`/src/`name` into src/old, a folder whose config says TVM 0.8."""
+    old = root / "src" / "old"
+    old.mkdir(exist_ok=True)
+    source = root / "src" / name
+    (old / name).write_text(source.read_text().replace(*include))
+    source.unlink()
+    (old / "lintgv.toml").write_text(
+        (root / "lintgv.toml").read_text().replace('tvm-version = "0.16"', 'tvm-version = "0.8"')
+    )
+    return old / name
+
+
+@pytest.mark.parametrize(
+    ("name", "moved", "include"),
+    [
+        ("fix_free_unique_name", "compiler.cc", ('"cache.h"', '"../cache.h"')),
+        ("thread_project", "build.cc", ("", "")),
+        ("fix_unique_names", "codegen_base.cc", ('"codegen_base.h"', '"../codegen_base.h"')),
+    ],
+)
+def test_no_change_across_files_writes_a_file_of_a_release_before_0_10(
+    tmp_path: Path, name: str, moved: str, include: tuple[str, str]
+) -> None:
+    # A change made from files on 0.16 would write the supply into the file on 0.8.
+    root = _copy(tmp_path, name, "0.16")
+    old = _move_to_old_release(root, moved, include)
+    before = old.read_bytes()
+    for extra in ((), ("--prove-names", "--allow-unsandboxed")):
+        done = run_lintgv("fix", "--unsafe", "--no-cache", *extra, ".", cwd=root)
+        assert done.returncode in (0, 1), done.stdout + done.stderr
+        assert old.read_bytes() == before
+        assert f"it would write src/old/{moved}, and TVM 0.8 has no NameSupply" in done.stdout
+    report = json.loads(run_lintgv("check", "--no-cache", "--format", "json", ".", cwd=root).stdout)
+    edited = {
+        e.get("path", f["path"]) for f in report["findings"] if f["fix"] for e in f["fix"]["edits"]
+    }
+    assert f"src/old/{moved}" not in edited
+
+
+def test_a_migration_plan_counts_sites_before_0_10_as_by_hand(tmp_path: Path) -> None:
+    plans = {}
+    for version in ("0.16", "0.8"):
+        root = _copy(tmp_path, "fix_free_unique_name", version)
+        done = run_lintgv("migrate", "--plan", "--format", "json", ".", cwd=root)
+        plans[version] = json.loads(done.stdout)["total"]
+    assert plans["0.16"]["across_files"] == 5
+    assert plans["0.8"] == {**plans["0.16"], "across_files": 0, "by_hand": 5}
