@@ -48,8 +48,8 @@ def digest_of(data: bytes) -> str:
 
 
 def stored_text(text: str, data: bytes) -> StoredText:
-    """Return the text of a decoded file, normalised to `\\n` when every `\\n` ends a
-    `\\r\\n`, or every line ends in a lone `\\r`: what fixes insert (lines ending in `\\n`) is
+    """Return the text of a decoded file, normalised to `\\n` when every line ends in a
+    `\\r\\n`, or every line in a lone `\\r`: what fixes insert (lines ending in `\\n`) is
     then written with the file's own line break, as every other line is. A file with mixed
     line ends is kept as it is, and the lines a fix adds to it end in `\\n` (ruff would use
     the first break found, black the first line's: no one break is the file's own)."""
@@ -57,7 +57,9 @@ def stored_text(text: str, data: bytes) -> StoredText:
     if "\r" not in text:
         return StoredText(text, bom)
     newlines = text.count("\n")
-    if newlines and text.count("\r\n") == newlines:
+    # Every break a \r\n: a lone \r (a break of its own) would otherwise join a \r\n after
+    # it into one, and the lines of the text would no longer be the file's.
+    if newlines and text.count("\r\n") == newlines == text.count("\r"):
         return StoredText(text.replace("\r\n", "\n"), bom, "\r\n")
     if not newlines:
         return StoredText(text.replace("\r", "\n"), bom, "\r")

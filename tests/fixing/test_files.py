@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lintgv.fixing.files import (
     ChangedOnDisk,
@@ -15,6 +17,7 @@ from lintgv.fixing.files import (
     stored_text,
     write_atomically,
 )
+from lintgv.lines import split_lines
 from lintgv.reading import BOM
 
 
@@ -39,6 +42,21 @@ def test_mixed_line_ends_are_left_as_they_are() -> None:
     data = b"a\r\nb\nc\r\n"
     stored = stored_text(data.decode(), data)
     assert stored.newline == "\n"
+    assert stored.encode(stored.text) == data
+
+
+def test_a_lone_cr_before_a_crlf_keeps_both_line_breaks() -> None:
+    data = b"a\r\r\nb\r\n"  # three lines: "a", "", "b"
+    stored = stored_text(data.decode(), data)
+    assert stored.newline == "\n"
+    assert split_lines(stored.text) == ("a", "", "b", "")
+
+
+@given(st.lists(st.sampled_from(["x", "\r", "\n", "\r\n"]), max_size=12).map("".join))
+def test_stored_text_keeps_the_lines_and_the_bytes(text: str) -> None:
+    data = text.encode()
+    stored = stored_text(text, data)
+    assert split_lines(stored.text) == split_lines(text)
     assert stored.encode(stored.text) == data
 
 
