@@ -204,13 +204,22 @@ def validate_tree(
         if config_file
         else config_for(Path(paths[0]) if paths else Path.cwd())
     )
-    version = tvm_version or config.release.text
-    expected = supply_names(version)
+    # A release given (or the tree's own) that has no supply refuses the run, in a sentence.
+    supply_names(tvm_version or config.release.text)
+    # Each copy is compared with the supply of the release its own folder targets.
+    releases = {c.path: c.config.release for c in result.candidates}
     cpp_paths = [r.path for r in result.results if r.path.suffix not in (".py", ".pyi")]
     project = Project(cpp_paths, _reader)
     runs = []
+    errors = list(result.all_errors)
     for finding in (f for r in result.results for f in r.findings if f.code in copies):
         line = finding.span.start_line
+        release = releases.get(finding.path, config.release)
+        if not tvm_version and not release.has_name_supply:
+            why = f"copy not run: {release.no_supply} to compare its names with"
+            errors.append(FileError(finding.path, why, line))
+            continue
+        expected = supply_names(tvm_version or release.text)
         if finding.path.suffix in (".py", ".pyi"):
             text = _reader(finding.path) or ""
             runs.append(
@@ -220,7 +229,7 @@ def validate_tree(
             copy = cpp_copy(project, finding.path, line)
             runs.append(run_cpp_copy(copy, expected, cxx=cxx, unsandboxed=unsandboxed))
     findings = tuple(_finding(r) for r in runs if not r.ran or r.differences)
-    return CopyReport(tuple(runs), findings, tuple(result.all_errors))
+    return CopyReport(tuple(runs), findings, tuple(errors))
 
 
 def _reader(path: Path) -> str | None:

@@ -133,3 +133,15 @@ def test_a_migration_plan_counts_sites_before_0_10_as_by_hand(tmp_path: Path) ->
         plans[version] = json.loads(done.stdout)["total"]
     assert plans["0.16"]["across_files"] == 5
     assert plans["0.8"] == {**plans["0.16"], "across_files": 0, "by_hand": 5}
+
+
+def test_validate_copies_runs_no_copy_of_a_folder_before_0_10(tmp_path: Path) -> None:
+    root = _copy(tmp_path, "fix_unique_names", "0.16")
+    _move_to_old_release(root, "codegen_base.cc", ('"codegen_base.h"', '"../codegen_base.h"'))
+    done = run_lintgv("validate-copies", ".", cwd=root)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert (
+        "src/old/codegen_base.cc: error: copy not run: TVM 0.8 has no NameSupply or "
+        "GlobalVarSupply (they came with 0.10) to compare its names with"
+    ) in done.stdout
+    assert "0 copies; 0 ran" in done.stdout
