@@ -15,6 +15,7 @@ from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
 from lintgv.model import (
+    NO_FIX,
     FileError,
     FileResult,
     Finding,
@@ -347,8 +348,8 @@ def _without_supply(finding: Finding, config: Config) -> Finding:
         return finding
     why = config.release.no_supply
     message = finding.message
-    if "; no automatic fix: " not in message:
-        message = f"{message}; no automatic fix: {why}"
+    if NO_FIX not in message:
+        message = f"{message}{NO_FIX}{why}"
     return replace(finding, message=message, fix=None, reason=why, blocker=None)
 
 

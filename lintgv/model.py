@@ -43,6 +43,10 @@ class Blocker(_Value):
     NOTHING_IN_SCOPE = "nothing-in-scope"
 
 
+# What joins a message to why its rule offers no fix.
+NO_FIX = "; no automatic fix: "
+
+
 @dataclass(frozen=True)
 class Message:
     """What a rule says of a site, in parts: the problem, then the remedy, joined by a
@@ -54,7 +58,7 @@ class Message:
 
     def __str__(self) -> str:
         said = f"{self.problem}; {self.remedy}"
-        return f"{said}; no automatic fix: {self.no_fix}" if self.no_fix else said
+        return f"{said}{NO_FIX}{self.no_fix}" if self.no_fix else said
 
 
 @dataclass(frozen=True, order=True)
