@@ -6,7 +6,7 @@ planning again on the changed texts finds no copy of that helper left.
 """
 
 import logging
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +61,10 @@ class _Known:
     digest: str  # hash of the bytes on disk now
 
 
+def _folder_config(path: Path) -> Config:
+    return config_for(path.parent)
+
+
 @dataclass
 class Workspace:
     """The texts of the C++ files: as stage one left them, else as read from disk; and
@@ -69,10 +73,13 @@ class Workspace:
     max_size: int
     known: dict[Path, _Known] = field(default_factory=dict)
     configs: Mapping[Path, Config] = field(default_factory=dict)
+    # The config of a file the run did not find: by default its folder's config file's.
+    # The language server passes its own, which lays the editor's settings over that.
+    config_source: Callable[[Path], Config] = _folder_config
 
     def config_of(self, path: Path) -> Config:
-        """Return the config of `path`: the run's, else the one governing its folder."""
-        return self.configs.get(path) or config_for(path.parent)
+        """Return the config of `path`: the run's, else `config_source`'s."""
+        return self.configs.get(path) or self.config_source(path)
 
     def remember(
         self, path: Path, stored: StoredText, original: str, text: str, digest: str

@@ -43,6 +43,9 @@ class FixRun:
     write: bool
     groups: tuple[GroupFix, ...] = ()  # changes across files (unique-name copies)
     groups_left: tuple[Skipped, ...] = ()  # copies no change was planned for, and why
+    # Folders the walk could not read (unreadable, or their config broken) when changes
+    # across files were due: none was made, since a call there would be left behind.
+    unseen: tuple[Path, ...] = ()
 
     @property
     def remaining(self) -> list[Finding]:
@@ -130,7 +133,11 @@ def fix_paths(
     groups_left: list[Skipped] = []
     # C++ and Python copies alike (Python ones are rewritten file by file).
     sources = list(candidates.values())
-    if any(fixes_unique_names(c.config) for c in sources):
+    # A folder the walk could not read may hold calls of what a change across files
+    # renames or gives a parameter: such a change is not made (the server does the same).
+    unseen = tuple(sorted({e.path for e in first.errors if e.path.is_dir()}))
+    across = any(fixes_unique_names(c.config) for c in sources)
+    if across and not unseen:
         names = copy_names(first.results, sources, helpers)
         if progress is not None:
             progress("multi-file changes", 0, 0)
@@ -153,7 +160,7 @@ def fix_paths(
                 fixes[path] = after_group(
                     fixes.get(path), path, workspace, candidates[path], helpers, write, wrapped
                 )
-    if unsafe:
+    if unsafe and not unseen:
         project = project_files(paths, candidates, overrides, config_file)
         groups += thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
@@ -169,6 +176,7 @@ def fix_paths(
         write,
         tuple(groups),
         tuple(groups_left),
+        unseen if across or unsafe else (),
     )
 
 

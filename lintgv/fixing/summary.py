@@ -76,6 +76,12 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
     else:
         lines.append(f"{verb} nothing.")
     lines.extend(_group_lines(run))
+    if run.unseen:
+        folders = ", ".join(display_path(p) for p in run.unseen)
+        lines.append(
+            f"No change across files was made: {folders} could not be read, "
+            "and a call there would be left behind."
+        )
     copies = _copies_left(run)
     refused = {e.path: e.message for e in run.errors if e.refused}
     left = Counter((f.code, reason_left(f, fix, unsafe, copies, refused)) for f, fix in _left(run))

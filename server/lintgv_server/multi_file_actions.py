@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from lintgv.codemods.unique_names import HELPER_NAMES
 from lintgv.config import Config
-from lintgv.discovery import Candidate, Discovery
+from lintgv.discovery import Candidate
 from lintgv.fixing.files import Tree, stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
@@ -25,6 +25,7 @@ from lintgv.lines import with_newline
 from lintgv.model import Finding, Language
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import whole_text_edit
+from lintgv_server.scan import folder_targets
 from lintgv_server.state import LintgvServer
 
 
@@ -62,8 +63,9 @@ def plan_groups(ls: LintgvServer, analysis: Analysis) -> Planned:
 def _workspace(
     ls: LintgvServer, max_size: int, paths: list[Path], configs: Mapping[Path, Config]
 ) -> Workspace:
-    """Return the texts of `paths`: from the editor when open, else read from disk."""
-    workspace = Workspace(max_size, configs=configs)
+    """Return the texts of `paths`: from the editor when open, else read from disk, and
+    their configs as diagnostics see them (the editor's settings laid over each file's)."""
+    workspace = Workspace(max_size, configs=configs, config_source=ls.config_for)
     for path in paths:
         document = ls.current_document(path.as_uri())
         if document is not None:
@@ -72,16 +74,27 @@ def _workspace(
     return workspace
 
 
-def _folder_files(
-    ls: LintgvServer, folder: Path, target: Candidate
-) -> tuple[list[Candidate], list[Path], Workspace]:
+@dataclass(frozen=True)
+class _Folder:
+    """The files of one language in a workspace folder, or why a change over them
+    cannot be planned."""
+
+    found: list[Candidate]
+    paths: list[Path]
+    workspace: Workspace
+    unread: tuple[str, ...]
+
+
+def _folder_files(ls: LintgvServer, folder: Path, target: Candidate) -> _Folder:
     """Return the files of `target`'s language in its workspace folder (a change's
-    declarations and calls are in files of its own language), their paths, and a
-    Workspace over them that reads open documents as edited."""
-    found = [c for c in Discovery({}).discover([folder], []) if c.language == target.language]
+    declarations and calls are in files of its own language), with the configs their
+    diagnostics use, and a Workspace over them that reads open documents as edited."""
+    errors: list[str] = []
+    found = [c for c in folder_targets(ls, folder, errors) if c.language == target.language]
     paths = [c.path for c in found]
     configs = {c.path: c.config for c in found}
-    return found, paths, _workspace(ls, target.config.max_file_size, paths, configs)
+    workspace = _workspace(ls, target.config.max_file_size, paths, configs)
+    return _Folder(found, paths, workspace, tuple(errors))
 
 
 def _group_change(
@@ -100,7 +113,10 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
     folder = ls.folder_of(target.path) if target is not None else None
     if target is None or folder is None:
         return Planned([])
-    _, paths, workspace = _folder_files(ls, folder, target)
+    files = _folder_files(ls, folder, target)
+    if files.unread:
+        return _unread(files)
+    paths, workspace = files.paths, files.workspace
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
     tree = ls.write_tree()
@@ -118,6 +134,12 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
         texts = {p: (workspace.known[p].original, workspace.known[p].text) for p in outcome.paths}
         changes.append(_group_change(outcome.title, texts, workspace))
     return Planned(changes, tuple(refused))
+
+
+def _unread(files: _Folder) -> Planned:
+    """Offer no multi-file change when part of the folder could not be read: a call
+    there would be left behind."""
+    return Planned([], (f"multi-file changes not offered: {'; '.join(files.unread)}",))
 
 
 def _refusal(title: str, paths: Iterable[Path], tree: Tree) -> list[str]:
@@ -153,7 +175,10 @@ def _plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...])
     folder = ls.folder_of(target.path) if target is not None else None
     if target is None or folder is None or not sites:
         return Planned([])
-    found, paths, workspace = _folder_files(ls, folder, target)
+    files = _folder_files(ls, folder, target)
+    if files.unread:
+        return _unread(files)
+    found, paths, workspace = files.found, files.paths, files.workspace
     # A call in a file the folder's config excludes would be left behind by a change.
     excluded = cache(lambda: excluded_files([folder], {}, None, paths))
     if target.language == Language.CPP:

@@ -14,7 +14,7 @@ import asyncio
 import functools
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,19 +50,26 @@ def _targets(ls: LintgvServer, errors: list[str]) -> list[Candidate]:
     """Return every file of the workspace folders that lintgv checks."""
     found: dict[Path, Candidate] = {}
     for folder in ls.folders():
-        walk_errors: list[tuple[Path, str]] = []
-        for candidate in ls.discovery.discover([folder], walk_errors):
-            # The walk knows the language and module (client settings change neither);
-            # the config is the one the editor's settings lay over the file's.
-            try:
-                config = ls.config_for(candidate.path)
-            except ConfigError as exc:
-                errors.append(str(exc))
-                continue
-            if ls.settings_for(candidate.path).enable:
-                found.setdefault(candidate.path, replace(candidate, config=config))
-        errors.extend(f"{path}: {why}" for path, why in walk_errors)
+        for candidate in folder_targets(ls, folder, errors):
+            found.setdefault(candidate.path, candidate)
     return sorted(found.values(), key=lambda t: t.path.as_posix())
+
+
+def folder_targets(ls: LintgvServer, folder: Path, errors: list[str]) -> Iterator[Candidate]:
+    """Yield every file under `folder` that lintgv checks, with the config a diagnostic
+    of it uses: its config file with the editor's settings laid over it. Folders and
+    configs that cannot be read go to `errors`."""
+    walk_errors: list[tuple[Path, str]] = []
+    for candidate in ls.discovery.discover([folder], walk_errors):
+        # The walk knows the language and module (client settings change neither).
+        try:
+            config = ls.config_for(candidate.path)
+        except ConfigError as exc:
+            errors.append(str(exc))
+            continue
+        if ls.settings_for(candidate.path).enable:
+            yield replace(candidate, config=config)
+    errors.extend(f"{path}: {why}" for path, why in walk_errors)
 
 
 def _check_file(

@@ -287,3 +287,39 @@ def test_a_printer_copy_becomes_a_wrapper_and_the_summary_says_what_stays(
     assert json.loads(check.stdout)["findings"] == []
     again = run_lintgv("fix", "--unsafe", "--no-cache", "--diff", ".", cwd=tmp_path)
     assert "---" not in again.stdout
+
+
+def test_no_change_across_files_is_made_while_a_folder_cannot_be_read(
+    copy_fixture: Callable[[str], Path],
+) -> None:
+    # A caller of the copy sits in a folder whose config is broken: the walk cannot see
+    # it, and replacing the copy would leave that call behind.
+    project = copy_fixture("fix_unique_names")
+    hidden = project / "src" / "backend"
+    hidden.mkdir()
+    (hidden / "lintgv.toml").write_text("tvm-version = [\n")
+    (hidden / "codegen_x.cc").write_text(
+        '#include "../codegen_c.h"\nvoid CodeGenX::Emit() { GetUniqueName("x"); }\n'
+    )
+    python = project / "python" / "pkg"
+    (python / "sub").mkdir(parents=True)
+    (python / "passes.py").write_text(
+        "import tvm\n\n\ndef make_global(name):\n    return tvm.ir.GlobalVar(name)\n"
+    )
+    for caller in (python / "driver.py", python / "sub" / "driver.py"):
+        caller.write_text(
+            "from pkg.passes import make_global\n\n\ndef build(mod):\n    return make_global('g')\n"
+        )
+    (python / "sub" / "lintgv.toml").write_text("tvm-version = [\n")
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+
+    assert result.returncode & 2, result.stdout
+    assert "No change across files was made: python/pkg/sub, src/backend could not be read" in (
+        result.stdout
+    )
+    changed = {p.name for p, data in before.items() if p.read_bytes() != data}
+    # Only fixes within one file may be made: the copy's header and the Python files
+    # (whose GV101 has no fix of its own) stay as they were.
+    assert not {n for n in changed if n.endswith((".h", ".py"))}, changed

@@ -26,6 +26,16 @@ from lintgv.model import Applicability, Language
 from lintgv.registry import rule_codes
 from lintgv.rules._base import Invalid
 
+# A Python unique-name copy lintgv rewrites (GV201): a method keeping a dict from __init__.
+_NAMER = (
+    "class Namer:\n    def __init__(self):\n        self.name_count = {}\n\n"
+    "    def get_unique_name(self, name):\n        if name in self.name_count:\n"
+    "            self.name_count[name] += 1\n"
+    "            return name + str(self.name_count[name])\n"
+    "        self.name_count[name] = 0\n        return name\n\n"
+    "    def run(self, n):\n        return self.get_unique_name(n)\n"
+)
+
 
 def _fixable_examples() -> list[tuple[str, Language, Invalid]]:
     return [
@@ -390,14 +400,7 @@ async def test_a_python_unique_name_copy_is_replaced_by_one_code_action(
     root.mkdir()
     (root / "lintgv.toml").write_text('tvm-version = "0.16"\n')
     source = root / "namer.py"
-    source.write_text(
-        "class Namer:\n    def __init__(self):\n        self.name_count = {}\n\n"
-        "    def get_unique_name(self, name):\n        if name in self.name_count:\n"
-        "            self.name_count[name] += 1\n"
-        "            return name + str(self.name_count[name])\n"
-        "        self.name_count[name] = 0\n        return name\n\n"
-        "    def run(self, n):\n        return self.get_unique_name(n)\n"
-    )
+    source.write_text(_NAMER)
     client = await start(root)
     uri = client.open(source)
     diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
@@ -408,3 +411,101 @@ async def test_a_python_unique_name_copy_is_replaced_by_one_code_action(
     assert 'self.name_supply = NameSupply("")' in after
     assert "return self.name_supply.fresh_name(n)" in after
     assert "def get_unique_name" not in after
+
+
+def _gv201_saying(client: Client, uri: str, text: str) -> list[types.Diagnostic] | None:
+    """Return the newest GV201 diagnostics of `uri` when their message holds `text`."""
+    pushed = [p.diagnostics for p in client.published if p.uri == uri]
+    found = [d for d in pushed[-1] if d.code == "GV201"] if pushed else []
+    return found if found and text in found[0].message else None
+
+
+def _cli_fixed(root: Path, tvm_version: str) -> dict[str, str]:
+    """Return the files `lintgv fix --unsafe` changes in a copy of `root` on `tvm_version`."""
+    command = ["fix", "--unsafe", "--no-cache", "--tvm-version", tvm_version, "."]
+    subprocess.run(
+        [sys.executable, "-m", "lintgv", *command],
+        cwd=root,
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+    return {p.name: p.read_text() for p in (root / "src").iterdir()}
+
+
+@pytest.mark.parametrize("version", ["0.8", "0.25"])
+@pytest.mark.parametrize("how", ["initialization", "folder"])
+async def test_multi_file_changes_follow_the_editor_s_tvm_version_setting(
+    tmp_path: Path, start: Start, how: str, version: str
+) -> None:
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    root = tmp_path / "project"
+    shutil.copytree(fixtures / "fix_unique_names", root)
+    settings = {"tvmVersion": version}
+    client = await (
+        start(root, options=settings)
+        if how == "initialization"
+        else start(root, configuration={root.as_uri(): settings})
+    )
+    uri = client.open(root / "src" / "codegen_base.cc")
+    # A folder's settings may arrive after the first diagnostics: wait for the
+    # diagnostic of the release set (before 0.10 there is no NameSupply to offer).
+    said = "no automatic fix" if version == "0.8" else "UniqueNameSupply"
+    diagnostics = await client.until(lambda: _gv201_saying(client, uri, said))
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    changes = [a for a in actions if a.title.endswith("files)")]
+    if version == "0.8":
+        assert changes == []
+        return
+    (change,) = changes
+    assert change.edit is not None
+    touched = _applied(change.edit)
+    cli = tmp_path / "cli"
+    shutil.copytree(fixtures / "fix_unique_names", cli)
+    fixed = _cli_fixed(cli, version)
+    assert touched == {name: fixed[name] for name in touched}
+    assert any("UniqueNameSupply" in text for text in touched.values())
+
+
+async def test_a_python_copy_gets_no_multi_file_change_on_a_release_without_supplies(
+    tmp_path: Path, start: Start
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    source = root / "namer.py"
+    source.write_text(_NAMER)
+    client = await start(root, options={"tvmVersion": "0.8"})
+    uri = client.open(source)
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    assert [a.title for a in actions if a.title.endswith("files)")] == []
+    assert source.read_text().count("get_unique_name") == 2
+
+
+async def test_no_multi_file_change_is_offered_when_part_of_the_folder_cannot_be_read(
+    tmp_path: Path, start: Start
+) -> None:
+    root = tmp_path / "project"
+    package = root / "python" / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (root / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    for init in (package / "__init__.py", package / "sub" / "__init__.py"):
+        init.write_text("")
+    source = package / "passes.py"
+    source.write_text("import tvm\n\n\ndef make_global(name):\n    return tvm.ir.GlobalVar(name)\n")
+    # One caller is in a readable folder, one in a folder whose config is broken: a
+    # threaded parameter would update the first and leave the second behind.
+    (package / "driver.py").write_text(
+        "from pkg.passes import make_global\n\n\ndef build(mod):\n    return make_global('g')\n"
+    )
+    (package / "sub" / "lintgv.toml").write_text("tvm-version = [\n")
+    (package / "sub" / "driver.py").write_text(
+        "from pkg.passes import make_global\n\n\ndef build(mod):\n    return make_global('f')\n"
+    )
+    client = await start(root)
+    uri = client.open(source)
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV101"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    assert [a.title for a in actions if a.title.startswith("Pass a GlobalVarSupply")] == []
+    logged = await client.log_containing("multi-file changes not offered")
+    assert "lintgv.toml" in logged.message
