@@ -25,7 +25,6 @@ from lintgv.codemods.unique_name_copies import (
     functions,
     method_name,
 )
-from lintgv.config import config_for, load_config
 from lintgv.model import FileError, Finding, Message
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.cpp_nodes import function_declarator
@@ -48,6 +47,7 @@ class CopyReport:
     runs: tuple[CopyRun, ...]
     findings: tuple[Finding, ...]
     errors: tuple[FileError, ...]
+    not_run: int = 0  # copies in a folder whose release has no supply to compare with
 
 
 def cpp_copy(project: Project, path: Path, line: int) -> CppCopy:
@@ -198,26 +198,25 @@ def validate_tree(
     overrides: dict[str, object] = {"select": sorted(copies)}
     if tvm_version:
         overrides["tvm-version"] = tvm_version
+    if tvm_version:
+        # A release given for every copy that has no supply refuses the run, in a sentence.
+        supply_names(tvm_version)
     result = run(paths, overrides, config_file=config_file, use_cache=False)
-    config = (
-        load_config(config_file)
-        if config_file
-        else config_for(Path(paths[0]) if paths else Path.cwd())
-    )
-    # A release given (or the tree's own) that has no supply refuses the run, in a sentence.
-    supply_names(tvm_version or config.release.text)
-    # Each copy is compared with the supply of the release its own folder targets.
+    # Each copy is compared with the supply of the release its own folder targets (one
+    # before 0.10 has none: its copies are not run, whatever the order of `paths`).
     releases = {c.path: c.config.release for c in result.candidates}
     cpp_paths = [r.path for r in result.results if r.path.suffix not in (".py", ".pyi")]
     project = Project(cpp_paths, _reader)
     runs = []
+    not_run = 0
     errors = list(result.all_errors)
     for finding in (f for r in result.results for f in r.findings if f.code in copies):
         line = finding.span.start_line
-        release = releases.get(finding.path, config.release)
+        release = releases[finding.path]
         if not tvm_version and not release.has_name_supply:
             why = f"copy not run: {release.no_supply} to compare its names with"
             errors.append(FileError(finding.path, why, line))
+            not_run += 1
             continue
         expected = supply_names(tvm_version or release.text)
         if finding.path.suffix in (".py", ".pyi"):
@@ -229,7 +228,7 @@ def validate_tree(
             copy = cpp_copy(project, finding.path, line)
             runs.append(run_cpp_copy(copy, expected, cxx=cxx, unsandboxed=unsandboxed))
     findings = tuple(_finding(r) for r in runs if not r.ran or r.differences)
-    return CopyReport(tuple(runs), findings, tuple(errors))
+    return CopyReport(tuple(runs), findings, tuple(errors), not_run)
 
 
 def _reader(path: Path) -> str | None:
@@ -257,9 +256,12 @@ def render_text(report: CopyReport) -> str:
     for run in report.runs:
         lines.append(f"{run.path}:{run.line}: {run.helper}: {run.summary(limit=20)}")
     lines += [f"{e.path}: error: {e.message}" for e in report.errors]
+    copies = len(report.runs) + report.not_run
+    not_run = f", {report.not_run} not run" if report.not_run else ""
     lines.append(
-        f"{len(report.runs)} cop{'y' if len(report.runs) == 1 else 'ies'}; "
+        f"{copies} cop{'y' if copies == 1 else 'ies'}; "
         f"{sum(r.ran for r in report.runs)} ran, "
-        f"{sum(1 for r in report.runs if r.ran and not r.differences)} match NameSupply."
+        f"{sum(1 for r in report.runs if r.ran and not r.differences)} match NameSupply"
+        f"{not_run}."
     )
     return "\n".join(lines)

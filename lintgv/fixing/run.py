@@ -135,7 +135,7 @@ def fix_paths(
     sources = list(candidates.values())
     # A folder the walk could not read may hold calls of what a change across files
     # renames or gives a parameter: such a change is not made (the server does the same).
-    unseen = tuple(sorted({e.path for e in first.errors if e.path.is_dir()}))
+    unseen = tuple(sorted({e.path for e in first.errors if os.path.isdir(e.path)}))
     across = any(fixes_unique_names(c.config) for c in sources)
     if across and not unseen:
         names = copy_names(first.results, sources, helpers)

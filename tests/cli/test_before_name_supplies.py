@@ -72,10 +72,10 @@ def test_a_copy_left_alone_on_a_release_before_0_10_names_the_release(tmp_path: 
     assert NO_SUPPLY.removeprefix("no automatic fix: ") in left
 
 
-def test_the_runtime_refuses_a_release_before_0_10_in_a_sentence(tmp_path: Path) -> None:
+def test_the_runtime_runs_no_copy_of_a_tree_before_0_10_and_says_why(tmp_path: Path) -> None:
     done = run_lintgv("validate-copies", ".", cwd=_copy(tmp_path, "fix_unique_names", "0.8"))
     assert done.returncode == 2
-    assert "TVM has name supplies from 0.10 on (PR 12066)" in done.stderr
+    assert "copy not run: TVM 0.8 has no NameSupply or GlobalVarSupply" in done.stdout
     assert "Traceback" not in done.stderr
 
 
@@ -144,4 +144,30 @@ def test_validate_copies_runs_no_copy_of_a_folder_before_0_10(tmp_path: Path) ->
         "src/old/codegen_base.cc: error: copy not run: TVM 0.8 has no NameSupply or "
         "GlobalVarSupply (they came with 0.10) to compare its names with"
     ) in done.stdout
-    assert "0 copies; 0 ran" in done.stdout
+    assert "1 copy; 0 ran, 0 match NameSupply, 1 not run." in done.stdout
+
+
+@pytest.mark.parametrize("order", [("old", "src"), ("src", "old")])
+def test_validate_copies_runs_the_copies_on_0_10_whatever_folder_comes_first(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    root = _copy(tmp_path, "fix_unique_names", "0.16")
+    old = root / "old"
+    old.mkdir()
+    (old / "lintgv.toml").write_text('tvm-version = "0.8"\n')
+    for name in ("codegen_base.h", "codegen_base.cc"):
+        text = (root / "src" / name).read_text().replace("CodeGenBase", "OldCodeGen")
+        (old / name).write_text(text)
+    done = run_lintgv("validate-copies", *order, cwd=root)
+    assert done.returncode == 3, done.stdout + done.stderr  # names differ, one not run
+    assert "src/codegen_base.cc:9: CodeGenBase::GetUniqueName: names differ" in done.stdout
+    assert "old/codegen_base.cc: error: copy not run: TVM 0.8 has no NameSupply" in done.stdout
+    assert done.stdout.endswith("2 copies; 1 ran, 0 match NameSupply, 1 not run.\n")
+
+
+def test_a_release_before_0_10_given_for_every_copy_refuses_the_run(tmp_path: Path) -> None:
+    root = _copy(tmp_path, "fix_unique_names", "0.16")
+    done = run_lintgv("validate-copies", "--tvm-version", "0.8", ".", cwd=root)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "TVM has name supplies from 0.10 on (PR 12066)" in done.stderr
