@@ -80,7 +80,7 @@ def command_migrate(args: argparse.Namespace) -> int:
     result = run_check(args, "migrate")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
-    plan = make_plan(findings, len(errors), across_files(result.candidates))
+    plan = make_plan(findings, len(errors), across_files(result.candidates, findings))
     print(plan_report.render_json(plan) if args.format == "json" else plan_report.render_text(plan))
     _print_errors(errors)
     return EXIT_ERROR if errors else EXIT_CLEAN
@@ -96,7 +96,7 @@ def command_report(args: argparse.Namespace) -> int:
     result = run_check(args, "report")
     findings = [f for r in result.results for f in r.findings]
     errors = list(result.all_errors)
-    plan = make_plan(findings, len(errors), across_files(result.candidates))
+    plan = make_plan(findings, len(errors), across_files(result.candidates, findings))
     write_output(args.output, html.render(plan, findings))
     sites = counted(plan.total.sites, "site")
     directories = counted(len(plan.directories), "directory", "directories")
@@ -105,20 +105,31 @@ def command_report(args: argparse.Namespace) -> int:
     return EXIT_ERROR if errors else EXIT_CLEAN
 
 
-def across_files(candidates: Sequence[Candidate]) -> Callable[[Finding], bool]:
+def across_files(
+    candidates: Sequence[Candidate], findings: Sequence[Finding]
+) -> Callable[[Finding], bool]:
     """Return which findings without a fix of their own `lintgv fix --unsafe` may fix by
     a change across files: a unique-name copy's (rules whose fix spans files) and a
     GlobalVar's with nothing in scope to name it (a supply threaded from the callers),
-    in a file that targets a TVM release with supplies (the `candidates` checked)."""
+    when the files the change writes target a TVM release with supplies (the
+    `candidates` checked). A copy's change writes the files of its findings (definition,
+    declarations, calls), so none of them may be on such a release; a threaded supply's
+    callers are not known before planning, so only its own file is asked."""
     from lintgv.fixing.across import ACROSS_CODES
     from lintgv.fixing.thread_edits import is_threading_site
+    from lintgv.helpers.names import bare_name
 
     without = {c.path for c in candidates if not c.config.release.has_name_supply}
+    # A call names a copy unqualified (`GetUniqueName`), its definition qualified: the
+    # copies are told apart by their bare names, the safe side when two share one.
+    stuck = {bare_name(f.subject) for f in findings if f.code in ACROSS_CODES and f.path in without}
 
     def fixed_across(finding: Finding) -> bool:
         if finding.path in without:
             return False
-        return finding.code in ACROSS_CODES or is_threading_site(finding)
+        if finding.code in ACROSS_CODES:
+            return bare_name(finding.subject) not in stuck
+        return is_threading_site(finding)
 
     return fixed_across
 

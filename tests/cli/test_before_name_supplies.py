@@ -135,6 +135,20 @@ def test_a_migration_plan_counts_sites_before_0_10_as_by_hand(tmp_path: Path) ->
     assert plans["0.8"] == {**plans["0.16"], "across_files": 0, "by_hand": 5}
 
 
+def test_a_migration_plan_counts_a_copy_whose_change_writes_a_file_before_0_10_as_by_hand(
+    tmp_path: Path,
+) -> None:
+    # The copy is in a file on 0.16, one file calling it on 0.8: fix refuses the change.
+    root = _copy(tmp_path, "fix_free_unique_name", "0.16")
+    _move_to_old_release(root, "compiler.cc", ('"cache.h"', '"../cache.h"'))
+    done = run_lintgv("migrate", "--plan", "--format", "json", ".", cwd=root)
+    total = json.loads(done.stdout)["total"]
+    assert total["across_files"] == 0
+    assert total["by_hand"] == 5
+    fixed = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=root)
+    assert "it would write src/old/compiler.cc, and TVM 0.8 has no NameSupply" in fixed.stdout
+
+
 def test_validate_copies_runs_no_copy_of_a_folder_before_0_10(tmp_path: Path) -> None:
     root = _copy(tmp_path, "fix_unique_names", "0.16")
     _move_to_old_release(root, "codegen_base.cc", ('"codegen_base.h"', '"../codegen_base.h"'))
