@@ -3,7 +3,7 @@
 Usage (run by hand; see docs/server.md):
 
     python benchmarks/lsp_latency.py [--tree TREE] [--scan TREE] [--edits 40] [--burst 300]
-                                     [--json]
+                                     [--actions] [--json]
 
 For a 5,000-line C++ file and a 3,000-line Python file it opens the file, then sends
 `--edits` incremental `didChange`s one after the other, each adding or removing a
@@ -19,7 +19,11 @@ longest ones joined, cut at the limit; nothing is written into the tree). With `
 a second server with its default debounce (150 ms) gets N edits back to back, and the time
 from the last to the final version's diagnostics is given. With `--scan`, a second
 server runs `lintgv.checkWorkspace` over that tree and its resident memory (VmRSS, and
-the peak VmHWM) is read from /proc afterwards. Standard library only.
+the peak VmHWM) is read from /proc afterwards. With `--actions`, a third server gets one
+`textDocument/codeAction` over the whole file (every finding's quick fix and "Ignore CODE
+on this line") and, right behind it, a `textDocument/hover`: both are timed, the second
+to show whether the server still answers while it proves the actions. Standard library
+only.
 """
 
 from __future__ import annotations
@@ -293,6 +297,42 @@ def measure_burst(text: str, suffix: str, edits: int) -> dict[str, Any]:
     }
 
 
+def measure_actions(text: str, suffix: str) -> dict[str, Any]:
+    """Ask for the code actions of the whole file, then at once for a hover; time both."""
+    with tempfile.TemporaryDirectory(prefix="lintgv-actions-") as folder:
+        root = Path(folder)
+        connection = Connection(root)
+        connection.start(root)
+        uri, _, _, _ = _open(connection, root / f"bench{suffix}", text)
+        lines = len(text.splitlines())
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}
+        document = {"uri": uri}
+        context = {"diagnostics": [], "only": ["quickfix"]}
+        params = {"textDocument": document, "range": whole, "context": context}
+        asked = connection.send(
+            {"id": "actions", "method": "textDocument/codeAction", "params": params}
+        )
+        hover = {"textDocument": document, "position": {"line": 0, "character": 0}}
+        hovered = connection.send({"id": "hover", "method": "textDocument/hover", "params": hover})
+        answers: dict[str, tuple[float, dict[str, Any]]] = {}
+
+        def both(message: dict[str, Any]) -> bool:
+            if message.get("id") in ("actions", "hover"):
+                answers[message["id"]] = (time.perf_counter(), message)
+            return len(answers) == 2
+
+        connection.wait(both)
+        connection.stop()
+    actions = answers["actions"][1].get("result") or []
+    return {
+        "lines": lines,
+        "actions_ms": round((answers["actions"][0] - asked) * 1000, 1),
+        "actions": len(actions),
+        "ignore_actions": sum(1 for a in actions if a["title"].startswith("Ignore ")),
+        "hover_ms": round((answers["hover"][0] - hovered) * 1000, 1),
+    }
+
+
 def _open(
     connection: Connection, path: Path, text: str
 ) -> tuple[str, float, float, Callable[[int], float]]:
@@ -365,6 +405,9 @@ def main() -> int:
     parser.add_argument(
         "--burst", type=int, default=0, help="also send this many edits back to back"
     )
+    parser.add_argument(
+        "--actions", action="store_true", help="also time the code actions of a whole file"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     results: dict[str, Any] = {}
@@ -374,6 +417,8 @@ def main() -> int:
         results[name] = measure_latency(text, suffix, args.edits)
         if args.burst:
             results[f"{name}_burst"] = measure_burst(text, suffix, args.burst)
+        if args.actions:
+            results[f"{name}_actions"] = measure_actions(text, suffix)
     if args.scan:
         results["scan"] = measure_scan(args.scan)
     # The figures depend on how busy the machine was: record it beside them.
@@ -396,6 +441,13 @@ def main() -> int:
                 f"{name:<7} burst of {b['edits']} edits: final diagnostics "
                 f"{b['final_after_last_ms']} ms after the last (debounce 150 ms included), "
                 f"{b['versions_published_on_the_way']} versions published on the way"
+            )
+        if f"{name}_actions" in results:
+            a = results[f"{name}_actions"]
+            print(
+                f"{name:<7} code actions of the whole file: {a['actions_ms']} ms for "
+                f"{a['actions']} actions ({a['ignore_actions']} ignore); a hover sent behind "
+                f"them answered in {a['hover_ms']} ms"
             )
     if "scan" in results:
         s = results["scan"]

@@ -11,13 +11,10 @@ from pygls.workspace.position_codec import PositionCodec
 
 import lintgv
 from lintgv.docs import render
-from lintgv.edits import StaleEdit, apply_edits, located
+from lintgv.edits import StaleEdit, located
 from lintgv.lines import LineIndex, with_newline
-from lintgv.model import Applicability, Edit, Finding, Language, Span
-from lintgv.parsing.cpp import parse_cpp
-from lintgv.parsing.python import python_error
+from lintgv.model import Applicability, Edit, Finding, Language
 from lintgv.registry import rule_codes
-from lintgv.suppress import find_suppressions
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import to_text_edits, whole_text_edit
 
@@ -111,71 +108,25 @@ def quick_fix(
     )
 
 
-def _suppression_edit(analysis: Analysis, code: str, line: int) -> Edit | None:
-    """Return the edit that suppresses `code` on `line`, or None when a comment cannot go
-    there (the line ends inside a string, or after a `\\` that continues it): the edit is
-    proved by finding it again, and a new comment by parsing the text it makes."""
-    assert analysis.target is not None
-    language = analysis.target.language
-    text = analysis.text
-    if line > len(analysis.index):
-        return None
-    existing = [s for s in find_suppressions(text, language) if s.line == line and s.codes]
-    if existing:
-        found = existing[0]
-        codes = ", ".join((*found.codes, code))
-        edit = Edit(found.span, f"lintgv: ignore[{codes}]", found.directive)
-    else:
-        body = analysis.index.line(line)
-        end = len(body)
-        if language == Language.PYTHON:
-            comment = f"  # lintgv: ignore[{code}]"
-        elif body.rstrip().endswith("\\"):  # a macro's line: the comment goes before the `\`
-            end = len(body.rstrip()) - 1
-            comment = f"/* lintgv: ignore[{code}] */ "
-        else:
-            comment = f"  // lintgv: ignore[{code}]"
-        edit = Edit(Span(line, end, line, end), comment, "")
-    after = apply_edits(text, [edit])
-    proved = any(s.line == line and code in s.codes for s in find_suppressions(after, language))
-    if not existing and proved:
-        start = analysis.index.offset(line, edit.span.start_col)
-        proved = _is_new_comment(text, after, start + len(comment) - len(comment.lstrip()))
-    return edit if proved else None
-
-
-def _is_new_comment(before: str, after: str, offset: int) -> bool:
-    """Tell whether the text inserted at `offset` of `after` parses as a comment and
-    leaves the rest as it parsed: not a string's text, not a continued line broken."""
-    if after[offset] == "#":  # Python, where a misplaced comment is a syntax error
-        return python_error(after) is None or python_error(before) is not None
-    at = len(after[:offset].encode("utf-8"))
-    node = parse_cpp(after).root.descendant_for_byte_range(at, at + 1)
-    return node is not None and node.type == "comment"
-
-
 def ignore_action(
     analysis: Analysis,
     codec: PositionCodec,
     finding: Finding,
+    edit: Edit | None,
     diagnostic: types.Diagnostic | None,
     versioned: bool,
 ) -> types.CodeAction | None:
-    """Return "Ignore CODE on this line": a suppression comment on the finding's line,
-    else on the first line of its statement."""
-    for line in dict.fromkeys((finding.span.start_line, finding.statement_line)):
-        if not line:
-            continue
-        edit = _suppression_edit(analysis, finding.code, line)
-        if edit is not None:
-            edits = to_text_edits(analysis.index, codec, [edit], analysis.newline)
-            return types.CodeAction(
-                title=f"Ignore {finding.code} on this line",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic] if diagnostic else None,
-                edit=workspace_edit(analysis.uri, analysis.version, edits, versioned),
-            )
-    return None
+    """Return "Ignore CODE on this line" applying `edit`, the proved suppression comment
+    of `finding` (lintgv_server.ignores), or None when there is none."""
+    if edit is None:
+        return None
+    edits = to_text_edits(analysis.index, codec, [edit], analysis.newline)
+    return types.CodeAction(
+        title=f"Ignore {finding.code} on this line",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic] if diagnostic else None,
+        edit=workspace_edit(analysis.uri, analysis.version, edits, versioned),
+    )
 
 
 def fix_all_edits(

@@ -15,8 +15,9 @@ from lintgv.engine import check
 from lintgv.fixing.files import stored_text
 from lintgv.fixing.settle import Settled, settle
 from lintgv.lines import LineIndex
-from lintgv.model import FileResult, Finding, Language, ProjectFacts, SourceFile, Span
+from lintgv.model import Edit, FileResult, Finding, Language, ProjectFacts, SourceFile, Span
 from lintgv.parsing.python import python_error
+from lintgv.suppress import Suppression
 from lintgv_server.convert import line_index
 
 
@@ -40,6 +41,10 @@ class Analysis:
     group_changes: list[Any] | None = field(default=None, repr=False)
     # Supply-threading changes for some GV101 sites of this document, by those sites.
     thread_changes: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict, repr=False)
+    # "Ignore CODE on this line" (lintgv_server.ignores): each (code, line) proved, with its
+    # edit or None, and the document's directives with codes by line, once found.
+    ignores: dict[tuple[str, int], Edit | None] = field(default_factory=dict, repr=False)
+    suppressions: dict[int, Suppression] | None = field(default=None, repr=False)
 
     @property
     def index(self) -> LineIndex:
@@ -76,9 +81,17 @@ class Analysis:
             return None
         # A syntax error outside the lines the partial parse kept: the whole parse reports
         # it and offers no fix (see lintgv.parsing.python.python_error).
-        if target.language == Language.PYTHON and python_error(self.text) is not None:
+        if self.syntax_error is not None:
             return None
         return self.result
+
+    @cached_property
+    def syntax_error(self) -> tuple[int, int, str] | None:
+        """Where and why Python's parser rejects this version (None for C++), found once:
+        fixes and ignore comments both ask, and it reads the whole document."""
+        if self.target is None or self.target.language != Language.PYTHON:
+            return None
+        return python_error(self.text)
 
     def fix_findings(self) -> tuple[Finding, ...]:
         """Return the findings with the fixes `lintgv fix` would apply."""

@@ -15,6 +15,7 @@ from lintgv_server import actions, multi_file_actions
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import SOURCE, fs_path, result_id, to_range, to_span
 from lintgv_server.documents import diagnostics_of
+from lintgv_server.ignores import ignore_edits
 from lintgv_server.state import LintgvServer
 
 log = logging.getLogger(__name__)
@@ -85,8 +86,10 @@ async def code_actions(
         span = to_span(analysis.index, codec, params.range)
         findings = analysis.findings_at(span)
         fixed = await ls.run_on_lint_thread(lambda: [analysis.fix_for(f) for f in findings])
+        # Each proof reads the whole document: on the lint thread, all at once.
+        suppressing = await ls.run_on_lint_thread(lambda: ignore_edits(analysis, findings))
         ignores = []
-        for finding, with_fix in zip(findings, fixed, strict=True):
+        for finding, with_fix, edit in zip(findings, fixed, suppressing, strict=True):
             rng = to_range(analysis.index, codec, finding.span)
             diagnostic = _matching(params.context.diagnostics, finding, rng)
             if with_fix is not None:
@@ -95,7 +98,9 @@ async def code_actions(
                 )
                 if action is not None:
                     result.append(action)
-            ignores.append(actions.ignore_action(analysis, codec, finding, diagnostic, versioned))
+            ignores.append(
+                actions.ignore_action(analysis, codec, finding, edit, diagnostic, versioned)
+            )
         result += await _group_actions(ls, analysis, findings, params, versioned)
         result += [a for a in ignores if a is not None]
     automatic = params.context.trigger_kind == types.CodeActionTriggerKind.Automatic

@@ -5,13 +5,17 @@ continued with `\\` or a raw string (where it would change the string)."""
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from lintgv_server.actions import ignore_action
 from lintgv_server.analysis import Analysis
+from lintgv_server.ignores import ignore_edits
 from pygls.workspace.position_codec import PositionCodec
 from server_client import apply_text_edits
 
 from lintgv.config import Config
 from lintgv.discovery import Candidate
+from lintgv.edits import apply_edits
 from lintgv.engine import check
 from lintgv.model import Language, SourceFile
 
@@ -30,7 +34,8 @@ def _ignored(name: str, text: str) -> str | None:
     """Return the text with the ignore action of its GV101 applied (None: not offered)."""
     analysis = _analysis(name, text)
     [finding] = [f for f in analysis.result.findings if f.code == "GV101"]
-    action = ignore_action(analysis, PositionCodec(), finding, None, False)
+    (edit,) = ignore_edits(analysis, [finding])
+    action = ignore_action(analysis, PositionCodec(), finding, edit, None, False)
     if action is None:
         return None
     assert action.edit is not None and action.edit.changes is not None
@@ -61,3 +66,60 @@ def test_an_ignore_comment_that_is_a_comment_silences_the_finding(name: str, tex
     ignored = _ignored(name, text)
     assert ignored is not None and "lintgv: ignore[GV101]" in ignored
     assert [f.code for f in _analysis(name, ignored).result.findings] == []
+
+
+# Functions that each hold one GlobalVar (GV101), its line's end in a different place.
+PYTHON_SITES = (
+    '    gv = tvm.ir.GlobalVar("a{n}")\n',
+    '    gv = tvm.ir.GlobalVar("a{n}") + \\\n        1\n',  # a continued line
+    '    gv = tvm.ir.GlobalVar("a{n}")  # lintgv: ignore[GV102]\n',  # a directive there
+    '    gv = tvm.ir.GlobalVar("a{n}"); s = "x"\n',
+    '    gv = tvm.ir.GlobalVar(\n        "a{n}")\n',
+    '    gv = tvm.ir.GlobalVar("a{n}"); s = """\n    x"""\n',  # ends inside a string
+)
+CPP_SITES = (
+    '  GlobalVar gv("a{n}");\n',
+    '  GlobalVar gv("a{n}"); const char* s = "x\\\n  y";\n',  # a continued string
+    '  GlobalVar gv("a{n}"); auto s = R"(\n  y)";\n',  # a raw string
+    '  GlobalVar gv("a{n}");  // lintgv: ignore[GV102]\n',
+    '  GlobalVar gv("a{n}"); /* open\n  still */\n',  # ends inside a comment
+    '  GlobalVar gv("a{n}"); \\\n  int k = 0;\n',  # a `\` ends the line
+)
+
+
+def _document(language: Language, sites: list[int]) -> str:
+    if language == Language.PYTHON:
+        body = [f"def f{n}(mod):\n{PYTHON_SITES[s].format(n=n)}" for n, s in enumerate(sites)]
+        return "import tvm\n\n" + "\n".join(body)
+    body = [
+        f"void f{n}(IRModule mod) {{\n{CPP_SITES[s].format(n=n)}}}\n" for n, s in enumerate(sites)
+    ]
+    return "".join(body)
+
+
+@settings(max_examples=60, deadline=None)
+# A raw string's line after three comments (unshifted, its marker would fall in the
+# comment of the line before), and a Python syntax error in the batch.
+@example(language=Language.CPP, sites=[0, 0, 0, 2])
+@example(language=Language.PYTHON, sites=[0, 1, 5, 2])
+@given(
+    language=st.sampled_from([Language.PYTHON, Language.CPP]),
+    sites=st.lists(st.integers(0, 5), min_size=1, max_size=6),
+)
+def test_ignore_comments_proved_together_are_those_proved_one_by_one(
+    language: Language, sites: list[int]
+) -> None:
+    name = "doc.py" if language == Language.PYTHON else "doc.cc"
+    text = _document(language, sites)
+    findings = [f for f in _analysis(name, text).result.findings if f.code == "GV101"]
+    together = ignore_edits(_analysis(name, text), findings)
+    alone = [ignore_edits(_analysis(name, text), [f])[0] for f in findings]
+    assert together == alone
+    for finding, edit in zip(findings, together, strict=True):
+        if edit is None:
+            continue
+        left = _analysis(name, apply_edits(text, [edit])).result.findings
+        # That finding is silenced, and nothing else changes.
+        assert [(f.code, f.message) for f in left if f.code == "GV101"] == [
+            (f.code, f.message) for f in findings if f is not finding
+        ]

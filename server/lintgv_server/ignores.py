@@ -1,0 +1,172 @@
+"""The edits of "Ignore CODE on this line": a suppression comment at the end of the
+finding's line (else of its statement's first line), or its code joined to a directive
+already there, each proved before it is offered: the directive is found again in the
+text the edit makes, and a new comment is a comment there (not a string's text, not a
+continued line broken).
+
+A proof reads the whole document, so the findings of one request are proved together:
+their edits, one per line, applied at once and read once. The comments that cannot
+change how the text after them reads (a Python `#` comment, a C++ `//` comment: each
+ends with its line) are proved together; a batch that fails is proved edit by edit, as
+is a C++ `/* */` comment (a macro's line), which could close a comment already open.
+Proved edits are kept per document version."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lintgv.edits import apply_edits
+from lintgv.model import Edit, Finding, Language, Span
+from lintgv.parsing.cpp import parse_cpp
+from lintgv.parsing.python import python_error
+from lintgv.suppress import Suppression, find_suppressions
+from lintgv_server.analysis import Analysis
+
+
+@dataclass(frozen=True)
+class _Proposal:
+    """An edit that would suppress `code` on `line`, not yet proved."""
+
+    code: str
+    line: int
+    edit: Edit
+    # Where a new comment's marker goes in the document (None: the code joins an existing
+    # directive), and whether that comment ends with its line.
+    marker: int | None
+    line_comment: bool
+
+
+def ignore_edits(analysis: Analysis, findings: Sequence[Finding]) -> list[Edit | None]:
+    """Return, for each of `findings`, the proved edit that suppresses it, or None when a
+    comment can go neither on its line nor on its statement's first line."""
+    known = analysis.ignores
+    # First on each finding's own line; then, where no comment can go there, on the first
+    # line of its statement.
+    for choice in (0, 1):
+        wanted: dict[tuple[str, int], _Proposal | None] = {}
+        for finding in findings:
+            lines = _lines(finding)
+            if choice >= len(lines) or any(known[(finding.code, n)] for n in lines[:choice]):
+                continue
+            key = (finding.code, lines[choice])
+            if key not in known and key not in wanted:
+                wanted[key] = _proposal(analysis, *key)
+        _prove(analysis, wanted)
+    return [_chosen(known, f) for f in findings]
+
+
+def _lines(finding: Finding) -> list[int]:
+    return [n for n in dict.fromkeys((finding.span.start_line, finding.statement_line)) if n]
+
+
+def _chosen(known: dict[tuple[str, int], Edit | None], finding: Finding) -> Edit | None:
+    for line in _lines(finding):
+        edit = known.get((finding.code, line))
+        if edit is not None:
+            return edit
+    return None
+
+
+def _suppressions(analysis: Analysis) -> dict[int, Suppression]:
+    """The document's first directive with codes on each line, found once a version."""
+    if analysis.suppressions is None:
+        assert analysis.target is not None
+        found: dict[int, Suppression] = {}
+        for suppression in find_suppressions(analysis.text, analysis.target.language):
+            if suppression.codes:
+                found.setdefault(suppression.line, suppression)
+        analysis.suppressions = found
+    return analysis.suppressions
+
+
+def _proposal(analysis: Analysis, code: str, line: int) -> _Proposal | None:
+    assert analysis.target is not None
+    if line > len(analysis.index):
+        return None
+    existing = _suppressions(analysis).get(line)
+    if existing is not None:
+        codes = ", ".join((*existing.codes, code))
+        edit = Edit(existing.span, f"lintgv: ignore[{codes}]", existing.directive)
+        return _Proposal(code, line, edit, None, True)
+    body = analysis.index.line(line)
+    end = len(body)
+    line_comment = True
+    if analysis.target.language == Language.PYTHON:
+        comment = f"  # lintgv: ignore[{code}]"
+    elif body.rstrip().endswith("\\"):  # a macro's line: the comment goes before the `\`
+        end = len(body.rstrip()) - 1
+        comment = f"/* lintgv: ignore[{code}] */ "
+        line_comment = False
+    else:
+        comment = f"  // lintgv: ignore[{code}]"
+    marker = analysis.index.offset(line, end) + len(comment) - len(comment.lstrip())
+    edit = Edit(Span(line, end, line, end), comment, "")
+    return _Proposal(code, line, edit, marker, line_comment)
+
+
+def _prove(analysis: Analysis, wanted: dict[tuple[str, int], _Proposal | None]) -> None:
+    """Prove the proposals `wanted` holds and keep each one's edit (None: not proved)."""
+    known = analysis.ignores
+    batches: list[list[_Proposal]] = []
+    together: dict[int, _Proposal] = {}
+    for key, proposal in wanted.items():
+        if proposal is None:
+            known[key] = None
+        elif proposal.line_comment and proposal.line not in together:
+            together[proposal.line] = proposal
+        else:
+            batches.append([proposal])
+    if together:
+        batch = list(together.values())
+        proved = _proved(analysis, batch)
+        for proposal, ok in zip(batch, proved, strict=True):
+            if ok or len(batch) == 1:
+                known[(proposal.code, proposal.line)] = proposal.edit if ok else None
+            else:
+                batches.append([proposal])
+    for (proposal,) in batches:
+        (ok,) = _proved(analysis, [proposal])
+        known[(proposal.code, proposal.line)] = proposal.edit if ok else None
+
+
+def _proved(analysis: Analysis, batch: list[_Proposal]) -> list[bool]:
+    """Tell, for each proposal of `batch` (one per line), whether the text all of them
+    make suppresses its code on its line with a comment that is a comment there."""
+    assert analysis.target is not None
+    language = analysis.target.language
+    text = analysis.text
+    after = apply_edits(text, [p.edit for p in batch])
+    found = {
+        (s.line, code) for s in find_suppressions(after, language) if s.codes for code in s.codes
+    }
+    proved = [(p.line, p.code) in found for p in batch]
+    new = [i for i, p in enumerate(batch) if proved[i] and p.marker is not None]
+    if not new:
+        return proved
+    if language == Language.PYTHON:
+        # A misplaced comment is a syntax error (after a `\` that continues the line).
+        fine = python_error(after) is None or analysis.syntax_error is not None
+        return [ok and (batch[i].marker is None or fine) for i, ok in enumerate(proved)]
+    root = parse_cpp(after).root
+    shifts = _shifts(batch)
+    for i in new:
+        marker = batch[i].marker
+        assert marker is not None
+        at = marker + shifts[i]
+        byte = len(after[:at].encode("utf-8"))
+        node = root.descendant_for_byte_range(byte, byte + 1)
+        proved[i] = node is not None and node.type == "comment"
+    return proved
+
+
+def _shifts(batch: list[_Proposal]) -> list[int]:
+    """Return how far each proposal's marker moves in the text all of them make: by
+    what the edits before it in the text add."""
+    index = [(p.edit.span.start_line, p.edit.span.start_col) for p in batch]
+    return [
+        sum(
+            len(other.edit.text) - len(other.edit.old_text)
+            for j, other in enumerate(batch)
+            if index[j] < index[i]
+        )
+        for i in range(len(batch))
+    ]
