@@ -5,14 +5,13 @@ the lines a partial parse keeps (python_lines), parsed piece by piece (python_pa
 from __future__ import annotations
 
 import ast
-import contextlib
-import gc
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, cast
 
+from lintgv.collector import collector_paused
 from lintgv.errors import ParseError
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cst_parse import unchecked_parse
@@ -200,24 +199,11 @@ def quiet_parse(text: str) -> ast.Module:
     """Return CPython's parse of `text`; the warnings it gives about the tree's code (an
     invalid escape such as "\\d") are not the run's, and under `-W error` they would
     raise."""
-    with warnings.catch_warnings(), _no_collection():
+    # Its node objects are none of them garbage: see collector_paused (the language server
+    # parses whole documents outside a check, for fixes and ignore comments).
+    with warnings.catch_warnings(), collector_paused():
         warnings.simplefilter("ignore")
         return ast.parse(text)
-
-
-@contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
-    """Hold off the cyclic garbage collector: a parse makes a node object per token, none
-    of them garbage, and the collections those allocations set off scanned them all
-    again (half of a 1.3 MB file's parse). Another thread's pause may overlap: the
-    collector is on again once the one that found it on ends."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _starts(module: cst.Module, tree: ast.Module | None) -> tuple[int, ...] | None:
