@@ -220,6 +220,14 @@ class DirectGlobalVarPython(PythonSites):
     ]
 
 
+# A static local's GlobalVar: its initializer runs at the first call only.
+_MADE_ONCE = replace(
+    META.message,
+    no_fix="a static local is made once, at the first call; make the GlobalVar where its "
+    "module is built",
+)
+
+
 class DirectGlobalVarCpp(CppSites):
     """A `GlobalVar` is constructed directly instead of being drawn from a supply.
 
@@ -271,8 +279,10 @@ class DirectGlobalVarCpp(CppSites):
     when a call relies on default arguments before the new one, when a file the config
     excludes names the function (a call there could not be updated), or when nothing in
     the files checked calls the function (an API whose callers are elsewhere). No fix (and
-    the message says why) outside functions, for `make_object<GlobalVarNode>` and for
-    calls that pass a type or span. With
+    the message says why) outside functions, for `make_object<GlobalVarNode>`, for
+    calls that pass a type or span, and in the initializer of a `static` or
+    `thread_local` local (made once, at the first call: a supply of that call would name
+    it for every later call's module). With
     `tvm-version = "0.25"` the name is wrapped instead: `GlobalVar(global_names->FreshName(
     name, false))`, with a `UniqueNameSupply` seeded from the module's globals.
 
@@ -399,6 +409,27 @@ class DirectGlobalVarCpp(CppSites):
         Invalid("GlobalVar gv = GlobalVar(name, type);\n", span=(1, 16, 1, 37)),
         Invalid('auto gv = tvm::GlobalVar("main");\n', span=(1, 11, 1, 33)),
         Invalid('return relay::GlobalVar(\n    "main");\n', span=(1, 8, 2, 12)),
+        Invalid(
+            'GlobalVar Main(IRModule mod) {\n  static GlobalVar gv("main");\n  return gv;\n}\n',
+            span=(2, 10, 2, 30),
+            message=_MADE_ONCE,
+        ),
+        Invalid(
+            'void Lower(IRModule mod) {\n  thread_local GlobalVar gv = GlobalVar("f");\n}\n',
+            span=(2, 31, 2, 45),
+            message=_MADE_ONCE,
+        ),
+        # A lambda kept in a static local runs at every call: its own body is its scope.
+        Invalid(
+            "void Register() {\n  static auto lower = [](IRModule mod, BaseFunc f) {\n"
+            '    GlobalVar gv("f");\n    mod->Add(gv, f);\n  };\n}\n',
+            span=(3, 5, 3, 22),
+            fixed="#include <tvm/ir/global_var_supply.h>\n\nvoid Register() {\n"
+            "  static auto lower = [](IRModule mod, BaseFunc f) {\n"
+            "    GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+            '    GlobalVar gv = global_var_supply->FreshGlobal("f", false);\n'
+            "    mod->Add(gv, f);\n  };\n}\n",
+        ),
         Invalid(
             "auto n = make_object<GlobalVarNode>();\n",
             span=(1, 10, 1, 38),
