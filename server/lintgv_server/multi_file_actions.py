@@ -139,7 +139,8 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
 def _unread(files: _Folder) -> Planned:
     """Offer no multi-file change when part of the folder could not be read: a call
     there would be left behind."""
-    return Planned([], (f"multi-file changes not offered: {'; '.join(files.unread)}",))
+    unread = "; ".join(dict.fromkeys(files.unread))  # a broken config: once, not per file
+    return Planned([], (f"multi-file changes not offered: {unread}",))
 
 
 def _refusal(title: str, paths: Iterable[Path], tree: Tree) -> list[str]:
