@@ -39,6 +39,9 @@ class RunResult:
     # The content digest of the text each result is of, where the run knows it (see
     # `run`'s `digests`): a fix reuses the result for a file still holding that text.
     digests: Mapping[Path, str] = field(default_factory=dict)
+    # Folders (and paths given) the walk could not see into (Discovery.discover's
+    # `unseen`): a change across files may miss a call there.
+    unseen: tuple[Path, ...] = ()
 
     @property
     def findings_count(self) -> int:
@@ -246,19 +249,21 @@ def run(
     """
     discovery = Discovery(overrides, config_file, force_exclude=force_exclude, tracked=tracked)
     discovery_errors: list[tuple[Path, str]] = []
+    unseen: list[Path] = []
     cache_home = CacheHome(paths, cache_dir, discovery)
     if use_cache:
-        walk = remembered_walk(discovery, paths, discovery_errors, cache_home, config_file)
+        walk = remembered_walk(discovery, paths, discovery_errors, cache_home, config_file, unseen)
     else:
-        walk = discovery.discover(paths, discovery_errors)
+        walk = discovery.discover(paths, discovery_errors, unseen)
     pool = _Pool(jobs or os.cpu_count() or 1)
     try:
         remembered = use_cache or digests
-        return _checked(
+        result = _checked(
             walk, discovery_errors, pool, use_cache, cache_home, whole, progress, remembered
         )
     finally:
         pool.close()
+    return replace(result, unseen=tuple(unseen))
 
 
 def _checked(

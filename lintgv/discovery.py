@@ -31,6 +31,9 @@ def _broken_link(path: str) -> str:
     return "symbolic link to nothing"
 
 
+_UNREADABLE = "cannot be read: "
+
+
 def _missing(path: Path) -> str | None:
     """Return why a path given on the command line names nothing to check, or None."""
     try:
@@ -40,7 +43,7 @@ def _missing(path: Path) -> str | None:
             return _broken_link(str(path))
         if isinstance(exc, FileNotFoundError | NotADirectoryError):
             return "no such file or folder"
-        return f"cannot be read: {exc.strerror or exc}"  # a name too long to look up, say
+        return f"{_UNREADABLE}{exc.strerror or exc}"  # a name too long to look up, say
     return None
 
 
@@ -196,17 +199,26 @@ class Discovery:
         return self._packages[folder]
 
     def discover(
-        self, paths: Sequence[Path], errors: list[tuple[Path, str]]
+        self,
+        paths: Sequence[Path],
+        errors: list[tuple[Path, str]],
+        unseen: list[Path] | None = None,
     ) -> Iterator[Candidate]:
-        """Yield every file to check under `paths`; unreadable paths go to `errors`."""
+        """Yield every file to check under `paths`; unreadable paths go to `errors`, and
+        to `unseen` those that may hide files the walk could not see: a folder it could
+        not read, or whose config is broken, and a path given that cannot be looked up
+        (not a link loop, a broken link or a path that does not exist)."""
         seen: set[str] = set()
+        hidden = unseen if unseen is not None else []
         for given in paths:
             self._note(str(given))
             why = _missing(given)
             if why is not None:
                 errors.append((given, why))
+                if why.startswith(_UNREADABLE):
+                    hidden.append(given)
             elif given.is_dir():
-                yield from self._walk(given, errors, seen)
+                yield from self._walk(given, errors, seen, hidden)
             else:
                 # A file named on the command line is checked even when excluded, as in
                 # ruff, unless force_exclude says otherwise (pre-commit names every file).
@@ -226,7 +238,7 @@ class Discovery:
         return Candidate(Path(path), language, config, module)
 
     def _walk(
-        self, top: Path, errors: list[tuple[Path, str]], seen: set[str]
+        self, top: Path, errors: list[tuple[Path, str]], seen: set[str], unseen: list[Path]
     ) -> Iterator[Candidate]:
         visited: set[tuple[int, int]] = set()
         inside = os.path.realpath(top) + "/"
@@ -250,12 +262,14 @@ class Discovery:
                 with os.scandir(folder) as scan:
                     entries = sorted(scan, key=lambda e: e.name)
             except OSError as exc:
-                errors.append((Path(folder), f"cannot be read: {exc.strerror or exc}"))
+                errors.append((Path(folder), f"{_UNREADABLE}{exc.strerror or exc}"))
+                unseen.append(Path(folder))
                 continue
             try:
                 config = self._config_of(absolute)
             except ConfigError as exc:
                 errors.append((Path(folder), str(exc)))
+                unseen.append(Path(folder))
                 continue
             if (
                 config.respect_gitignore

@@ -95,16 +95,17 @@ def remembered_walk(
     errors: list[tuple[Path, str]],
     cache_home: CacheHome,
     config_file: Path | None,
+    unseen: list[Path] | None = None,
 ) -> Iterator[Candidate]:
     """Walk `paths`, or reuse the files the last identical walk found when nothing it
     read has changed since (see WalkMemo); yield each file as it is found."""
     if not paths or not all(map(os.path.isdir, paths)):
-        yield from discovery.discover(paths, errors)  # only walks of folders are kept
+        yield from discovery.discover(paths, errors, unseen)  # only walks of folders are kept
         return
     try:
         folder = cache_home(discovery.config_for(paths[0]), paths[0])
     except ConfigError:  # a broken config is reported by the walk itself
-        yield from discovery.discover(paths, errors)
+        yield from discovery.discover(paths, errors, unseen)
         return
     settings = sorted(discovery.overrides.items(), key=lambda item: item[0])
     given = os.path.abspath(config_file) if config_file is not None else None
@@ -151,7 +152,7 @@ def remembered_walk(
     warned = _Warned()
     walk_log.addHandler(warned)
     try:
-        for candidate in discovery.discover(paths, errors):
+        for candidate in discovery.discover(paths, errors, unseen):
             candidates.append(candidate)
             yield candidate
     finally:

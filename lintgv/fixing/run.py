@@ -46,6 +46,9 @@ class FixRun:
     # Folders the walk could not read (unreadable, or their config broken) when changes
     # across files were due: none was made, since a call there would be left behind.
     unseen: tuple[Path, ...] = ()
+    # Only the supply threading was stopped: a folder outside the paths given, which
+    # the project's walk met (the changes within the paths given were made).
+    threading_only: bool = False
 
     @property
     def remaining(self) -> list[Finding]:
@@ -133,9 +136,10 @@ def fix_paths(
     groups_left: list[Skipped] = []
     # C++ and Python copies alike (Python ones are rewritten file by file).
     sources = list(candidates.values())
-    # A folder the walk could not read may hold calls of what a change across files
+    # A folder the walk could not see into may hold calls of what a change across files
     # renames or gives a parameter: such a change is not made (the server does the same).
-    unseen = tuple(sorted({e.path for e in first.errors if os.path.isdir(e.path)}))
+    unseen = first.unseen
+    threading_only = False
     across = any(fixes_unique_names(c.config) for c in sources)
     if across and not unseen:
         names = copy_names(first.results, sources, helpers)
@@ -162,7 +166,11 @@ def fix_paths(
                 )
     if unsafe and not unseen:
         project = project_files(paths, candidates, overrides, config_file)
-        groups += thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
+        # The project may reach beyond the paths given: its walk may meet such a folder.
+        unseen = project.unseen
+        threading_only = bool(unseen)
+        if not unseen:
+            groups += thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
     ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
     refusals = tuple(
@@ -176,7 +184,8 @@ def fix_paths(
         write,
         tuple(groups),
         tuple(groups_left),
-        unseen if across or unsafe else (),
+        tuple(dict.fromkeys(unseen)) if across or unsafe else (),
+        threading_only,
     )
 
 

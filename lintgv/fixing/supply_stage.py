@@ -136,6 +136,9 @@ class Project:
     # build file or package above it): its own folder stands for the project, and
     # callers elsewhere are unseen.
     unmarked: bool = False
+    # Folders of the project the walk could not see into (see checking.RunResult): a call
+    # there would be left behind, so no supply is threaded.
+    unseen: tuple[Path, ...] = ()
 
 
 def project_files(
@@ -154,10 +157,11 @@ def project_files(
         root = _project_root(folder, config, discovery.fixed is not None)
         unmarked |= root is None
         roots.add(root or folder.absolute())
+    unseen: list[Path] = []
     if roots == {p.absolute() for p in paths}:  # the run walked the project already
         found = list(candidates.values())
     else:
-        found = list(discovery.discover(sorted(roots), []))
+        found = list(discovery.discover(sorted(roots), [], unseen))
     cpp = [given.get(c.path.absolute(), c.path) for c in found if c.language == Language.CPP]
     python = {
         given.get(c.path.absolute(), c.path): c.module_name
@@ -167,7 +171,7 @@ def project_files(
 
     known = [c.path for c in found]
     excluded = cache(lambda: excluded_files(sorted(roots), overrides, config_file, known))
-    return Project(cpp, python, excluded, unmarked)
+    return Project(cpp, python, excluded, unmarked, tuple(unseen))
 
 
 def _project_root(folder: Path, config: Config, given: bool) -> Path | None:

@@ -60,6 +60,13 @@ def plan_groups(ls: LintgvServer, analysis: Analysis) -> Planned:
     return Planned(list(analysis.group_changes))
 
 
+def _project_folder(ls: LintgvServer, path: Path) -> Path | None:
+    """Return the outermost workspace folder holding `path`: a folder nested in another
+    is part of its project, and a change must reach the calls in the outer one too."""
+    holding = [f for f in ls.folders() if path.is_relative_to(f)]
+    return min(holding, key=lambda f: len(f.parts)) if holding else None
+
+
 def _workspace(
     ls: LintgvServer, max_size: int, paths: list[Path], configs: Mapping[Path, Config]
 ) -> Workspace:
@@ -82,19 +89,25 @@ class _Folder:
     found: list[Candidate]
     paths: list[Path]
     workspace: Workspace
-    unread: tuple[str, ...]
+    unseen: tuple[Path, ...]  # what the walk could not see into (a call may be there)
 
 
 def _folder_files(ls: LintgvServer, folder: Path, target: Candidate) -> _Folder:
     """Return the files of `target`'s language in its workspace folder (a change's
     declarations and calls are in files of its own language), with the configs their
-    diagnostics use, and a Workspace over them that reads open documents as edited."""
-    errors: list[str] = []
-    found = [c for c in folder_targets(ls, folder, errors) if c.language == target.language]
+    diagnostics use, and a Workspace over them that reads open documents as edited.
+    Files of a nested folder whose settings disable lintgv are among them: a change
+    must reach the calls there too."""
+    unseen: list[Path] = []
+    found = [
+        c
+        for c in folder_targets(ls, folder, [], unseen, enabled_only=False)
+        if c.language == target.language
+    ]
     paths = [c.path for c in found]
     configs = {c.path: c.config for c in found}
     workspace = _workspace(ls, target.config.max_file_size, paths, configs)
-    return _Folder(found, paths, workspace, tuple(errors))
+    return _Folder(found, paths, workspace, tuple(dict.fromkeys(unseen)))
 
 
 def _group_change(
@@ -110,12 +123,12 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
     target = analysis.target
     # Outside every workspace folder there is no project to plan over (its parent
     # folder may be the home folder, or the root of the file system).
-    folder = ls.folder_of(target.path) if target is not None else None
+    folder = _project_folder(ls, target.path) if target is not None else None
     if target is None or folder is None:
         return Planned([])
     files = _folder_files(ls, folder, target)
-    if files.unread:
-        return _unread(files)
+    if files.unseen:
+        return _unseen(files)
     paths, workspace = files.paths, files.workspace
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
@@ -136,11 +149,11 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
     return Planned(changes, tuple(refused))
 
 
-def _unread(files: _Folder) -> Planned:
-    """Offer no multi-file change when part of the folder could not be read: a call
-    there would be left behind."""
-    unread = "; ".join(dict.fromkeys(files.unread))  # a broken config: once, not per file
-    return Planned([], (f"multi-file changes not offered: {unread}",))
+def _unseen(files: _Folder) -> Planned:
+    """Offer no multi-file change when the walk could not see into part of the folder: a
+    call there would be left behind."""
+    unseen = ", ".join(str(p) for p in files.unseen)
+    return Planned([], (f"multi-file changes not offered: {unseen} could not be read",))
 
 
 def _refusal(title: str, paths: Iterable[Path], tree: Tree) -> list[str]:
@@ -173,12 +186,12 @@ def plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]) 
 
 def _plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]) -> Planned:
     target = analysis.target
-    folder = ls.folder_of(target.path) if target is not None else None
+    folder = _project_folder(ls, target.path) if target is not None else None
     if target is None or folder is None or not sites:
         return Planned([])
     files = _folder_files(ls, folder, target)
-    if files.unread:
-        return _unread(files)
+    if files.unseen:
+        return _unseen(files)
     found, paths, workspace = files.found, files.paths, files.workspace
     # A call in a file the folder's config excludes would be left behind by a change.
     excluded = cache(lambda: excluded_files([folder], {}, None, paths))

@@ -55,19 +55,30 @@ def _targets(ls: LintgvServer, errors: list[str]) -> list[Candidate]:
     return sorted(found.values(), key=lambda t: t.path.as_posix())
 
 
-def folder_targets(ls: LintgvServer, folder: Path, errors: list[str]) -> Iterator[Candidate]:
+def folder_targets(
+    ls: LintgvServer,
+    folder: Path,
+    errors: list[str],
+    unseen: list[Path] | None = None,
+    *,
+    enabled_only: bool = True,
+) -> Iterator[Candidate]:
     """Yield every file under `folder` that lintgv checks, with the config a diagnostic
     of it uses: its config file with the editor's settings laid over it. Folders and
-    configs that cannot be read go to `errors`."""
+    configs that cannot be read go to `errors`, and to `unseen` what may hide files the
+    walk could not see (see Discovery.discover; a file whose config cannot be made too).
+    `enabled_only` leaves out the files of folders whose settings disable lintgv."""
     walk_errors: list[tuple[Path, str]] = []
-    for candidate in ls.discovery.discover([folder], walk_errors):
+    hidden = unseen if unseen is not None else []
+    for candidate in ls.discovery.discover([folder], walk_errors, hidden):
         # The walk knows the language and module (client settings change neither).
         try:
             config = ls.config_for(candidate.path)
         except ConfigError as exc:
             errors.append(str(exc))
+            hidden.append(candidate.path)
             continue
-        if ls.settings_for(candidate.path).enable:
+        if not enabled_only or ls.settings_for(candidate.path).enable:
             yield replace(candidate, config=config)
     errors.extend(f"{path}: {why}" for path, why in walk_errors)
 

@@ -323,3 +323,77 @@ def test_no_change_across_files_is_made_while_a_folder_cannot_be_read(
     # Only fixes within one file may be made: the copy's header and the Python files
     # (whose GV101 has no fix of its own) stay as they were.
     assert not {n for n in changed if n.endswith((".h", ".py"))}, changed
+
+
+def _make_global_project(root: Path) -> Path:
+    """Write a package whose make_global builds a GlobalVar with nothing in scope, called
+    from driver.py; return the package."""
+    package = root / "python" / "pkg"
+    package.mkdir(parents=True)
+    (root / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    (package / "__init__.py").write_text("")
+    (package / "passes.py").write_text(
+        "import tvm\n\n\ndef make_global(name):\n    return tvm.ir.GlobalVar(name)\n"
+    )
+    (package / "driver.py").write_text(
+        "from pkg.passes import make_global\n\n\ndef build(mod):\n    return make_global('g')\n"
+    )
+    return package
+
+
+def test_no_supply_is_threaded_while_a_folder_of_the_project_cannot_be_read(
+    tmp_path: Path,
+) -> None:
+    # The paths given are python/pkg; the project (the config's folder) also holds
+    # python/other, whose broken config hides a call.
+    package = _make_global_project(tmp_path)
+    other = tmp_path / "python" / "other"
+    other.mkdir()
+    (other / "lintgv.toml").write_text("tvm-version = [\n")
+    (other / "user.py").write_text("from pkg.passes import make_global\n\nmake_global('u')\n")
+    before = (package / "passes.py").read_bytes()
+
+    result = run_lintgv("fix", "--unsafe", "--no-cache", "python/pkg", cwd=tmp_path)
+
+    assert "No supply parameter was threaded: python/other could not be read" in result.stdout
+    assert (package / "passes.py").read_bytes() == before
+
+
+def test_a_folder_too_deep_to_look_up_stops_changes_across_files(tmp_path: Path) -> None:
+    package = _make_global_project(tmp_path)
+    # Folders nested past the longest path the system looks up (PATH_MAX), made one at a
+    # time from inside each other; a call of make_global at the bottom.
+    deep = os.open(package, os.O_RDONLY)
+    name = "d" * 250
+    for _ in range(18):
+        os.mkdir(name, dir_fd=deep)
+        inner = os.open(name, os.O_RDONLY, dir_fd=deep)
+        os.close(deep)
+        deep = inner
+    caller = os.open("user.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=deep)
+    os.write(caller, b"from pkg.passes import make_global\n\nmake_global('u')\n")
+    os.close(caller)
+    os.close(deep)
+    before = (package / "passes.py").read_bytes()
+
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=tmp_path)
+
+    assert result.returncode & 2
+    assert "No change across files was made: python/pkg/ddd" in result.stdout
+    assert (package / "passes.py").read_bytes() == before
+
+
+@pytest.mark.parametrize("link", ["loop", "dangling"])
+def test_a_link_the_walk_reports_does_not_stop_changes_across_files(
+    copy_fixture: Callable[[str], Path], link: str
+) -> None:
+    project = copy_fixture("fix_unique_names")
+    if link == "loop":
+        (project / "src" / "up").symlink_to("..")
+    else:
+        (project / "src" / "gone.cc").symlink_to("missing.cc")
+
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+
+    assert "Replaced 1 unique-name copy with a supply" in result.stdout, result.stdout
+    assert "No change across files" not in result.stdout

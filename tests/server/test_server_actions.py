@@ -508,4 +508,75 @@ async def test_no_multi_file_change_is_offered_when_part_of_the_folder_cannot_be
     actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
     assert [a.title for a in actions if a.title.startswith("Pass a GlobalVarSupply")] == []
     logged = await client.log_containing("multi-file changes not offered")
-    assert "lintgv.toml" in logged.message
+    assert logged.message.endswith("python/pkg/sub could not be read")
+
+
+def _copy_project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(Path(__file__).parent.parent / "fixtures" / "fix_unique_names", root)
+    (root / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    return root
+
+
+def _touched(change: types.CodeAction, root: Path) -> list[str]:
+    assert change.edit is not None
+    return sorted(
+        str(Path(c.text_document.uri.removeprefix("file://")).relative_to(root))
+        for c in change.edit.document_changes or []
+        if isinstance(c, types.TextDocumentEdit)
+    )
+
+
+async def test_a_change_reaches_the_calls_in_a_nested_folder_that_disables_lintgv(
+    tmp_path: Path, start: Start
+) -> None:
+    root = _copy_project(tmp_path)
+    inner = root / "src" / "backend"
+    inner.mkdir()
+    caller = inner / "codegen_x.cc"
+    caller.write_text('#include "../codegen_c.h"\nvoid CodeGenC::Emit() { GetUniqueName("x"); }\n')
+    disabled = {inner.as_uri(): {"enable": False}}
+    client = await start(root, folders=[root, inner], configuration=disabled)
+    # The nested folder's settings are in force once its file's findings are gone.
+    inner_uri = client.open(caller)
+    await client.until(lambda: _latest(client, inner_uri) == [])
+    uri = client.open(root / "src" / "codegen_base.cc")
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (change,) = [a for a in actions if a.title.endswith("files)")]
+    assert "src/backend/codegen_x.cc" in _touched(change, root)
+
+
+async def test_a_change_from_a_nested_folder_reaches_the_calls_in_the_outer_one(
+    tmp_path: Path, start: Start
+) -> None:
+    root = _copy_project(tmp_path)
+    client = await start(root, folders=[root, root / "src"])
+    uri = client.open(root / "src" / "codegen_base.cc")
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    outer = root / "caller.cc"
+    outer.write_text('#include "src/codegen_c.h"\nvoid CodeGenC::Emit() { GetUniqueName("y"); }\n')
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (change,) = [a for a in actions if a.title.endswith("files)")]
+    assert "caller.cc" in _touched(change, root)
+
+
+@pytest.mark.parametrize("link", ["loop", "dangling"])
+async def test_a_link_the_walk_reports_does_not_stop_multi_file_changes(
+    tmp_path: Path, start: Start, link: str
+) -> None:
+    root = _copy_project(tmp_path)
+    if link == "loop":
+        (root / "src" / "up").symlink_to("..")
+    else:
+        (root / "src" / "gone.cc").symlink_to("missing.cc")
+    client = await start(root)
+    uri = client.open(root / "src" / "codegen_base.cc")
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    assert [a.title for a in actions if a.title.endswith("(3 files)")]
+
+
+def _latest(client: Client, uri: str) -> list[types.Diagnostic] | None:
+    pushed = [p.diagnostics for p in client.published if p.uri == uri]
+    return list(pushed[-1]) if pushed else None
