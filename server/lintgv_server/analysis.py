@@ -17,7 +17,6 @@ from lintgv.fixing.settle import Settled, settle
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, FileResult, Finding, Language, ProjectFacts, SourceFile, Span
 from lintgv.parsing.python import python_error
-from lintgv.suppress import Suppression
 from lintgv_server.convert import line_index
 
 
@@ -42,9 +41,9 @@ class Analysis:
     # Supply-threading changes for some GV101 sites of this document, by those sites.
     thread_changes: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict, repr=False)
     # "Ignore CODE on this line" (lintgv_server.ignores): each (code, line) proved, with its
-    # edit or None, and the document's directives with codes by line, once found.
+    # edit or None, and what the proofs read of this version, once read.
     ignores: dict[tuple[str, int], Edit | None] = field(default_factory=dict, repr=False)
-    suppressions: dict[int, Suppression] | None = field(default=None, repr=False)
+    ignore_facts: Any = field(default=None, repr=False)
 
     @property
     def index(self) -> LineIndex:

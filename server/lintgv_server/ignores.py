@@ -5,17 +5,22 @@ text the edit makes, and a new comment is a comment there (not a string's text, 
 continued line broken).
 
 A proof reads the whole document, so the findings of one request are proved together:
-their edits, one per line, applied at once and read once. The comments that cannot
-change how the text after them reads (a Python `#` comment, a C++ `//` comment: each
-ends with its line) are proved together; a batch that fails is proved edit by edit, as
-is a C++ `/* */` comment (a macro's line), which could close a comment already open.
-Proved edits are kept per document version."""
+their new comments, one per line, applied at once and read once. Only comments that
+cannot change how the rest reads are: a Python `#` or C++ `//` comment, which ends with
+its line, not joining a comment already there, in a document that lexes to its end
+(and, C++, parses). A code joined to a directive, a C++ `/* */` comment (a macro's
+line) and every comment of a document too broken for that are proved one by one, as is
+each comment of a batch that fails. Proved edits are kept per document version.
+"""
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lintgv.edits import apply_edits
+from lintgv.errors import ParseError
 from lintgv.model import Edit, Finding, Language, Span
+from lintgv.parsing.comments import cpp_comments, python_comments
 from lintgv.parsing.cpp import parse_cpp
 from lintgv.parsing.python import python_error
 from lintgv.suppress import Suppression, find_suppressions
@@ -30,9 +35,10 @@ class _Proposal:
     line: int
     edit: Edit
     # Where a new comment's marker goes in the document (None: the code joins an existing
-    # directive), and whether that comment ends with its line.
+    # directive), and whether the edit may be proved with others: a new comment that
+    # ends with its line, which changes how nothing after it reads.
     marker: int | None
-    line_comment: bool
+    batched: bool
 
 
 def ignore_edits(analysis: Analysis, findings: Sequence[Finding]) -> list[Edit | None]:
@@ -66,31 +72,69 @@ def _chosen(known: dict[tuple[str, int], Edit | None], finding: Finding) -> Edit
     return None
 
 
-def _suppressions(analysis: Analysis) -> dict[int, Suppression]:
-    """The document's first directive with codes on each line, found once a version."""
-    if analysis.suppressions is None:
+@dataclass(frozen=True)
+class _Facts:
+    """What the proofs read of a document version, once."""
+
+    directives: dict[int, Suppression]  # the first directive with codes on each line
+    comments: list[tuple[int, int]]  # where each comment starts and ends
+    # Whether comments may be proved together: the document lexes to its end, and (C++)
+    # parses. Else one comment could change how another reads, or whether it parses.
+    together: bool
+
+
+def _facts(analysis: Analysis) -> _Facts:
+    if analysis.ignore_facts is None:
         assert analysis.target is not None
-        found: dict[int, Suppression] = {}
-        for suppression in find_suppressions(analysis.text, analysis.target.language):
+        language = analysis.target.language
+        text = analysis.text
+        directives: dict[int, Suppression] = {}
+        for suppression in find_suppressions(text, language):
             if suppression.codes:
-                found.setdefault(suppression.line, suppression)
-        analysis.suppressions = found
-    return analysis.suppressions
+                directives.setdefault(suppression.line, suppression)
+        found = python_comments(text) if language == Language.PYTHON else cpp_comments(text)
+        comments = [(c.offset, c.offset + len(c.text)) for c in found.found]
+        together = found.is_certain and (language == Language.PYTHON or _parses(text))
+        analysis.ignore_facts = _Facts(directives, comments, together)
+    facts = analysis.ignore_facts
+    assert isinstance(facts, _Facts)
+    return facts
+
+
+def _parses(text: str) -> bool:
+    try:
+        parse_cpp(text)
+    except ParseError:
+        return False
+    return True
+
+
+def _in_comment(facts: _Facts, offset: int) -> bool:
+    """Tell whether text inserted at `offset` joins a comment already there."""
+    at = bisect_right(facts.comments, (offset, offset)) - 1
+    return at >= 0 and facts.comments[at][0] <= offset <= facts.comments[at][1]
 
 
 def _proposal(analysis: Analysis, code: str, line: int) -> _Proposal | None:
     assert analysis.target is not None
     if line > len(analysis.index):
         return None
-    existing = _suppressions(analysis).get(line)
+    facts = _facts(analysis)
+    existing = facts.directives.get(line)
     if existing is not None:
+        if existing.span.end_line != line:
+            # Written on one line, a directive broken over several would move the code
+            # after it up a line, under the comment.
+            return None
         codes = ", ".join((*existing.codes, code))
         edit = Edit(existing.span, f"lintgv: ignore[{codes}]", existing.directive)
-        return _Proposal(code, line, edit, None, True)
+        return _Proposal(code, line, edit, None, False)
     body = analysis.index.line(line)
     end = len(body)
     line_comment = True
     if analysis.target.language == Language.PYTHON:
+        if body.rstrip().endswith("\\"):  # continued: no comment can come after the `\`
+            return None
         comment = f"  # lintgv: ignore[{code}]"
     elif body.rstrip().endswith("\\"):  # a macro's line: the comment goes before the `\`
         end = len(body.rstrip()) - 1
@@ -98,9 +142,11 @@ def _proposal(analysis: Analysis, code: str, line: int) -> _Proposal | None:
         line_comment = False
     else:
         comment = f"  // lintgv: ignore[{code}]"
-    marker = analysis.index.offset(line, end) + len(comment) - len(comment.lstrip())
+    at = analysis.index.offset(line, end)
+    marker = at + len(comment) - len(comment.lstrip())
     edit = Edit(Span(line, end, line, end), comment, "")
-    return _Proposal(code, line, edit, marker, line_comment)
+    together = line_comment and facts.together and not _in_comment(facts, at)
+    return _Proposal(code, line, edit, marker, together)
 
 
 def _prove(analysis: Analysis, wanted: dict[tuple[str, int], _Proposal | None]) -> None:
@@ -111,7 +157,7 @@ def _prove(analysis: Analysis, wanted: dict[tuple[str, int], _Proposal | None]) 
     for key, proposal in wanted.items():
         if proposal is None:
             known[key] = None
-        elif proposal.line_comment and proposal.line not in together:
+        elif proposal.batched and proposal.line not in together:
             together[proposal.line] = proposal
         else:
             batches.append([proposal])
@@ -133,8 +179,7 @@ def _proved(analysis: Analysis, batch: list[_Proposal]) -> list[bool]:
     make suppresses its code on its line with a comment that is a comment there."""
     assert analysis.target is not None
     language = analysis.target.language
-    text = analysis.text
-    after = apply_edits(text, [p.edit for p in batch])
+    after = apply_edits(analysis.text, [p.edit for p in batch])
     found = {
         (s.line, code) for s in find_suppressions(after, language) if s.codes for code in s.codes
     }
@@ -143,10 +188,14 @@ def _proved(analysis: Analysis, batch: list[_Proposal]) -> list[bool]:
     if not new:
         return proved
     if language == Language.PYTHON:
-        # A misplaced comment is a syntax error (after a `\` that continues the line).
-        fine = python_error(after) is None or analysis.syntax_error is not None
+        # A misplaced comment is a syntax error; in a document that has one, the same one.
+        error = python_error(after)
+        fine = error is None or error == analysis.syntax_error
         return [ok and (batch[i].marker is None or fine) for i, ok in enumerate(proved)]
-    root = parse_cpp(after).root
+    try:
+        root = parse_cpp(after).root
+    except ParseError:  # too broken to tell (more than the document was): not proved
+        return [ok and batch[i].marker is None for i, ok in enumerate(proved)]
     shifts = _shifts(batch)
     for i in new:
         marker = batch[i].marker

@@ -84,12 +84,17 @@ CPP_SITES = (
     '  GlobalVar gv("a{n}");  // lintgv: ignore[GV102]\n',
     '  GlobalVar gv("a{n}"); /* open\n  still */\n',  # ends inside a comment
     '  GlobalVar gv("a{n}"); \\\n  int k = 0;\n',  # a `\` ends the line
+    # A directive broken over two lines, a second site after it.
+    '  GlobalVar gv("a{n}");  /* lintgv: ignore[GV201,\n    GV202] */ GlobalVar b("b{n}");\n',
 )
 
 
 def _document(language: Language, sites: list[int]) -> str:
     if language == Language.PYTHON:
-        body = [f"def f{n}(mod):\n{PYTHON_SITES[s].format(n=n)}" for n, s in enumerate(sites)]
+        body = [
+            f"def f{n}(mod):\n{PYTHON_SITES[s % len(PYTHON_SITES)].format(n=n)}"
+            for n, s in enumerate(sites)
+        ]
         return "import tvm\n\n" + "\n".join(body)
     body = [
         f"void f{n}(IRModule mod) {{\n{CPP_SITES[s].format(n=n)}}}\n" for n, s in enumerate(sites)
@@ -104,7 +109,7 @@ def _document(language: Language, sites: list[int]) -> str:
 @example(language=Language.PYTHON, sites=[0, 1, 5, 2])
 @given(
     language=st.sampled_from([Language.PYTHON, Language.CPP]),
-    sites=st.lists(st.integers(0, 5), min_size=1, max_size=6),
+    sites=st.lists(st.integers(0, 6), min_size=1, max_size=6),
 )
 def test_ignore_comments_proved_together_are_those_proved_one_by_one(
     language: Language, sites: list[int]
@@ -123,3 +128,29 @@ def test_ignore_comments_proved_together_are_those_proved_one_by_one(
         assert [(f.code, f.message) for f in left if f.code == "GV101"] == [
             (f.code, f.message) for f in findings if f is not finding
         ]
+
+
+def test_a_broken_document_gives_the_comments_proved_one_by_one_and_no_error() -> None:
+    # Lines a lexer cannot finish (an unterminated string, a directive left open) beside
+    # sites: proved together, the comments once made the text too broken to parse, or
+    # overlapped a directive's join.
+    text = (
+        'void f0(IRModule mod) {\n  GlobalVar gv("a0_0");\n  void f() {\n}\n'
+        'void f1(IRModule mod) {\n  GlobalVar gv("a1_0"); \\\n  still */\n'
+        '  GlobalVar gv("a1_1"); const char* s = "x\\\n}\n'
+        'void f2(IRModule mod) {\n  GlobalVar gv("a2_0"); /* lintgv: ignore[GV102,\n  }\n}\n'
+        'void f3(IRModule mod) {\n  GlobalVar gv("a3_0"); const char* s = "x\\\n'
+        '  x = "unterminated\n}\n'
+        'void f4(IRModule mod) {\n  GlobalVar gv("a4_0"); /* open\n  // line ends \\\n'
+        '  const char* s = "x\\\n  GlobalVar gv("a4_1");  // lintgv: ignore[GV102]\n'
+        "  /* lintgv: ignore[GV102] */ int z;\n}\n"
+    )
+    findings = list(_analysis("doc.cc", text).result.findings)
+    assert findings
+    together = ignore_edits(_analysis("doc.cc", text), findings)
+    assert together == [ignore_edits(_analysis("doc.cc", text), [f])[0] for f in findings]
+
+
+def test_no_comment_follows_a_continued_python_line_in_a_document_with_a_syntax_error() -> None:
+    text = 'import tvm\n\ndef f(mod):\n    gv = tvm.ir.GlobalVar("a") + \\\n        1\n\ndef g(:\n'
+    assert _ignored("broken.py", text) is None
