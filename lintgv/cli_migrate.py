@@ -123,6 +123,12 @@ def across_files(
     # A call names a copy unqualified (`GetUniqueName`), its definition qualified: the
     # copies are told apart by their bare names, the safe side when two share one.
     stuck = {bare_name(f.subject) for f in findings if f.code in ACROSS_CODES and f.path in without}
+    # A file on such a release that names a copy with no finding there (suppressed, or
+    # its rule ignored in that folder) is written by its change all the same.
+    named = {bare_name(f.subject) for f in findings if f.code in ACROSS_CODES} - stuck
+    for candidate in (c for c in candidates if c.path in without and named):
+        stuck |= _named_in(candidate, named)
+        named -= stuck
 
     def fixed_across(finding: Finding) -> bool:
         if finding.path in without:
@@ -132,6 +138,18 @@ def across_files(
         return is_threading_site(finding)
 
     return fixed_across
+
+
+def _named_in(candidate: Candidate, names: set[str]) -> set[str]:
+    """Return which of `names` the file of `candidate` names as a word."""
+    import re
+
+    from lintgv.reading import read_source
+
+    loaded = read_source(candidate.path, candidate.config.max_file_size)
+    if isinstance(loaded, FileError):
+        return set()
+    return {n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", loaded.text)}
 
 
 def _print_errors(errors: list[FileError]) -> None:

@@ -149,6 +149,26 @@ def test_a_migration_plan_counts_a_copy_whose_change_writes_a_file_before_0_10_a
     assert "it would write src/old/compiler.cc, and TVM 0.8 has no NameSupply" in fixed.stdout
 
 
+def test_a_migration_plan_counts_a_copy_named_without_a_finding_before_0_10_as_by_hand(
+    tmp_path: Path,
+) -> None:
+    # The call in the folder on 0.8 is suppressed: it has no finding, yet the copy's
+    # change would write that file, and fix refuses it.
+    root = _copy(tmp_path, "fix_unique_names", "0.16")
+    old = root / "src" / "old"
+    old.mkdir()
+    (old / "lintgv.toml").write_text('tvm-version = "0.8"\n')
+    (old / "codegen_x.cc").write_text(
+        '#include "../codegen_c.h"\n'
+        'void CodeGenC::Emit() { GetUniqueName("x"); }  // lintgv: ignore[GV203]\n'
+    )
+    done = run_lintgv("migrate", "--plan", "--format", "json", ".", cwd=root)
+    total = json.loads(done.stdout)["total"]
+    assert total["across_files"] == 0, total
+    fixed = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=root)
+    assert "it would write src/old/codegen_x.cc, and TVM 0.8 has no NameSupply" in fixed.stdout
+
+
 def test_validate_copies_runs_no_copy_of_a_folder_before_0_10(tmp_path: Path) -> None:
     root = _copy(tmp_path, "fix_unique_names", "0.16")
     _move_to_old_release(root, "codegen_base.cc", ('"codegen_base.h"', '"../codegen_base.h"'))
