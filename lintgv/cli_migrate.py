@@ -142,14 +142,13 @@ def across_files(
 
 def _named_in(candidate: Candidate, names: set[str]) -> set[str]:
     """Return which of `names` the file of `candidate` names as a word."""
-    import re
-
+    from lintgv.helpers.names import names_word
     from lintgv.reading import read_source
 
     loaded = read_source(candidate.path, candidate.config.max_file_size)
     if isinstance(loaded, FileError):
         return set()
-    return {n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", loaded.text)}
+    return {n for n in names if names_word(loaded.text, n)}
 
 
 def _print_errors(errors: list[FileError]) -> None:

@@ -3,7 +3,6 @@ fixing/threading_python.py for Python): the sites it starts from, the functions 
 refuses, the edits of one change with the callers' evidence, and the site's rule's own
 fix naming the site through the new parameter."""
 
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ from lintgv.config import DEFAULT_EXCLUDE, Config, apply_settings
 from lintgv.discovery import Discovery
 from lintgv.edits import apply_edits
 from lintgv.engine import check
+from lintgv.helpers.names import names_word
 from lintgv.model import Applicability, Blocker, Edit, Finding, SourceFile
 from lintgv.paths import display_path
 from lintgv.registry import codes_where
@@ -71,10 +71,9 @@ def excluded_naming(
     """Return why a change to `name` cannot be made when a file the run excludes from the
     files checked (`exclude`, `extend-exclude`) names it as a word: a call there would be
     left without the new argument. None when none does."""
-    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     for path in excluded():
         text = read(path)
-        if text is not None and name in text and word.search(text) is not None:
+        if text is not None and names_word(text, name):
             return (
                 f"{display_path(path)} names {name} and is excluded from the files checked: "
                 "a call there could not be updated"

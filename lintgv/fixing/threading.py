@@ -43,7 +43,7 @@ from lintgv.fixing.thread_edits import (
     named_with_parameter,
 )
 from lintgv.helpers.cpp_shape import unit_of
-from lintgv.helpers.names import cpp_identity
+from lintgv.helpers.names import cpp_identity, names_word
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import LOOPS, function_declarator
@@ -225,11 +225,9 @@ class _Threader(ThreadEdits):
 
     def _find_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
         found: dict[Path, ParsedCpp] = {}
-        # As a whole word: a file that only names `CreateBuffers` cannot call `Create`.
-        word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         for other in self.paths:
             text = self.read(other)
-            if text is None or name not in text or word.search(text) is None:
+            if text is None or not names_word(text, name):
                 continue
             if other not in self.parsed:
                 try:

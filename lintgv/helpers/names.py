@@ -159,6 +159,17 @@ def bare_names(identities: frozenset[str]) -> frozenset[str]:
     return frozenset(bare_name(identity) for identity in identities)
 
 
+def names_word(text: str, name: str) -> bool:
+    """Tell whether `text` names `name` as a whole word: a file that only names
+    `CreateBuffers` does not name `Create`."""
+    return name in text and _word(name).search(text) is not None
+
+
+@cache
+def _word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
 def bare_name(identity: str) -> str:
     """Return the function name in a helper's identity: `CodeGenC::NameFor` and
     `pkg.labels.Printer.name_for` give `NameFor` and `name_for`."""
