@@ -8,7 +8,7 @@ remembers each folder's config.
 import errno
 import logging
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +67,17 @@ def signature(path: str) -> Signature | None:
 
 def state_of(status: os.stat_result) -> Signature:
     return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+
+# Whether a file may be read is asked of the process's effective ids, as open() asks.
+_EFFECTIVE = os.access in os.supports_effective_ids
+
+
+def unreadable(paths: Iterable[Path]) -> list[Path]:
+    """Return the files among `paths` this process may not read (or that are gone): a
+    call in one would be left behind by a change across files, as in a folder the walk
+    could not see into. Asked of the file system only, one call per file."""
+    return [p for p in paths if not os.access(p, os.R_OK, effective_ids=_EFFECTIVE)]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lintgv.checking import Progress, run
 from lintgv.codemods.unique_names import Skipped
-from lintgv.discovery import Discovery
+from lintgv.discovery import Discovery, unreadable
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.across import copy_files, copy_names, fixes_unique_names
 from lintgv.fixing.file_fix import (
@@ -136,9 +136,10 @@ def fix_paths(
     groups_left: list[Skipped] = []
     # C++ and Python copies alike (Python ones are rewritten file by file).
     sources = list(candidates.values())
-    # A folder the walk could not see into may hold calls of what a change across files
-    # renames or gives a parameter: such a change is not made (the server does the same).
-    unseen = first.unseen
+    # A folder the walk could not see into, or a file it may not read, may hold calls of
+    # what a change across files renames or gives a parameter: such a change is not made
+    # (the server does the same).
+    unseen = (*first.unseen, *unreadable(c.path for c in sources))
     threading_only = False
     across = any(fixes_unique_names(c.config) for c in sources)
     if across and not unseen:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from lintgv.codemods.unique_names import HELPER_NAMES
 from lintgv.config import Config
-from lintgv.discovery import Candidate, Discovery
+from lintgv.discovery import Candidate, Discovery, unreadable
 from lintgv.fixing.file_fix import FileFix, after_group
 from lintgv.fixing.files import Tree
 from lintgv.fixing.groups import GroupFix, Workspace, apply_change
@@ -136,8 +136,8 @@ class Project:
     # build file or package above it): its own folder stands for the project, and
     # callers elsewhere are unseen.
     unmarked: bool = False
-    # Folders of the project the walk could not see into (see checking.RunResult): a call
-    # there would be left behind, so no supply is threaded.
+    # Folders of the project the walk could not see into (see checking.RunResult), and
+    # files it may not read: a call there would be left behind, so no supply is threaded.
     unseen: tuple[Path, ...] = ()
 
 
@@ -170,6 +170,7 @@ def project_files(
     }
 
     known = [c.path for c in found]
+    unseen += unreadable(known)
     excluded = cache(lambda: excluded_files(sorted(roots), overrides, config_file, known))
     return Project(cpp, python, excluded, unmarked, tuple(unseen))
 

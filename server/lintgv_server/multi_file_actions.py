@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from lintgv.codemods.unique_names import HELPER_NAMES
 from lintgv.config import Config
-from lintgv.discovery import Candidate
+from lintgv.discovery import Candidate, unreadable
 from lintgv.fixing.files import Tree, stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
@@ -107,7 +107,9 @@ def _folder_files(ls: LintgvServer, folder: Path, target: Candidate) -> _Folder:
     paths = [c.path for c in found]
     configs = {c.path: c.config for c in found}
     workspace = _workspace(ls, target.config.max_file_size, paths, configs)
-    return _Folder(found, paths, workspace, tuple(dict.fromkeys(unseen)))
+    # A file open in the editor is read from there; one on disk alone must be readable.
+    on_disk = [p for p in paths if p not in workspace.known]
+    return _Folder(found, paths, workspace, tuple(dict.fromkeys([*unseen, *unreadable(on_disk)])))
 
 
 def _group_change(

@@ -5,6 +5,7 @@ left half-written, and the exit status and message say what happened."""
 import os
 import pwd
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from lintgv.fixing.run import fix_paths
 from lintgv.fixing.settle import settle as real_settle
 
 LintgvRunner = Callable[..., subprocess.CompletedProcess[str]]
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 SITE = 'void F(IRModule mod) {\n  GlobalVar gv("f");\n  mod->Add(gv, x);\n}\n'
 FIXED = (
@@ -155,6 +157,56 @@ def test_a_folder_that_cannot_be_read_is_reported_and_the_rest_checked(
     assert "open.cc:2:3: GV101" in result.stdout
     assert "closed: error: cannot be read: Permission denied" in result.stdout
     assert result.returncode == 3
+
+
+def _fix_while_unreadable(root: Path, locked: Path) -> subprocess.CompletedProcess[str]:
+    """Run `fix --unsafe` unprivileged over the tree under `root`, given to the runner,
+    all but `locked`, which it may not read."""
+    for path in [root, *root.rglob("*")]:
+        _give_to_runner(path)
+    locked.chmod(0o000)
+    try:
+        return _as_unprivileged("fix", "--unsafe", "--no-cache", ".", cwd=root)
+    finally:
+        locked.chmod(0o644)
+
+
+def test_a_file_that_cannot_be_read_stops_threading_a_supply(shared_dir: Path) -> None:
+    package = shared_dir / "pkg"
+    package.mkdir()
+    (shared_dir / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    (package / "__init__.py").write_text("")
+    (package / "passes.py").write_text(
+        "import tvm\n\n\ndef make_global(name):\n    return tvm.ir.GlobalVar(name)\n"
+    )
+    call = "from pkg.passes import make_global\n\n\ndef build(mod):\n    return make_global('g')\n"
+    (package / "driver.py").write_text(call)
+    locked = package / "locked.py"
+    locked.write_text(call)
+    before = {p.name: p.read_bytes() for p in package.iterdir()}
+    result = _fix_while_unreadable(shared_dir, locked)
+    assert "pkg/locked.py: cannot be read: Permission denied" in result.stdout
+    assert (
+        "No change across files was made: pkg/locked.py could not be read, and a call there "
+        "would be left behind." in result.stdout
+    )
+    assert {p.name: p.read_bytes() for p in package.iterdir()} == before
+
+
+def test_a_file_that_cannot_be_read_stops_replacing_a_copy(shared_dir: Path) -> None:
+    source = shared_dir / "src"
+    shutil.copytree(FIXTURES / "fix_unique_names" / "src", source)
+    locked = source / "codegen_x.cc"
+    locked.write_text('#include "codegen_c.h"\nvoid CodeGenX::Emit() { GetUniqueName("x"); }\n')
+    before = {p.name: p.read_bytes() for p in source.iterdir()}
+    result = _fix_while_unreadable(shared_dir, locked)
+    assert (
+        "No change across files was made: src/codegen_x.cc could not be read, and a call "
+        "there would be left behind." in result.stdout
+    )
+    # Within one file only: no header, and no caller of the copy, changes.
+    changed = {name for name, data in before.items() if (source / name).read_bytes() != data}
+    assert not changed & {"codegen_base.h", "codegen_c.cc", "codegen_x.cc"}, changed
 
 
 def test_fix_in_a_folder_it_cannot_write_reports_and_keeps_the_file(shared_dir: Path) -> None:

@@ -17,6 +17,28 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from lintgv.checking import run
 
 SERVER = [sys.executable, "-m", "lintgv", "server"]
+# The server as a user root is not, so that a file of mode 000 cannot be read: when the
+# tests run as root, every module of lintgv is imported first (the interpreter may live
+# where `nobody` cannot read it), then the server drops to `nobody`.
+UNPRIVILEGED_SERVER = [
+    sys.executable,
+    "-c",
+    """
+import importlib, os, pkgutil, pwd, sys
+import lintgv, lintgv_server
+from lintgv.cli import main
+if os.getuid() == 0:
+    for package in (lintgv, lintgv_server):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if not module.name.endswith("__main__"):  # which would run the command line
+                importlib.import_module(module.name)
+    nobody = pwd.getpwnam("nobody")
+    os.setgroups([])
+    os.setgid(nobody.pw_gid)
+    os.setuid(nobody.pw_uid)
+sys.exit(main(["server"]))
+""",
+]
 # Generous: the machine running the tests may be busy; nothing waits this long normally.
 TIMEOUT = 60.0
 

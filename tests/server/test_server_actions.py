@@ -5,6 +5,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from server_client import (
     PYTHON_SITE,
+    UNPRIVILEGED_SERVER,
     Client,
     Start,
     apply_text_edits,
@@ -509,6 +511,28 @@ async def test_no_multi_file_change_is_offered_when_part_of_the_folder_cannot_be
     assert [a.title for a in actions if a.title.startswith("Pass a GlobalVarSupply")] == []
     logged = await client.log_containing("multi-file changes not offered")
     assert logged.message.endswith("python/pkg/sub could not be read")
+
+
+async def test_no_multi_file_change_is_offered_when_a_file_of_the_folder_cannot_be_read(
+    start: Start,
+) -> None:
+    with tempfile.TemporaryDirectory(prefix="lintgv-unreadable-") as shared:
+        root = Path(shared) / "project"
+        shutil.copytree(Path(__file__).parent.parent / "fixtures" / "fix_unique_names", root)
+        (root / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+        locked = root / "src" / "codegen_x.cc"
+        locked.write_text('#include "codegen_c.h"\nvoid CodeGenX::Emit() { GetUniqueName("x"); }\n')
+        # Every user may enter the folders and read the files, but no one `locked`.
+        for path in [Path(shared), *Path(shared).rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        locked.chmod(0o000)
+        client = await start(root, command=UNPRIVILEGED_SERVER)
+        uri = client.open(root / "src" / "codegen_base.cc")
+        diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+        actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+        assert [a.title for a in actions if a.title.endswith("files)")] == []
+        logged = await client.log_containing("multi-file changes not offered")
+        assert logged.message.endswith("src/codegen_x.cc could not be read")
 
 
 def _copy_project(tmp_path: Path) -> Path:
