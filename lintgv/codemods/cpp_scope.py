@@ -405,3 +405,34 @@ def common_block(
         if current == outer:
             break
     return result or outer
+
+
+def made_once(node: tree_sitter.Node) -> bool:
+    """Tell whether `node` runs only at the first call of its function: in the declaration
+    of a `static` or `thread_local` local. A lambda called where it is written runs with
+    the code around it, so the search goes on through it; any other lambda is a function
+    of its own, run at each of its calls."""
+    current = node.parent
+    while current is not None and current.type != "function_definition":
+        if current.type == "lambda_expression" and not _called_at_once(current):
+            return False
+        if current.type == "declaration" and any(
+            child.type == "storage_class_specifier"
+            and any(word.type in ("static", "thread_local") for word in child.children)
+            for child in current.children
+        ):
+            return True
+        current = current.parent
+    return False
+
+
+def _called_at_once(lam: tree_sitter.Node) -> bool:
+    """Tell whether a lambda is called where it is written: `[&] { ... }()`."""
+    callee, parent = lam, lam.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        callee, parent = parent, parent.parent
+    return (
+        parent is not None
+        and parent.type == "call_expression"
+        and parent.child_by_field_name("function") == callee
+    )

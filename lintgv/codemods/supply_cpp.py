@@ -162,7 +162,7 @@ class SupplyPlanner:
         if not self._is_in_body(site.node, scope.body):
             plan.reason = "not inside a function body (a default argument or initializer list)"
             return plan
-        if _made_once(site.node, scope.body):
+        if cpp_scope.made_once(site.node):
             # Its initializer runs at the first call only: that call's supply would name
             # it for the modules of every later call, which know nothing of it.
             plan.reason = (
@@ -507,21 +507,6 @@ class _BodyFacts:
             _names_existing(value) or _root_of(_unwrapped(value)) in self.symbols
             for value in self.assigned.get(wanted, [])
         )
-
-
-def _made_once(node: tree_sitter.Node, body: tree_sitter.Node) -> bool:
-    """Tell whether `node` is in the declaration of a `static` or `thread_local` local of
-    the function whose `body` holds it (not of a lambda's inside that function)."""
-    current = node.parent
-    while current is not None and current.id != body.id:
-        if current.type == "declaration" and any(
-            child.type == "storage_class_specifier"
-            and any(word.type in ("static", "thread_local") for word in child.children)
-            for child in current.children
-        ):
-            return True
-        current = current.parent
-    return False
 
 
 def _has_label(body: tree_sitter.Node) -> bool:

@@ -25,7 +25,13 @@ from pathlib import Path
 import tree_sitter
 
 from lintgv.codemods.cpp_edits import insert_before
-from lintgv.codemods.cpp_scope import common_block, identifiers, scope_at, statement_in
+from lintgv.codemods.cpp_scope import (
+    common_block,
+    identifiers,
+    made_once,
+    scope_at,
+    statement_in,
+)
 from lintgv.codemods.includes import GLOBAL_VAR_SUPPLY_HEADER, include_edit
 from lintgv.codemods.names import free_name
 from lintgv.codemods.unique_names import Change, without_supply
@@ -314,6 +320,10 @@ class _Threader(ThreadEdits):
                     refusal = (
                         f"a call relies on default arguments before the new parameter: {where}"
                     )
+                    break
+                if made_once(call):
+                    # It would pass the first call's supply for the modules of every call.
+                    refusal = f"a call is in a static local's initializer, run once: {where}"
                     break
                 supply = self._supply(
                     other,

@@ -419,6 +419,19 @@ class DirectGlobalVarCpp(CppSites):
             span=(2, 31, 2, 45),
             message=_MADE_ONCE,
         ),
+        # A lambda called where it is written runs with the initializer: made once too.
+        Invalid(
+            "GlobalVar Main(IRModule mod) {\n"
+            '  static GlobalVar gv = [&] { return GlobalVar("j"); }();\n  return gv;\n}\n',
+            span=(2, 38, 2, 52),
+            message=_MADE_ONCE,
+        ),
+        Invalid(
+            "GlobalVar Main(IRModule mod) {\n"
+            '  static GlobalVar gv = ([]() { return GlobalVar("k"); })();\n  return gv;\n}\n',
+            span=(2, 40, 2, 54),
+            message=_MADE_ONCE,
+        ),
         # A lambda kept in a static local runs at every call: its own body is its scope.
         Invalid(
             "void Register() {\n  static auto lower = [](IRModule mod, BaseFunc f) {\n"

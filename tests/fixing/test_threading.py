@@ -462,3 +462,22 @@ def test_functions_returning_a_reference_are_threaded_and_pass_a_member(tmp_path
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("storage", ["static ", "thread_local ", ""])
+def test_a_call_in_a_static_local_s_initializer_stops_the_change(
+    tmp_path: Path, storage: str
+) -> None:
+    # A static local is made at the first call: passing that call's supply would name the
+    # global for the modules of every later call, which know nothing of it.
+    made = 'GlobalVar MakeMain() {\n  return GlobalVar("main");\n}\n'
+    use = f"void Use(IRModule mod, const PrimFunc& f) {{\n  {storage}GlobalVar gv = MakeMain();\n"
+    use += "  mod->Add(gv, f);\n}\n"
+    root = gv101_project(tmp_path / "static", {"make.cc": made, "use.cc": use})
+    result = run_fix(root, "--unsafe")
+    if storage:
+        assert "a call is in a static local's initializer, run once: use.cc:2" in result.stdout
+        assert (root / "use.cc").read_text() == use
+        assert (root / "make.cc").read_text() == made
+    else:
+        assert "  GlobalVar gv = MakeMain(GlobalVarSupply(mod));\n" in (root / "use.cc").read_text()
