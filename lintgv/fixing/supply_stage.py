@@ -154,7 +154,7 @@ def project_files(
     for path in paths:
         folder = path if path.is_dir() else path.parent
         config = discovery.config_for(folder)
-        root = _project_root(folder, config, discovery.fixed is not None)
+        root = project_root(folder, config, discovery.fixed is not None)
         unmarked |= root is None
         roots.add(root or folder.absolute())
     unseen: list[Path] = []
@@ -175,7 +175,7 @@ def project_files(
     return Project(cpp, python, excluded, unmarked, tuple(unseen))
 
 
-def _project_root(folder: Path, config: Config, given: bool) -> Path | None:
+def project_root(folder: Path, config: Config, given: bool) -> Path | None:
     """Return the root of the project `folder` belongs to: the outermost of what marks
     one above it: the folder of its config file (found above it, or given with --config
     and kept at or above it), what paths.project_root_of finds (version control, a build

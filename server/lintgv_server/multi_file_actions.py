@@ -17,6 +17,7 @@ from lintgv.config import Config
 from lintgv.discovery import Candidate, unreadable
 from lintgv.fixing.files import Tree, stored_text
 from lintgv.fixing.groups import Workspace, fix_groups, prove_change
+from lintgv.fixing.supply_stage import project_root
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
@@ -60,11 +61,18 @@ def plan_groups(ls: LintgvServer, analysis: Analysis) -> Planned:
     return Planned(list(analysis.group_changes))
 
 
-def _project_folder(ls: LintgvServer, path: Path) -> Path | None:
-    """Return the outermost workspace folder holding `path`: a folder nested in another
-    is part of its project, and a change must reach the calls in the outer one too."""
-    holding = [f for f in ls.folders() if path.is_relative_to(f)]
-    return min(holding, key=lambda f: len(f.parts)) if holding else None
+def _project_folder(ls: LintgvServer, target: Candidate) -> Path | None:
+    """Return the folder a change for `target` is planned over: the root of its project
+    as `lintgv fix` finds it (its config file's folder, version control, a build file, a
+    package; a folder nested in another is part of its project, and a change must reach
+    the calls in the outer one too), else the outermost workspace folder holding it.
+    Not a workspace folder that merely holds the project (a home folder): what lies
+    beside the project calls nothing in it. None outside every workspace folder."""
+    holding = [f for f in ls.folders() if target.path.is_relative_to(f)]
+    if not holding:
+        return None
+    root = project_root(target.path.parent, target.config, given=False)
+    return root if root is not None else min(holding, key=lambda f: len(f.parts))
 
 
 def _workspace(
@@ -125,7 +133,7 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
     target = analysis.target
     # Outside every workspace folder there is no project to plan over (its parent
     # folder may be the home folder, or the root of the file system).
-    folder = _project_folder(ls, target.path) if target is not None else None
+    folder = _project_folder(ls, target) if target is not None else None
     if target is None or folder is None:
         return Planned([])
     files = _folder_files(ls, folder, target)
@@ -188,7 +196,7 @@ def plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]) 
 
 def _plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...]) -> Planned:
     target = analysis.target
-    folder = _project_folder(ls, target.path) if target is not None else None
+    folder = _project_folder(ls, target) if target is not None else None
     if target is None or folder is None or not sites:
         return Planned([])
     files = _folder_files(ls, folder, target)

@@ -585,6 +585,26 @@ async def test_a_change_from_a_nested_folder_reaches_the_calls_in_the_outer_one(
     assert "caller.cc" in _touched(change, root)
 
 
+async def test_a_change_is_planned_over_its_project_not_a_folder_that_holds_it(
+    tmp_path: Path, start: Start
+) -> None:
+    # A home folder opened beside a project in it: a folder there whose config is broken
+    # hides nothing the project calls, and its files are not walked for the change.
+    home = tmp_path / "home"
+    home.mkdir()
+    root = _copy_project(home)
+    unrelated = home / "notes"
+    unrelated.mkdir()
+    (unrelated / "lintgv.toml").write_text("tvm-version = [\n")
+    (unrelated / "old.cc").write_text('void Old() { GetUniqueName("o"); }\n')
+    client = await start(root, folders=[home, root])
+    uri = client.open(root / "src" / "codegen_base.cc")
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (change,) = [a for a in actions if a.title.endswith("files)")]
+    assert "notes/old.cc" not in _touched(change, home)
+
+
 @pytest.mark.parametrize("link", ["loop", "dangling"])
 async def test_a_link_the_walk_reports_does_not_stop_multi_file_changes(
     tmp_path: Path, start: Start, link: str
