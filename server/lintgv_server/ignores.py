@@ -23,8 +23,14 @@ from lintgv.model import Edit, Finding, Language, Span
 from lintgv.parsing.comments import cpp_comments, python_comments
 from lintgv.parsing.cpp import parse_cpp
 from lintgv.parsing.python import python_error
+from lintgv.registry import codes_where
+from lintgv.rules._base import MigrationPhase
 from lintgv.suppress import Suppression, find_suppressions
 from lintgv_server.analysis import Analysis
+
+# The findings of the rules on suppression comments (GV901, GV902) are made after the
+# comments are applied: a comment suppresses none of them, and one added would be another.
+_ON_COMMENTS = codes_where(lambda meta: meta.phase is MigrationPhase.SUPPRESSIONS)
 
 
 @dataclass(frozen=True)
@@ -43,8 +49,10 @@ class _Proposal:
 
 def ignore_edits(analysis: Analysis, findings: Sequence[Finding]) -> list[Edit | None]:
     """Return, for each of `findings`, the proved edit that suppresses it, or None when a
-    comment can go neither on its line nor on its statement's first line."""
+    comment can go neither on its line nor on its statement's first line, or when no
+    comment can suppress it (a finding on a suppression comment itself)."""
     known = analysis.ignores
+    everything, findings = findings, [f for f in findings if f.code not in _ON_COMMENTS]
     # First on each finding's own line; then, where no comment can go there, on the first
     # line of its statement.
     for choice in (0, 1):
@@ -57,7 +65,7 @@ def ignore_edits(analysis: Analysis, findings: Sequence[Finding]) -> list[Edit |
             if key not in known and key not in wanted:
                 wanted[key] = _proposal(analysis, *key)
         _prove(analysis, wanted)
-    return [_chosen(known, f) for f in findings]
+    return [None if f.code in _ON_COMMENTS else _chosen(known, f) for f in everything]
 
 
 def _lines(finding: Finding) -> list[int]:
@@ -133,7 +141,11 @@ def _proposal(analysis: Analysis, code: str, line: int) -> _Proposal | None:
     end = len(body)
     line_comment = True
     if analysis.target.language == Language.PYTHON:
-        if body.rstrip().endswith("\\"):  # continued: no comment can come after the `\`
+        # A `\` continues the line, and no comment can come after it; one that ends the
+        # line's own comment is that comment's text.
+        stripped = len(body.rstrip())
+        backslash = analysis.index.offset(line, stripped - 1) if stripped else 0
+        if body.rstrip().endswith("\\") and not _in_comment(facts, backslash):
             return None
         comment = f"  # lintgv: ignore[{code}]"
     elif body.rstrip().endswith("\\"):  # a macro's line: the comment goes before the `\`

@@ -154,3 +154,30 @@ def test_a_broken_document_gives_the_comments_proved_one_by_one_and_no_error() -
 def test_no_comment_follows_a_continued_python_line_in_a_document_with_a_syntax_error() -> None:
     text = 'import tvm\n\ndef f(mod):\n    gv = tvm.ir.GlobalVar("a") + \\\n        1\n\ndef g(:\n'
     assert _ignored("broken.py", text) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "code"),
+    [
+        ("bare.cc", CPP.format("  // lintgv: ignore"), "GV901"),
+        ("unused.cc", CPP.format("  // lintgv: ignore[GV101, GV102]"), "GV902"),
+        ("bare.py", PYTHON.format('tvm.ir.GlobalVar("a")  # lintgv: ignore'), "GV901"),
+    ],
+)
+def test_no_ignore_comment_is_offered_for_a_finding_on_a_suppression_comment(
+    name: str, text: str, code: str
+) -> None:
+    # Such a finding is made after the comments are applied: no comment silences it.
+    analysis = _analysis(name, text)
+    found = [f for f in analysis.result.findings if f.code == code]
+    assert found
+    assert ignore_edits(analysis, found) == [None] * len(found)
+
+
+def test_a_python_comment_ending_in_a_backslash_still_gets_an_ignore_comment() -> None:
+    # The `\` is the comment's text, not a continued line.
+    text = PYTHON.format('tvm.ir.GlobalVar("a")  # C:\\tmp\\')
+    ignored = _ignored("comment.py", text)
+    assert ignored is not None
+    assert 'tvm.ir.GlobalVar("a")  # C:\\tmp\\  # lintgv: ignore[GV101]\n' in ignored
+    assert [f.code for f in _analysis("comment.py", ignored).result.findings] == []
