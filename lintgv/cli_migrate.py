@@ -141,14 +141,27 @@ def across_files(
 
 
 def _named_in(candidate: Candidate, names: set[str]) -> set[str]:
-    """Return which of `names` the file of `candidate` names as a word."""
+    """Return which of `names` the file of `candidate` names as a word outside its
+    comments (a comment holds no call a change rewrites); in its comments too when they
+    cannot be told apart for certain."""
     from lintgv.helpers.names import names_word
+    from lintgv.model import Language
+    from lintgv.parsing.comments import cpp_comments, python_comments
     from lintgv.reading import read_source
 
     loaded = read_source(candidate.path, candidate.config.max_file_size)
     if isinstance(loaded, FileError):
         return set()
-    return {n for n in names if names_word(loaded.text, n)}
+    text = loaded.text
+    lexed = python_comments if candidate.language == Language.PYTHON else cpp_comments
+    comments = lexed(text)
+    if comments.is_certain:
+        pieces, at = [], 0
+        for comment in comments.found:
+            pieces.append(text[at : comment.offset])
+            at = comment.offset + len(comment.text)
+        text = " ".join([*pieces, text[at:]])
+    return {n for n in names if names_word(text, n)}
 
 
 def _print_errors(errors: list[FileError]) -> None:

@@ -169,6 +169,26 @@ def test_a_migration_plan_counts_a_copy_named_without_a_finding_before_0_10_as_b
     assert "it would write src/old/codegen_x.cc, and TVM 0.8 has no NameSupply" in fixed.stdout
 
 
+def test_a_copy_named_in_a_comment_alone_before_0_10_is_still_changed_across_files(
+    tmp_path: Path,
+) -> None:
+    # A comment holds no call: the change writes nothing on 0.8, and fix makes it.
+    root = _copy(tmp_path, "fix_unique_names", "0.16")
+    plan = run_lintgv("migrate", "--plan", "--format", "json", ".", cwd=root)
+    across = json.loads(plan.stdout)["total"]["across_files"]
+    old = root / "src" / "old"
+    old.mkdir()
+    (old / "lintgv.toml").write_text('tvm-version = "0.8"\n')
+    remark = "// GetUniqueName() of CodeGenC named these once.\nvoid Emit() {}\n"
+    (old / "codegen_x.cc").write_text(remark)
+    done = run_lintgv("migrate", "--plan", "--format", "json", ".", cwd=root)
+    assert json.loads(done.stdout)["total"]["across_files"] == across > 0
+    fixed = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=root)
+    assert "has no NameSupply" not in fixed.stdout
+    assert "NameSupply" in (root / "src" / "codegen_base.h").read_text()
+    assert (old / "codegen_x.cc").read_text() == remark
+
+
 def test_validate_copies_runs_no_copy_of_a_folder_before_0_10(tmp_path: Path) -> None:
     root = _copy(tmp_path, "fix_unique_names", "0.16")
     _move_to_old_release(root, "codegen_base.cc", ('"codegen_base.h"', '"../codegen_base.h"'))
