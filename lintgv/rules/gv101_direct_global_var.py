@@ -298,6 +298,9 @@ class DirectGlobalVarCpp(CppSites):
         Valid("std::function<GlobalVar()> make;\n"),
         Valid("class M {\n  GlobalVar GetGlobalVar(const String& str) const;\n};\n"),
         Valid("GlobalVar Lookup(Name name);\n"),
+        # An attribute macro before a type that is not GlobalVar, or before a declaration.
+        Valid('void F() {\n  TVM_ATTRIBUTE_UNUSED Foo f("x");\n}\n'),
+        Valid("TVM_DLL GlobalVar GetGlobal(String name);\n"),
         Valid("void F() {\n  GlobalVar Lookup(const String& name);\n}\n"),
         Valid("const auto* node = expr.as<GlobalVarNode>();\n"),
         Valid('// GlobalVar("f")\nconst char* s = "GlobalVar(\\"f\\")";\n'),
@@ -418,6 +421,18 @@ class DirectGlobalVarCpp(CppSites):
             'void Lower(IRModule mod) {\n  thread_local GlobalVar gv = GlobalVar("f");\n}\n',
             span=(2, 31, 2, 45),
             message=_MADE_ONCE,
+        ),
+        # tree-sitter reads an attribute macro before the type as the type.
+        Invalid('TVM_ATTRIBUTE_UNUSED static GlobalVar gv("d");\n', span=(1, 29, 1, 46)),
+        Invalid(
+            "void Lower(IRModule mod, BaseFunc f) {\n"
+            '  TVM_ATTRIBUTE_UNUSED GlobalVar gv("f");\n  mod->Add(gv, f);\n}\n',
+            span=(2, 24, 2, 41),
+            fixed="#include <tvm/ir/global_var_supply.h>\n\n"
+            "void Lower(IRModule mod, BaseFunc f) {\n"
+            "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
+            '  TVM_ATTRIBUTE_UNUSED GlobalVar gv = global_var_supply->FreshGlobal("f", false);\n'
+            "  mod->Add(gv, f);\n}\n",
         ),
         # A lambda called where it is written runs with the initializer: made once too.
         Invalid(

@@ -66,6 +66,7 @@ CONSTRUCTION_TRIGGERS = (
     r"GlobalVarNode(?<=\bGlobalVarNode)\s*::\s*make\s*\(",
 )
 _SPACE = re.compile(r"\s+")
+_MACRO = re.compile(rb"[A-Z][A-Z0-9_]*")  # an attribute macro's name: TVM_DLL
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
 
 
@@ -121,6 +122,28 @@ def _sites_at(node: tree_sitter.Node) -> list[tuple[int, Captures]]:
                 captures = {"type": [kind], "params": [params], "init": [declarator]}
                 found.append((params.start_byte, captures))
     return found
+
+
+def _written_type(
+    kind: tree_sitter.Node, declarator: tree_sitter.Node, data: bytes
+) -> tree_sitter.Node:
+    """Return the type of a declaration as written. tree-sitter reads an attribute macro
+    before it (`TVM_ATTRIBUTE_UNUSED static GlobalVar gv("f");`) as the type, and the
+    type as an error of one identifier between that macro and the declarator."""
+    if kind.type != "type_identifier" or not _MACRO.fullmatch(data, kind.start_byte, kind.end_byte):
+        return kind
+    declaration = declarator.parent
+    for child in declaration.children if declaration is not None else ():
+        if child.start_byte >= declarator.start_byte:
+            break
+        if (
+            child.type == "ERROR"
+            and child.start_byte >= kind.end_byte
+            and child.named_child_count == 1
+            and child.named_children[0].type == "identifier"
+        ):
+            return child.named_children[0]
+    return kind
 
 
 def _is_bare_name(node: tree_sitter.Node) -> bool:
@@ -250,11 +273,12 @@ class CppSites(CppRule):
                 return
             node, end = captures["call"][0], None
         else:
-            if not self._is_constructor(_SPACE.sub("", self.text(captures["type"][0]))):
+            written = _written_type(captures["type"][0], captures["init"][0], self.parsed.data)
+            if not self._is_constructor(_SPACE.sub("", self.text(written))):
                 return
             if args.named_child_count == 0:
                 return
-            node, end = captures["type"][0], captures["init"][0]
+            node, end = written, captures["init"][0]
             kind, declarator = supply_cpp.SiteKind.DECLARATION, end
         if self._is_allowed_context(node) or self._is_supplied(args):
             return

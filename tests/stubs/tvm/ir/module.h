@@ -8,6 +8,7 @@
 #include <vector>
 
 #define ICHECK(condition) (condition) ? std::cerr : std::cerr
+#define TVM_ATTRIBUTE_UNUSED __attribute__((unused))
 
 namespace tvm {
 using String = std::string;
