@@ -3,9 +3,11 @@
 others in documents.py, features.py and commands.py."""
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -115,12 +117,30 @@ def _exit(server: LintgvServer, code: int) -> None:
     otherwise keep it waiting on a stdin that may never close."""
     server.lint_thread.shutdown(wait=False, cancel_futures=True)
     # Worker processes of a background index still running end with the server.
-    processes = sys.modules.get("multiprocessing")
-    for child in processes.active_children() if processes is not None else []:
-        child.kill()
+    for pid in _workers():
+        with contextlib.suppress(OSError):  # ended already
+            os.kill(pid, signal.SIGKILL)
     logging.shutdown()
     sys.stdout.flush()
     os._exit(code)
+
+
+def _workers() -> set[int]:
+    """Return the processes this one started, but multiprocessing's resource tracker
+    (which removes the workers' semaphores once they and the server are gone). The
+    system's list holds a worker still being started, which multiprocessing lists only
+    once started (one left alive would write a traceback to the log as the server ends)."""
+    processes = sys.modules.get("multiprocessing")
+    if processes is None:
+        return set()
+    found = {child.pid for child in processes.active_children() if child.pid is not None}
+    with contextlib.suppress(OSError):  # where the system does not list them (not Linux)
+        for task in Path("/proc/self/task").iterdir():
+            found |= {int(pid) for pid in (task / "children").read_text().split()}
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(resource_tracker._resource_tracker, "_pid", None)
+    return found - {tracker}
 
 
 def _register_lifecycle(server: LintgvServer, parent_pid: int | None) -> None:

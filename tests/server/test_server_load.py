@@ -5,6 +5,7 @@ reports is what `lintgv check` reports for the same text."""
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -148,3 +149,36 @@ def test_a_client_that_disconnects_mid_request_lets_the_server_exit(tmp_path: Pa
     server.request(1, "workspace/executeCommand", {"command": "lintgv.checkWorkspace"})
     assert server.close() == 0
     assert server.process.wait(timeout=TIMEOUT) == 0
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(n) for n in (task / "children").read_text().split()]
+    return found
+
+
+def test_an_exit_while_the_index_runs_in_workers_writes_nothing_to_the_log(
+    tmp_path: Path,
+) -> None:
+    # The index of this many files runs in worker processes; the server is told to exit
+    # while they run. Its standard error is an editor's log, and stays empty.
+    root = write_project(tmp_path)
+    many = root / "src" / "many"
+    many.mkdir()
+    for index in range(400):
+        (many / f"f{index}.cc").write_text(f'GlobalVar F() {{ return GlobalVar("f{index}"); }}\n')
+    log = tmp_path / "server.log"
+    server = RawServer(cwd=root, log=log)
+    server.initialize(root)
+    deadline = time.monotonic() + TIMEOUT
+    while len(children := _children(server.process.pid)) < 2:  # the index's processes
+        assert time.monotonic() < deadline
+    server.request("end", "shutdown")
+    server.response("end")
+    server.notify("exit")
+    assert server.close() == 0
+    # What the server started writes to its log too, until it ends.
+    while any(Path(f"/proc/{child}").exists() for child in children):
+        assert time.monotonic() < deadline
+    assert log.read_text() == ""
