@@ -179,7 +179,6 @@ class Workers:
 
         from lintgv.worker_pool import worker_pool
 
-        _quiet_resource_tracker()
         self.jobs = jobs
         self._pool = worker_pool(jobs, multiprocessing.get_context("spawn"), _start_worker)
 
@@ -198,26 +197,6 @@ class Workers:
     def close(self) -> None:
         """Stop: drop the work not yet started, without waiting for the rest."""
         self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _quiet_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker, unless it runs, with its standard error
-    on the null device. A caller that ends at once (a language server told to exit while
-    its index runs) leaves the pool's semaphores to the tracker, which removes them and
-    warns on the standard error it inherited: the caller's, an editor's log. The tracker
-    takes file descriptor 2 as it is, so that is what is pointed elsewhere for the moment
-    of its start (a line another thread writes then is lost)."""
-    from multiprocessing import resource_tracker
-
-    saved = os.dup(2)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        resource_tracker.ensure_running()
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
 
 
 def _start_worker() -> None:

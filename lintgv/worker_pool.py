@@ -9,6 +9,7 @@ when PYTHONSAFEPATH is set (or with -P, which a worker inherits only from a pare
 started with it, not from the `lintgv` command); every worker lintgv starts is given it.
 """
 
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -23,6 +24,29 @@ def worker_pool(
     """Return a pool of `jobs` worker processes whose interpreters import nothing from
     the current folder (started by `context`, or Python's default way)."""
     # The environment of this process is what every interpreter it starts inherits, the
-    # forkserver's too (started once, at its first pool), so it is set before any.
+    # forkserver's and the resource tracker's too (started once, at the first pool that
+    # needs them), so it is set before any.
     os.environ["PYTHONSAFEPATH"] = "1"
+    if (context or multiprocessing).get_start_method() != "fork":
+        _quiet_resource_tracker()
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=initializer)
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, unless it runs, with its standard error
+    on the null device. A caller that ends at once (a language server told to exit while
+    its index runs) leaves the pool's semaphores to the tracker, which removes them and
+    warns on the standard error it inherited: the caller's, an editor's log. The tracker
+    takes file descriptor 2 as it is, so that is what is pointed elsewhere for the moment
+    of its start (a line another thread writes then is lost)."""
+    from multiprocessing import resource_tracker
+
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
