@@ -177,8 +177,13 @@ _BUILD_FILES = ("CMakeLists.txt", "pyproject.toml", "setup.py")
 
 def _chain(folder: Path) -> list[Path]:
     current = Path(os.path.abspath(folder))
-    too_wide = {Path(current.anchor), Path(os.path.expanduser("~"))}
-    return [c for c in (current, *current.parents) if c not in too_wide]
+    return [c for c in (current, *current.parents) if not is_too_wide(c)]
+
+
+def is_too_wide(folder: Path) -> bool:
+    """Tell whether an absolute `folder` is too wide to be a project's root: a home
+    folder, or the file system's root."""
+    return folder in (Path(folder.anchor), Path(os.path.expanduser("~")))
 
 
 def project_markers(folder: Path) -> list[Path]:

@@ -26,7 +26,7 @@ from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Language
-from lintgv.paths import display_path, project_root_of
+from lintgv.paths import display_path, is_too_wide, project_root_of
 
 log = logging.getLogger(__name__)
 _HEADERS = frozenset({".h", ".hpp", ".hh", ".cuh", ".hxx"})
@@ -180,6 +180,7 @@ def project_root(folder: Path, config: Config, given: bool) -> Path | None:
     one above it: the folder of its config file (found above it, or given with --config
     and kept at or above it), what paths.project_root_of finds (version control, a build
     file), the folder above the Python package holding it; None when nothing marks it.
+    A home folder or the file system's root marks no project (see paths.project_root_of).
     The outermost, since a nested config or a package inside a repository is part of
     a larger project: callers outside the folder that a threaded parameter would break
     must be seen, so that the change is refused."""
@@ -187,7 +188,9 @@ def project_root(folder: Path, config: Config, given: bool) -> Path | None:
     marks = [project_root_of(folder), _package_home(folder)]
     if config.source is not None:
         home = config.source.parent
-        if not given or absolute == home or home in absolute.parents:
+        # A config file in a home folder (every project's defaults) marks none of them.
+        wide = is_too_wide(Path(os.path.abspath(home)))
+        if (not given or absolute == home or home in absolute.parents) and not wide:
             marks.append(home)
     holding = [m for m in marks if m is not None and _holds(m, absolute)]
     return min(holding, key=lambda m: len(m.resolve().parts)) if holding else None

@@ -605,6 +605,30 @@ async def test_a_change_is_planned_over_its_project_not_a_folder_that_holds_it(
     assert "notes/old.cc" not in _touched(change, home)
 
 
+async def test_a_config_file_in_the_home_folder_marks_no_project(
+    tmp_path: Path, start: Start
+) -> None:
+    # Defaults kept in ~/lintgv.toml: the project is the repository, not the home folder,
+    # and a call of the same name in another repository there is not the project's.
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    root = home / "project"
+    shutil.copytree(Path(__file__).parent.parent / "fixtures" / "fix_unique_names", root)
+    (root / ".git").mkdir()
+    other = home / "other"
+    other.mkdir()
+    (other / "other.cc").write_text('void CodeGenC::Other() { GetUniqueName("o"); }\n')
+    command = ["env", f"HOME={home}", sys.executable, "-m", "lintgv", "server"]
+    client = await start(root, folders=[home, root], command=command)
+    uri = client.open(root / "src" / "codegen_base.cc")
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    (change,) = [a for a in actions if a.title.endswith("files)")]
+    touched = _touched(change, home)
+    assert touched and all(name.startswith("project/") for name in touched), touched
+
+
 @pytest.mark.parametrize("link", ["loop", "dangling"])
 async def test_a_link_the_walk_reports_does_not_stop_multi_file_changes(
     tmp_path: Path, start: Start, link: str
