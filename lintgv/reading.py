@@ -103,6 +103,25 @@ def _kind(mode: int) -> str | None:
     return next((kind for is_kind, kind in _KINDS if is_kind(mode)), None)
 
 
+# How much of a file that cannot be read as text is searched for a name: a larger one
+# may hold it past that point.
+_SEARCHED = 64 * 1024 * 1024
+
+
+def may_name(path: Path, word: str) -> bool:
+    """Tell whether a file that cannot be read as text (too big, not UTF-8, binary, or not
+    to be read at all) may name `word`: its bytes hold it, or it is too big to search, or
+    cannot be read. A change across files must not take such a file for one that names
+    nothing, and leave a call there behind. A pipe or device holds no code."""
+    try:
+        data = read_bounded(path, _SEARCHED)
+    except NotRegular:
+        return False
+    except OSError:
+        return True
+    return len(data) > _SEARCHED or word.encode() in data
+
+
 def read_source(path: Path, max_size: int) -> Loaded | FileError:
     """Read and decode the file at `path`."""
     try:

@@ -211,7 +211,7 @@ class CallerMaps:
 
     def _uses(self, found: CallerMap) -> Iterable[tuple[Unit, tree_sitter.Node]]:
         """Yield every use of the map's name where it means the map."""
-        units = [found.unit] if not found.member else self.project.units(found.name)
+        units = [found.unit] if not found.member else self.project.users(found.name)
         for unit in units:
             macro = macro_mentions(unit.parsed, found.name)
             if macro is not None:

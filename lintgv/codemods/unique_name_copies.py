@@ -23,6 +23,7 @@ from lintgv.errors import ParseError
 from lintgv.helpers.cpp_facts import facts_of
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import function_declarator, named_descendants, parameters
+from lintgv.reading import may_name
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
 
@@ -83,6 +84,21 @@ class Project:
     def units(self, word: str) -> list[Unit]:
         """Return the parsed files that mention `word`."""
         return [u for p in self.mentioning(word) if (u := self.unit(p)) is not None]
+
+    def users(self, word: str) -> list[Unit]:
+        """Return the parsed files that mention `word`, where a change finds its uses;
+        raise NotRewritable when a file that may mention it cannot be read as text or
+        parsed: a use there would be left behind."""
+        for path in self.paths:
+            if self.text(path) is None and may_name(path, word):
+                raise NotRewritable(f"{path.name} names {word}, and cannot be read as text")
+        found = []
+        for path in self.mentioning(word):
+            unit = self.unit(path)
+            if unit is None:
+                raise NotRewritable(f"{path.name} names {word}, and cannot be parsed")
+            found.append(unit)
+        return found
 
     def classes(self, name: str) -> list[tuple[Unit, tree_sitter.Node]]:
         """Return the definitions of class `name` (a textual search narrows the files)."""

@@ -65,7 +65,7 @@ class FreeRewrite:
     def plan(self) -> tuple[Edits, int]:
         """Return the change's edits and the number of calls rewritten."""
         copy = self.copy
-        units = self.project.units(copy.name)
+        units = self.project.users(copy.name)
         functions = self._functions(units)
         sites = 0
         for unit in units:

@@ -48,7 +48,7 @@ class ModuleRewrite:
         """Return the change's edits and the number of calls rewritten."""
         copy = self.copy
         sites = 0
-        for unit in self.project.units(copy.name):
+        for unit in self.project.users(copy.name):
             macro = macro_mentions(unit.parsed, copy.name)
             if macro is not None and "IRModule" in unit.text:
                 raise NotRewritable(f"`{copy.name}` is named in a macro at {where(unit, macro)}")

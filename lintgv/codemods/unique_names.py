@@ -246,7 +246,7 @@ class _Rewrite:
     def _calls(self, supply: str) -> int:
         """Rewrite every call of the copy; return how many."""
         count = 0
-        for unit in self.project.units(self.copy.name):
+        for unit in self.project.users(self.copy.name):
             for call in nodes_of(unit.parsed.root, "call_expression"):
                 func = call.child_by_field_name("function")
                 if func is None or self._inside_copy(unit, call):
@@ -294,7 +294,7 @@ class _Rewrite:
     def _map_uses(self, supply: str) -> None:
         """Rewrite `map.count(x)` and `map.clear()`; stop at any other use of the map."""
         copy = self.copy
-        for unit in self.project.units(copy.map_name):
+        for unit in self.project.users(copy.map_name):
             for node in nodes_of(unit.parsed.root, "identifier", "field_identifier"):
                 if unit.parsed.text(node) != copy.map_name or self._inside_copy(unit, node):
                     continue

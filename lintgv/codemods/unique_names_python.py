@@ -44,6 +44,7 @@ from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
 from lintgv.parsing.walk import descendants
 from lintgv.prefilter import combined
+from lintgv.reading import may_name
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 EVIDENCE = "Python copies are not run beside NameSupply; the names they make may change"
@@ -277,6 +278,8 @@ class _Rewrite:
             if path == self.parsed.path or path.suffix not in PYTHON_SUFFIXES:
                 continue
             text = self.read(path)
+            if text is None and may_name(path, name):
+                raise NotRewritable(f"{path.name} names {name}, and cannot be read as text")
             if text is not None and pattern.search(text):
                 raise NotRewritable(f"`{name}` is also named in {path}; replace it by hand")
 

@@ -16,7 +16,6 @@ from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.walk import descendants
-from lintgv.reading import NotRegular, read_bounded
 
 
 class PyFile:
@@ -218,18 +217,6 @@ def _in_all(file: PyFile, node: cst.CSTNode) -> bool:
 
 def keyword_of(arg: cst.Arg) -> str:
     return arg.keyword.value if arg.keyword is not None else ""
-
-
-def names_in_bytes(path: Path, name: str, max_size: int) -> bool:
-    """Tell whether a file that could not be read as text holds `name` (it may call it):
-    its first `max_size` bytes, read as every source is (a pipe or device, which holds no
-    code, never). A file that cannot be read at all may hold it."""
-    try:
-        return name.encode() in read_bounded(path, max_size)
-    except NotRegular:
-        return False
-    except OSError:
-        return True
 
 
 def _reexported(names: set[str], target: Target) -> bool:

@@ -26,7 +26,6 @@ from lintgv.fixing.python_calls import (
     is_not_a_use,
     keyword_of,
     load,
-    names_in_bytes,
     reference,
     target_at,
 )
@@ -36,6 +35,7 @@ from lintgv.fixing.thread_edits import PARAMETER, ThreadEdits, excluded_naming
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted, parameter_names
 from lintgv.parsing.walk import descendants
+from lintgv.reading import may_name
 
 _NEW_SUPPLY = python_members.NEW_SUPPLY
 
@@ -54,14 +54,12 @@ class PythonThreader(ThreadEdits):
         modules: Mapping[Path, str],
         read: Callable[[Path], str | None],
         files: Parses,
-        max_size: int,
         excluded: Callable[[], Sequence[Path]],
     ) -> None:
         super().__init__()
         self.modules = modules
         self.read = read
         self.files = files
-        self.max_size = max_size  # of a file read as bytes when it is not text
         self.excluded = excluded  # files the run excludes, which no change may leave behind
         self.users: dict[str, list[Path]] = {}  # project files by a pattern they match
         self.path_of = {module: path for path, module in modules.items()}
@@ -131,7 +129,7 @@ class PythonThreader(ThreadEdits):
         for path in sorted(self.modules, key=lambda p: p.as_posix()):
             text = self.read(path)
             if text is None:
-                if names_in_bytes(path, target.name, self.max_size):
+                if may_name(path, target.name):
                     return calls, [f"{path.name} (names it, and cannot be read as text)"], stubs
                 continue
             if target.name not in text or word.search(text) is None:

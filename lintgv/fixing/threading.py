@@ -53,6 +53,7 @@ from lintgv.helpers.names import cpp_identity, names_word
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import LOOPS, function_declarator
+from lintgv.reading import may_name
 
 Node = tree_sitter.Node
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
@@ -233,6 +234,8 @@ class _Threader(ThreadEdits):
         found: dict[Path, ParsedCpp] = {}
         for other in self.paths:
             text = self.read(other)
+            if text is None and may_name(other, name):
+                return f"{other.name} names {name}, and cannot be read as text"
             if text is None or not names_word(text, name):
                 continue
             if other not in self.parsed:

@@ -109,7 +109,7 @@ def _change(
 ) -> Change | str | None:
     """Return the change threading a supply into `target`; a text saying why it cannot
     be made; or None when there is nothing to do."""
-    threader = PythonThreader(modules, read, files, config.max_file_size, excluded)
+    threader = PythonThreader(modules, read, files, excluded)
     refusal = threader.thread(target, config.supply_depth, frozenset())
     if refusal is not None:
         return refusal

@@ -325,6 +325,33 @@ def test_no_change_across_files_is_made_while_a_folder_cannot_be_read(
     assert not {n for n in changed if n.endswith((".h", ".py"))}, changed
 
 
+@pytest.mark.parametrize(
+    ("kind", "tail", "config"),
+    [
+        ("not UTF-8", b"// caf\xe9\n", ""),
+        ("binary", b"// \x00\n", ""),
+        ("too big", b"// " + b"x" * 4000 + b"\n", "max-file-size = 3000\n"),
+    ],
+)
+def test_a_caller_that_cannot_be_read_as_text_stops_replacing_a_copy(
+    copy_fixture: Callable[[str], Path], kind: str, tail: bytes, config: str
+) -> None:
+    # The caller is no text to parse, but its bytes call the copy: replacing it would
+    # leave that call of a method that is gone.
+    project = copy_fixture("fix_unique_names")
+    (project / "lintgv.toml").write_text('tvm-version = "0.16"\n' + config)
+    caller = project / "src" / "codegen_y.h"
+    caller.write_bytes(
+        b'#include "codegen_c.h"\nclass CodeGenY : public CodeGenC {\n'
+        b'  void Emit() { GetUniqueName("y"); }\n};\n' + tail
+    )
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+    assert "codegen_y.h names GetUniqueName, and cannot be read as text" in result.stdout, kind
+    changed = {p.name for p, data in before.items() if p.read_bytes() != data}
+    assert not changed & {"codegen_base.h", "codegen_base.cc", "codegen_c.cc"}, changed
+
+
 def _make_global_project(root: Path) -> Path:
     """Write a package whose make_global builds a GlobalVar with nothing in scope, called
     from driver.py; return the package."""

@@ -170,3 +170,17 @@ def test_a_copy_called_from_another_file_has_no_fix(tmp_path: Path) -> None:
     assert changes == []
     assert len(skipped) == 1
     assert f"`fresh` is also named in {other}" in skipped[0].reason
+
+
+def test_a_copy_named_in_a_file_that_is_not_text_has_no_fix(tmp_path: Path) -> None:
+    # Not UTF-8: the file is no text to parse, but a call of the copy may be there.
+    other = tmp_path / "use.py"
+    other.write_bytes(b"from printer import fresh\n# caf\xe9\nfresh('a')\n")
+    plain = tmp_path / "plain.py"
+    plain.write_bytes(b"# caf\xe9\n")
+    texts: dict[Path, str | None] = {PATH: MODULE, other: None, plain: None}
+    changes, skipped = plan_changes([PATH, plain], texts.get, frozenset())
+    assert len(changes) == 1 and skipped == []
+    changes, skipped = plan_changes([PATH, plain, other], texts.get, frozenset())
+    assert changes == []
+    assert [s.reason for s in skipped] == ["use.py names fresh, and cannot be read as text"]

@@ -481,3 +481,16 @@ def test_a_call_in_a_static_local_s_initializer_stops_the_change(
         assert (root / "make.cc").read_text() == made
     else:
         assert "  GlobalVar gv = MakeMain(GlobalVarSupply(mod));\n" in (root / "use.cc").read_text()
+
+
+def test_a_caller_that_cannot_be_read_as_text_stops_the_change(project: Path) -> None:
+    # A copy of build.cc that is not UTF-8: its calls of both functions would be left
+    # without the new argument.
+    (project / "src" / "build2.cc").write_bytes(
+        (project / "src" / "build.cc").read_bytes() + b"// caf\xe9\n"
+    )
+    before = _texts(project)
+    result = run_fix(project, "--unsafe")
+    assert "build2.cc names ScheduleToModule, and cannot be read as text" in result.stdout
+    assert "build2.cc names Lower, and cannot be read as text" in result.stdout
+    assert _texts(project) == before
