@@ -6,7 +6,7 @@ planning again on the changed texts finds no copy of that helper left.
 """
 
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,8 +28,11 @@ from lintgv.fixing.files import (
 )
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import syntax_errors
+from lintgv.fixing.thread_edits import excluded_naming
+from lintgv.helpers.names import bare_name
 from lintgv.model import Applicability, FileError, Language
 from lintgv.parsing.python import parse_module
+from lintgv.paths import display_path
 from lintgv.reading import read_source
 
 log = logging.getLogger(__name__)
@@ -193,10 +196,14 @@ def fix_groups(
     max_rounds: int,
     prove: NameProof | None = None,
     tree: Tree | None = None,
+    given: Collection[Path] | None = None,
+    excluded: Callable[[], Sequence[Path]] = tuple,
 ) -> tuple[list[GroupFix], list[Skipped]]:
     """Apply every multi-file change that passes its proof; return what happened and the
     copies left alone, with the reason. Copies are looked for in the files `within`
-    (default: all of `paths`), their declarations and calls in all. With `prove`, each
+    (default: all of `paths`), their declarations and calls in all. A change that must
+    touch a file not among the files `given` (when given), or whose copy an `excluded`
+    file names (a call there could not be updated), is not made. With `prove`, each
     C++ copy is run (in the sandbox) to tell whether its change is safe; without, no
     code of the tree runs."""
     ordered = sorted(paths, key=lambda p: p.as_posix())
@@ -228,6 +235,8 @@ def fix_groups(
             )
             if applicability == Applicability.UNSAFE and not unsafe:
                 reason = f"unsafe fix ({evidence}); apply with --unsafe"
+            reason = reason or beyond_given(change, given)
+            reason = reason or excluded_naming(excluded, workspace.read, bare_name(change.helper))
             reason = reason or prove_change(change, workspace, ordered, names)
             reason = reason or _commit(change, workspace, write, tree)
             wrapped = isinstance(change.copy, Copy) and bool(change.copy.wrapper)
@@ -246,6 +255,14 @@ def fix_groups(
                 touched.update(change.texts)
     left = [s for s in skipped if s.helper not in handled]
     return outcomes, left
+
+
+def beyond_given(change: Change, given: Collection[Path] | None) -> str | None:
+    """Return why `change` is not made when it must touch a file not among those given."""
+    outside = sorted(p for p in change.texts if given is not None and p not in given)
+    if outside:
+        return f"{display_path(outside[0])} must change too, and is not among the files given"
+    return None
 
 
 def apply_change(

@@ -43,12 +43,10 @@ class FixRun:
     write: bool
     groups: tuple[GroupFix, ...] = ()  # changes across files (unique-name copies)
     groups_left: tuple[Skipped, ...] = ()  # copies no change was planned for, and why
-    # Folders the walk could not read (unreadable, or their config broken) when changes
-    # across files were due: none was made, since a call there would be left behind.
+    # What the walks of the run and of the project could not see into (a folder that is
+    # unreadable or whose config is broken, a file that is unreadable) when changes across
+    # files were due: none was made, since a call there would be left behind.
     unseen: tuple[Path, ...] = ()
-    # Only the supply threading was stopped: a folder outside the paths given, which
-    # the project's walk met (the changes within the paths given were made).
-    threading_only: bool = False
 
     @property
     def remaining(self) -> list[Finding]:
@@ -140,22 +138,31 @@ def fix_paths(
     # what a change across files renames or gives a parameter: such a change is not made
     # (the server does the same).
     unseen = (*first.unseen, *unreadable(c.path for c in sources))
-    threading_only = False
     across = any(fixes_unique_names(c.config) for c in sources)
-    if across and not unseen:
+    project = None
+    if (across or unsafe) and not unseen:
+        # Declarations and calls are looked for in the whole project of the files given,
+        # whose walk may meet such a folder too; a change that must touch a file outside
+        # the files given is not made.
+        project = project_files(paths, candidates, overrides, config_file)
+        unseen = project.unseen
+    if across and project is not None and not unseen:
         names = copy_names(first.results, sources, helpers)
         if progress is not None:
             progress("multi-file changes", 0, 0)
+        within = copy_files(first.results, sources)
         groups, groups_left = fix_groups(
-            [c.path for c in sources],
+            [*project.cpp, *project.python],
             workspace,
             names,
-            within=copy_files(first.results, sources),
+            within=within if within is not None else set(candidates),
             unsafe=unsafe,
             write=write,
             max_rounds=max_rounds,
             prove=_proof(overrides, config_file, unsandboxed) if prove_names else None,
             tree=tree,
+            given=candidates.keys(),
+            excluded=project.excluded,
         )
         # The copies made wrappers are thin wrappers now: their declarations and calls in
         # the files a change touched are no copy's (GV202, GV203).
@@ -165,13 +172,8 @@ def fix_paths(
                 fixes[path] = after_group(
                     fixes.get(path), path, workspace, candidates[path], helpers, write, wrapped
                 )
-    if unsafe and not unseen:
-        project = project_files(paths, candidates, overrides, config_file)
-        # The project may reach beyond the paths given: its walk may meet such a folder.
-        unseen = project.unseen
-        threading_only = bool(unseen)
-        if not unseen:
-            groups += thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
+    if unsafe and project is not None and not unseen:
+        groups += thread_supplies(fixes, candidates, project, workspace, helpers, write, tree)
     untouched = tuple(r for r in first.results if r.path not in fixes and (r.findings or r.errors))
     ordered = tuple(sorted(fixes.values(), key=lambda f: f.path.as_posix()))
     refusals = tuple(
@@ -186,7 +188,6 @@ def fix_paths(
         tuple(groups),
         tuple(groups_left),
         tuple(dict.fromkeys(unseen)) if across or unsafe else (),
-        threading_only,
     )
 
 

@@ -78,13 +78,9 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
     lines.extend(_group_lines(run))
     if run.unseen:
         folders = ", ".join(display_path(p) for p in run.unseen)
-        stopped = (
-            "No supply parameter was threaded"
-            if run.threading_only
-            else "No change across files was made"
-        )
         lines.append(
-            f"{stopped}: {folders} could not be read, and a call there would be left behind."
+            f"No change across files was made: {folders} could not be read, and a call "
+            "there would be left behind."
         )
     copies = _copies_left(run)
     refused = {e.path: e.message for e in run.errors if e.refused}

@@ -20,7 +20,7 @@ from lintgv.config import Config
 from lintgv.discovery import Candidate, Discovery, unreadable
 from lintgv.fixing.file_fix import FileFix, after_group
 from lintgv.fixing.files import Tree
-from lintgv.fixing.groups import GroupFix, Workspace, apply_change
+from lintgv.fixing.groups import GroupFix, Workspace, apply_change, beyond_given
 from lintgv.fixing.python_calls import Parses
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
@@ -93,11 +93,10 @@ def thread_supplies(
             break
         change = pending[0]
         handled.add(change.helper)
-        outside = sorted(p for p in change.texts if p not in candidates)
-        if outside:
-            why = f"{display_path(outside[0])} must change too, and is not among the files given"
+        outside = beyond_given(change, candidates.keys())
+        if outside is not None:
             files = tuple(sorted(change.texts))
-            done.append(GroupFix(change.helper, "", 0, files, False, why, threaded=True))
+            done.append(GroupFix(change.helper, "", 0, files, False, outside, threaded=True))
             continue
         headers = [p for p in sorted(change.texts) if p.suffix in _HEADERS]
         if project.unmarked and headers:

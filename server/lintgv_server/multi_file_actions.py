@@ -143,8 +143,17 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
     tree = ls.write_tree()
+    # A call in a file the folder's config excludes would be left behind by a change.
+    excluded = cache(lambda: excluded_files([folder], {}, None, paths))
     outcomes, _ = fix_groups(
-        paths, workspace, frozenset(names), unsafe=True, write=False, max_rounds=1, tree=tree
+        paths,
+        workspace,
+        frozenset(names),
+        unsafe=True,
+        write=False,
+        max_rounds=1,
+        tree=tree,
+        excluded=excluded,
     )
     changes = []
     refused = []

@@ -352,6 +352,41 @@ def test_a_caller_that_cannot_be_read_as_text_stops_replacing_a_copy(
     assert not changed & {"codegen_base.h", "codegen_base.cc", "codegen_c.cc"}, changed
 
 
+def test_a_copy_is_not_replaced_when_a_caller_is_not_among_the_files_given(
+    copy_fixture: Callable[[str], Path],
+) -> None:
+    # A commit hook names the copy's own files: its callers in codegen_c.cc are the
+    # project's all the same, and would be left calling a method that is gone.
+    project = copy_fixture("fix_unique_names")
+    (project / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    given = ("src/codegen_base.cc", "src/codegen_base.h")
+    result = run_lintgv("fix", "--unsafe", "--no-cache", *given, cwd=project)
+    assert "src/codegen_c.cc must change too, and is not among the files given" in result.stdout
+    assert {p for p, data in before.items() if p.read_bytes() != data} == set()
+    # Given with its caller, the copy is replaced.
+    result = run_lintgv("fix", "--unsafe", "--no-cache", *given, "src/codegen_c.cc", cwd=project)
+    assert "GetUniqueName" not in (project / "src" / "codegen_base.h").read_text(), result.stdout
+
+
+def test_a_copy_is_not_replaced_when_an_excluded_file_names_it(
+    copy_fixture: Callable[[str], Path],
+) -> None:
+    project = copy_fixture("fix_unique_names")
+    (project / "lintgv.toml").write_text('tvm-version = "0.16"\nextend-exclude = ["src/gen"]\n')
+    (project / "src" / "gen").mkdir()
+    (project / "src" / "gen" / "codegen_y.h").write_text(
+        '#include "../codegen_c.h"\nclass CodeGenY : public CodeGenC {\n'
+        '  void Emit() { GetUniqueName("y"); }\n};\n'
+    )
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    result = run_lintgv("fix", "--unsafe", "--no-cache", ".", cwd=project)
+    assert (
+        "src/gen/codegen_y.h names GetUniqueName and is excluded from the files checked"
+    ) in result.stdout
+    assert {p for p, data in before.items() if p.read_bytes() != data} == set()
+
+
 def _make_global_project(root: Path) -> Path:
     """Write a package whose make_global builds a GlobalVar with nothing in scope, called
     from driver.py; return the package."""
@@ -368,7 +403,7 @@ def _make_global_project(root: Path) -> Path:
     return package
 
 
-def test_no_supply_is_threaded_while_a_folder_of_the_project_cannot_be_read(
+def test_no_change_across_files_is_made_while_a_folder_of_the_project_cannot_be_read(
     tmp_path: Path,
 ) -> None:
     # The paths given are python/pkg; the project (the config's folder) also holds
@@ -382,7 +417,7 @@ def test_no_supply_is_threaded_while_a_folder_of_the_project_cannot_be_read(
 
     result = run_lintgv("fix", "--unsafe", "--no-cache", "python/pkg", cwd=tmp_path)
 
-    assert "No supply parameter was threaded: python/other could not be read" in result.stdout
+    assert "No change across files was made: python/other could not be read" in result.stdout
     assert (package / "passes.py").read_bytes() == before
 
 

@@ -629,6 +629,22 @@ async def test_a_config_file_in_the_home_folder_marks_no_project(
     assert touched and all(name.startswith("project/") for name in touched), touched
 
 
+async def test_no_copy_change_is_offered_when_an_excluded_file_names_the_copy(
+    tmp_path: Path, start: Start
+) -> None:
+    root = _copy_project(tmp_path)
+    (root / "lintgv.toml").write_text('tvm-version = "0.16"\nextend-exclude = ["src/gen"]\n')
+    (root / "src" / "gen").mkdir()
+    (root / "src" / "gen" / "codegen_y.h").write_text(
+        '#include "../codegen_c.h"\nvoid CodeGenC::Emit() { GetUniqueName("y"); }\n'
+    )
+    client = await start(root)
+    uri = client.open(root / "src" / "codegen_base.cc")
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    assert [a.title for a in actions if a.title.endswith("files)")] == []
+
+
 @pytest.mark.parametrize("link", ["loop", "dangling"])
 async def test_a_link_the_walk_reports_does_not_stop_multi_file_changes(
     tmp_path: Path, start: Start, link: str
