@@ -409,12 +409,13 @@ def common_block(
 
 def made_once(node: tree_sitter.Node) -> bool:
     """Tell whether `node` runs only at the first call of its function: in the declaration
-    of a `static` or `thread_local` local. A lambda called where it is written runs with
-    the code around it, so the search goes on through it; any other lambda is a function
-    of its own, run at each of its calls."""
+    of a `static` or `thread_local` local. A lambda called where it is written, or handed
+    to a call (`std::invoke`, `std::call_once`, which may run it there), runs with the
+    code around it for all lintgv can tell, so the search goes on through it; a lambda
+    kept in a variable is a function of its own, run at each of its calls."""
     current = node.parent
     while current is not None and current.type != "function_definition":
-        if current.type == "lambda_expression" and not _called_at_once(current):
+        if current.type == "lambda_expression" and not _run_where_written(current):
             return False
         if current.type == "declaration" and any(
             child.type == "storage_class_specifier"
@@ -426,13 +427,15 @@ def made_once(node: tree_sitter.Node) -> bool:
     return False
 
 
-def _called_at_once(lam: tree_sitter.Node) -> bool:
-    """Tell whether a lambda is called where it is written: `[&] { ... }()`."""
+def _run_where_written(lam: tree_sitter.Node) -> bool:
+    """Tell whether a lambda may run where it is written: called there (`[&] { ... }()`),
+    or an argument of a call."""
     callee, parent = lam, lam.parent
     while parent is not None and parent.type == "parenthesized_expression":
         callee, parent = parent, parent.parent
-    return (
-        parent is not None
-        and parent.type == "call_expression"
-        and parent.child_by_field_name("function") == callee
-    )
+    if parent is None:
+        return False
+    if parent.type == "call_expression":
+        return parent.child_by_field_name("function") == callee
+    above = parent.parent
+    return parent.type == "argument_list" and above is not None and above.type == "call_expression"

@@ -447,6 +447,14 @@ class DirectGlobalVarCpp(CppSites):
             span=(2, 40, 2, 54),
             message=_MADE_ONCE,
         ),
+        # One handed to a call may be run there (std::invoke, std::call_once): made once.
+        Invalid(
+            "GlobalVar Main(IRModule mod) {\n"
+            '  static GlobalVar gv = std::invoke([&] { return GlobalVar("j"); });\n'
+            "  return gv;\n}\n",
+            span=(2, 50, 2, 64),
+            message=_MADE_ONCE,
+        ),
         # A lambda kept in a static local runs at every call: its own body is its scope.
         Invalid(
             "void Register() {\n  static auto lower = [](IRModule mod, BaseFunc f) {\n"
