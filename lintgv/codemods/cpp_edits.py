@@ -79,6 +79,14 @@ def statement_indent(parsed: ParsedCpp, statement: tree_sitter.Node) -> str:
     return parsed.data[line_start : line_start + column].decode("utf-8", "replace")
 
 
+def follows_error(statement: tree_sitter.Node) -> bool:
+    """Tell whether what comes before `statement` (past its comments) is text tree-sitter
+    could not read, mostly a macro that belongs to it (`ALIGNED(8) GlobalVar gv(...);`):
+    a statement put between them would take that macro from it."""
+    before = leading_comments(statement).prev_sibling
+    return before is not None and before.type == "ERROR"
+
+
 def insert_before(parsed: ParsedCpp, statement: tree_sitter.Node, text: str) -> Edit:
     """Return the edit putting statement `text` on a line of its own before `statement`
     and the comments directly over it, at its indentation; beside it when code before

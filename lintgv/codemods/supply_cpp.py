@@ -15,7 +15,7 @@ from enum import StrEnum
 import tree_sitter
 
 from lintgv.codemods import cpp_scope, nothing_in_scope
-from lintgv.codemods.cpp_edits import insert_before, statement_indent
+from lintgv.codemods.cpp_edits import follows_error, insert_before, statement_indent
 from lintgv.codemods.includes import (
     GLOBAL_VAR_SUPPLY_HEADER,
     UNIQUE_NAME_SUPPLY_HEADER,
@@ -334,6 +334,12 @@ class SupplyPlanner:
         block = cpp_scope.common_block(self.parsed, outer, [m.site.node for m in inside])
         anchor = cpp_scope.statement_in(self.parsed, block, inside[0].site.node)
         assert anchor is not None, "the common block holds every site"
+        if follows_error(anchor):
+            for member in inside:
+                member.reason = (
+                    "a macro before the statement would be taken from it by a supply declared there"
+                )
+            return
         body = first.function.child_by_field_name("body")
         if body is not None and _has_label(body):
             # A goto may jump over a declaration to a label after it, into its scope, and

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import tree_sitter
 
-from lintgv.codemods.cpp_edits import insert_before
+from lintgv.codemods.cpp_edits import follows_error, insert_before
 from lintgv.codemods.cpp_scope import (
     common_block,
     identifiers,
@@ -386,6 +386,8 @@ class _Threader(ThreadEdits):
         module = supply.removeprefix("GlobalVarSupply(").removesuffix(")").lstrip("*")
         if anchor is not None and scope_at(parsed, anchor).find(module) is None:
             anchor = None  # declared inside the statement, or later
+        if anchor is not None and follows_error(anchor):
+            anchor = None  # a macro before it would apply to the supply instead
         if anchor is None or caller is None:
             for _, arguments, each in members:
                 self.add(path, _insertion(parsed, arguments, index, each))

@@ -226,6 +226,11 @@ _MADE_ONCE = replace(
     no_fix="a static local is made once, at the first call; make the GlobalVar where its "
     "module is built",
 )
+# A macro tree-sitter cannot read before the statement (`ALIGNED(8) GlobalVar gv(...)`).
+_MACRO_BEFORE = replace(
+    META.message,
+    no_fix="a macro before the statement would be taken from it by a supply declared there",
+)
 
 
 class DirectGlobalVarCpp(CppSites):
@@ -433,6 +438,12 @@ class DirectGlobalVarCpp(CppSites):
             "  GlobalVarSupply global_var_supply = GlobalVarSupply(mod);\n"
             '  TVM_ATTRIBUTE_UNUSED GlobalVar gv = global_var_supply->FreshGlobal("f", false);\n'
             "  mod->Add(gv, f);\n}\n",
+        ),
+        Invalid(
+            "void Lower(IRModule mod, BaseFunc f) {\n"
+            '  ALIGNED(8) GlobalVar gv("f");\n  mod->Add(gv, f);\n}\n',
+            span=(2, 14, 2, 31),
+            message=_MACRO_BEFORE,
         ),
         # A lambda called where it is written runs with the initializer: made once too.
         Invalid(
