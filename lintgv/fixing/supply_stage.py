@@ -146,7 +146,8 @@ def project_files(
     overrides: Mapping[str, object],
     config_file: Path | None,
 ) -> Project:
-    given = {p.absolute(): p for p in candidates}
+    # Compared without `..` (a run of `fix ..` from inside the project).
+    given = {_absolute(p): p for p in candidates}
     discovery = Discovery(overrides, config_file)
     roots = set()
     unmarked = False
@@ -155,15 +156,15 @@ def project_files(
         config = discovery.config_for(folder)
         root = project_root(folder, config, discovery.fixed is not None)
         unmarked |= root is None
-        roots.add(root or folder.absolute())
+        roots.add(root or _absolute(folder))
     unseen: list[Path] = []
-    if roots == {p.absolute() for p in paths}:  # the run walked the project already
+    if roots == {_absolute(p) for p in paths}:  # the run walked the project already
         found = list(candidates.values())
     else:
         found = list(discovery.discover(sorted(roots), [], unseen))
-    cpp = [given.get(c.path.absolute(), c.path) for c in found if c.language == Language.CPP]
+    cpp = [given.get(_absolute(c.path), c.path) for c in found if c.language == Language.CPP]
     python = {
-        given.get(c.path.absolute(), c.path): c.module_name
+        given.get(_absolute(c.path), c.path): c.module_name
         for c in found
         if c.language == Language.PYTHON
     }
@@ -172,6 +173,10 @@ def project_files(
     unseen += unreadable(known)
     excluded = cache(lambda: excluded_files(sorted(roots), overrides, config_file, known))
     return Project(cpp, python, excluded, unmarked, tuple(unseen))
+
+
+def _absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
 
 
 def project_root(folder: Path, config: Config, given: bool) -> Path | None:
@@ -203,7 +208,7 @@ def _holds(root: Path, folder: Path) -> bool:
 def _package_home(folder: Path) -> Path | None:
     """Return the folder that holds the outermost package `folder` is part of (where
     its modules are imported from), or None when `folder` is no package."""
-    current = folder.absolute()
+    current = _absolute(folder)
     if not (current / "__init__.py").is_file():
         return None
     while (current.parent / "__init__.py").is_file() and current.parent != current:

@@ -3,6 +3,7 @@ fixing/threading_python.py for Python): the sites it starts from, the functions 
 refuses, the edits of one change with the callers' evidence, and the site's rule's own
 fix naming the site through the new parameter."""
 
+import os
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,8 +62,9 @@ def excluded_files(
     the run checks."""
     unexcluded = {**overrides, "exclude": list(DEFAULT_EXCLUDE), "extend-exclude": []}
     walk = Discovery(unexcluded, config_file).discover(sorted(roots), [])
-    checked = {path.absolute() for path in known}
-    return [c.path for c in walk if c.path.absolute() not in checked]
+    # Compared without `..`: the files given may be spelled with it (`fix ..`).
+    checked = {os.path.abspath(path) for path in known}
+    return [c.path for c in walk if os.path.abspath(c.path) not in checked]
 
 
 def excluded_naming(

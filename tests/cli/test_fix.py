@@ -387,6 +387,20 @@ def test_a_copy_is_not_replaced_when_an_excluded_file_names_it(
     assert {p for p, data in before.items() if p.read_bytes() != data} == set()
 
 
+@pytest.mark.parametrize("given", ["..", "../src", "../src/../src"])
+def test_changes_across_files_are_made_for_paths_spelled_with_dot_dot(
+    copy_fixture: Callable[[str], Path], given: str
+) -> None:
+    project = copy_fixture("fix_unique_names")
+    (project / "lintgv.toml").write_text('tvm-version = "0.16"\n')
+    result = run_lintgv("fix", "--unsafe", "--no-cache", given, cwd=project / "src")
+    assert "Replaced 1 unique-name copy" in result.stdout, result.stdout
+    assert "GetUniqueName" not in (project / "src" / "codegen_base.h").read_text()
+    threaded = copy_fixture("thread_project")
+    result = run_lintgv("fix", "--unsafe", "--no-cache", "..", cwd=threaded / "src")
+    assert "Threaded a GlobalVarSupply parameter into ScheduleToModule" in result.stdout
+
+
 def _make_global_project(root: Path) -> Path:
     """Write a package whose make_global builds a GlobalVar with nothing in scope, called
     from driver.py; return the package."""
