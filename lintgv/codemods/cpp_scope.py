@@ -407,15 +407,15 @@ def common_block(
     return result or outer
 
 
-def made_once(node: tree_sitter.Node) -> bool:
+def made_once(parsed: ParsedCpp, node: tree_sitter.Node) -> bool:
     """Tell whether `node` runs only at the first call of its function: in the declaration
     of a `static` or `thread_local` local. A lambda called where it is written, or handed
-    to a call (`std::invoke`, `std::call_once`, which may run it there), runs with the
-    code around it for all lintgv can tell, so the search goes on through it; a lambda
-    kept in a variable is a function of its own, run at each of its calls."""
+    to a function that calls it there (`std::invoke`, `std::call_once`), runs with the
+    code around it, so the search goes on through it; any other lambda is a function of
+    its own (kept in a variable, registered as a callback), run at each of its calls."""
     current = node.parent
     while current is not None and current.type != "function_definition":
-        if current.type == "lambda_expression" and not _run_where_written(current):
+        if current.type == "lambda_expression" and not _run_where_written(parsed, current):
             return False
         if current.type == "declaration" and any(
             child.type == "storage_class_specifier"
@@ -427,9 +427,13 @@ def made_once(node: tree_sitter.Node) -> bool:
     return False
 
 
-def _run_where_written(lam: tree_sitter.Node) -> bool:
-    """Tell whether a lambda may run where it is written: called there (`[&] { ... }()`),
-    or an argument of a call."""
+# The standard functions that call the function they are given before they return.
+_CALLING_AT_ONCE = frozenset({"invoke", "invoke_r", "call_once", "apply"})
+
+
+def _run_where_written(parsed: ParsedCpp, lam: tree_sitter.Node) -> bool:
+    """Tell whether a lambda runs where it is written: called there (`[&] { ... }()`), or
+    handed to one of _CALLING_AT_ONCE."""
     callee, parent = lam, lam.parent
     while parent is not None and parent.type == "parenthesized_expression":
         callee, parent = parent, parent.parent
@@ -437,5 +441,9 @@ def _run_where_written(lam: tree_sitter.Node) -> bool:
         return False
     if parent.type == "call_expression":
         return parent.child_by_field_name("function") == callee
-    above = parent.parent
-    return parent.type == "argument_list" and above is not None and above.type == "call_expression"
+    call = parent.parent
+    if parent.type != "argument_list" or call is None or call.type != "call_expression":
+        return False
+    function = call.child_by_field_name("function")
+    name = parsed.text(function) if function is not None else ""
+    return name.split("::")[-1].strip() in _CALLING_AT_ONCE

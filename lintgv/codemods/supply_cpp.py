@@ -162,7 +162,7 @@ class SupplyPlanner:
         if not self._is_in_body(site.node, scope.body):
             plan.reason = "not inside a function body (a default argument or initializer list)"
             return plan
-        if cpp_scope.made_once(site.node):
+        if cpp_scope.made_once(self.parsed, site.node):
             # Its initializer runs at the first call only: that call's supply would name
             # it for the modules of every later call, which know nothing of it.
             plan.reason = (

@@ -324,7 +324,7 @@ class _Threader(ThreadEdits):
                         f"a call relies on default arguments before the new parameter: {where}"
                     )
                     break
-                if made_once(call):
+                if made_once(target, call):
                     # It would pass the first call's supply for the modules of every call.
                     refusal = f"a call is in a static local's initializer, run once: {where}"
                     break

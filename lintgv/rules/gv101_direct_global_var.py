@@ -458,13 +458,28 @@ class DirectGlobalVarCpp(CppSites):
             span=(2, 40, 2, 54),
             message=_MADE_ONCE,
         ),
-        # One handed to a call may be run there (std::invoke, std::call_once): made once.
+        # One handed to a function that calls it there (std::invoke): made once too.
         Invalid(
             "GlobalVar Main(IRModule mod) {\n"
             '  static GlobalVar gv = std::invoke([&] { return GlobalVar("j"); });\n'
             "  return gv;\n}\n",
             span=(2, 50, 2, 64),
             message=_MADE_ONCE,
+        ),
+        # One registered as a callback runs at each of its calls: its body is its scope.
+        Invalid(
+            "template <typename F>\nint OnLower(F f) { return 0; }\n"
+            "void Register(IRModule mod) {\n"
+            "  static auto cb = OnLower([](IRModule m, BaseFunc f) {\n"
+            '    GlobalVar gv("h");\n    m->Add(gv, f);\n  });\n}\n',
+            span=(5, 5, 5, 22),
+            fixed="#include <tvm/ir/global_var_supply.h>\n\n"
+            "template <typename F>\nint OnLower(F f) { return 0; }\n"
+            "void Register(IRModule mod) {\n"
+            "  static auto cb = OnLower([](IRModule m, BaseFunc f) {\n"
+            "    GlobalVarSupply global_var_supply = GlobalVarSupply(m);\n"
+            '    GlobalVar gv = global_var_supply->FreshGlobal("h", false);\n'
+            "    m->Add(gv, f);\n  });\n}\n",
         ),
         # A lambda kept in a static local runs at every call: its own body is its scope.
         Invalid(
