@@ -146,8 +146,9 @@ def relative_to_root(path: Path, root: Path) -> str:
 
 def relative_path(path: Path) -> str:
     """Return `path` relative to the current folder when below it, else as given."""
+    cwd = Path.cwd()  # asked once: a report names hundreds of paths
     try:
-        return path.absolute().relative_to(Path.cwd()).as_posix()
+        return (path if path.is_absolute() else cwd / path).relative_to(cwd).as_posix()
     except ValueError:
         return path.as_posix()
 
