@@ -66,6 +66,13 @@ async def _actions(
     return [a for a in result or [] if isinstance(a, types.CodeAction)]
 
 
+async def _copy_changes(client: Client, uri: str) -> list[types.CodeAction]:
+    """Return the multi-file changes offered on the document's first GV201 finding."""
+    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
+    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
+    return [a for a in actions if a.title.endswith("files)")]
+
+
 def _applied(edit: types.WorkspaceEdit) -> dict[str, str]:
     """Return each file a multi-file edit touches (by name) as the edit leaves it."""
     touched = {}
@@ -239,9 +246,7 @@ async def test_a_unique_name_copy_is_replaced_in_every_file_by_one_code_action(
     source = root / "src" / "codegen_base.cc"
     client = await start(root)
     uri = client.open(source)
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    (change,) = [a for a in actions if a.title.endswith("files)")]
+    (change,) = await _copy_changes(client, uri)
     assert change.edit is not None and change.edit.document_changes
     touched = _applied(change.edit)
     expected = fixtures / "fix_unique_names_fixed" / "src"
@@ -405,9 +410,7 @@ async def test_a_python_unique_name_copy_is_replaced_by_one_code_action(
     source.write_text(_NAMER)
     client = await start(root)
     uri = client.open(source)
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    (change,) = [a for a in actions if a.title.endswith("files)")]
+    (change,) = await _copy_changes(client, uri)
     assert change.edit is not None
     after = _applied(change.edit)["namer.py"]
     assert 'self.name_supply = NameSupply("")' in after
@@ -478,9 +481,7 @@ async def test_a_python_copy_gets_no_multi_file_change_on_a_release_without_supp
     source.write_text(_NAMER)
     client = await start(root, options={"tvmVersion": "0.8"})
     uri = client.open(source)
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    assert [a.title for a in actions if a.title.endswith("files)")] == []
+    assert [a.title for a in await _copy_changes(client, uri)] == []
     assert source.read_text().count("get_unique_name") == 2
 
 
@@ -528,9 +529,7 @@ async def test_no_multi_file_change_is_offered_when_a_file_of_the_folder_cannot_
         locked.chmod(0o000)
         client = await start(root, command=UNPRIVILEGED_SERVER)
         uri = client.open(root / "src" / "codegen_base.cc")
-        diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-        actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-        assert [a.title for a in actions if a.title.endswith("files)")] == []
+        assert [a.title for a in await _copy_changes(client, uri)] == []
         logged = await client.log_containing("multi-file changes not offered")
         assert logged.message.endswith("src/codegen_x.cc could not be read")
 
@@ -565,9 +564,7 @@ async def test_a_change_reaches_the_calls_in_a_nested_folder_that_disables_lintg
     inner_uri = client.open(caller)
     await client.until(lambda: _latest(client, inner_uri) == [])
     uri = client.open(root / "src" / "codegen_base.cc")
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    (change,) = [a for a in actions if a.title.endswith("files)")]
+    (change,) = await _copy_changes(client, uri)
     assert "src/backend/codegen_x.cc" in _touched(change, root)
 
 
@@ -599,9 +596,7 @@ async def test_a_change_is_planned_over_its_project_not_a_folder_that_holds_it(
     (unrelated / "old.cc").write_text('void Old() { GetUniqueName("o"); }\n')
     client = await start(root, folders=[home, root])
     uri = client.open(root / "src" / "codegen_base.cc")
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    (change,) = [a for a in actions if a.title.endswith("files)")]
+    (change,) = await _copy_changes(client, uri)
     assert "notes/old.cc" not in _touched(change, home)
 
 
@@ -622,9 +617,7 @@ async def test_a_config_file_in_the_home_folder_marks_no_project(
     command = ["env", f"HOME={home}", sys.executable, "-m", "lintgv", "server"]
     client = await start(root, folders=[home, root], command=command)
     uri = client.open(root / "src" / "codegen_base.cc")
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    (change,) = [a for a in actions if a.title.endswith("files)")]
+    (change,) = await _copy_changes(client, uri)
     touched = _touched(change, home)
     assert touched and all(name.startswith("project/") for name in touched), touched
 
@@ -640,9 +633,7 @@ async def test_no_copy_change_is_offered_when_an_excluded_file_names_the_copy(
     )
     client = await start(root)
     uri = client.open(root / "src" / "codegen_base.cc")
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    assert [a.title for a in actions if a.title.endswith("files)")] == []
+    assert [a.title for a in await _copy_changes(client, uri)] == []
 
 
 @pytest.mark.parametrize("link", ["loop", "dangling"])
@@ -656,9 +647,7 @@ async def test_a_link_the_walk_reports_does_not_stop_multi_file_changes(
         (root / "src" / "gone.cc").symlink_to("missing.cc")
     client = await start(root)
     uri = client.open(root / "src" / "codegen_base.cc")
-    diagnostics = [d for d in await client.diagnostics_for(uri, 1) if d.code == "GV201"]
-    actions = await _actions(client, uri, diagnostics[0].range, diagnostics)
-    assert [a.title for a in actions if a.title.endswith("(3 files)")]
+    assert [a.title for a in await _copy_changes(client, uri) if a.title.endswith("(3 files)")]
 
 
 def _latest(client: Client, uri: str) -> list[types.Diagnostic] | None:
