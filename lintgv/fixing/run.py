@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lintgv.checking import Progress, run
 from lintgv.codemods.unique_names import Skipped
-from lintgv.discovery import Discovery, unreadable
+from lintgv.discovery import Discovery
 from lintgv.fixing import MAX_ROUNDS
 from lintgv.fixing.across import copy_files, copy_names, fixes_unique_names
 from lintgv.fixing.file_fix import (
@@ -137,13 +137,14 @@ def fix_paths(
     # A folder the walk could not see into, or a file it may not read, may hold calls of
     # what a change across files renames or gives a parameter: such a change is not made
     # (the server does the same).
-    unseen = (*first.unseen, *unreadable(c.path for c in sources))
+    unseen = first.unseen
     across = any(fixes_unique_names(c.config) for c in sources)
     project = None
     if (across or unsafe) and not unseen:
         # Declarations and calls are looked for in the whole project of the files given,
-        # whose walk may meet such a folder too; a change that must touch a file outside
-        # the files given is not made.
+        # whose walk may meet such a folder too, and whose files (those given among them)
+        # are asked whether they may be read; a change that must touch a file outside the
+        # files given is not made.
         project = project_files(paths, candidates, overrides, config_file)
         unseen = project.unseen
     if across and project is not None and not unseen:

@@ -170,7 +170,9 @@ def project_files(
     }
 
     known = [c.path for c in found]
-    unseen += unreadable(known)
+    # A file given is the project's even where the config excludes it (named on the
+    # command line): it is asked too.
+    unseen += unreadable(dict.fromkeys([*cpp, *python, *candidates]))
     excluded = cache(lambda: excluded_files(sorted(roots), overrides, config_file, known))
     return Project(cpp, python, excluded, unmarked, tuple(unseen))
 
@@ -193,7 +195,7 @@ def project_root(folder: Path, config: Config, given: bool) -> Path | None:
     if config.source is not None:
         home = config.source.parent
         # A config file in a home folder (every project's defaults) marks none of them.
-        wide = is_too_wide(Path(os.path.abspath(home)))
+        wide = is_too_wide(_absolute(home))
         if (not given or absolute == home or home in absolute.parents) and not wide:
             marks.append(home)
     holding = [m for m in marks if m is not None and _holds(m, absolute)]
@@ -215,4 +217,4 @@ def _package_home(folder: Path) -> Path | None:
         current = current.parent
     home = current.parent
     # A package kept straight in a home folder (or at /) does not make it a project.
-    return None if home in (Path(home.anchor), Path(os.path.expanduser("~"))) else home
+    return None if is_too_wide(home) else home
