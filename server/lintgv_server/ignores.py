@@ -52,20 +52,21 @@ def ignore_edits(analysis: Analysis, findings: Sequence[Finding]) -> list[Edit |
     comment can go neither on its line nor on its statement's first line, or when no
     comment can suppress it (a finding on a suppression comment itself)."""
     known = analysis.ignores
-    everything, findings = findings, [f for f in findings if f.code not in _ON_COMMENTS]
     # First on each finding's own line; then, where no comment can go there, on the first
     # line of its statement.
     for choice in (0, 1):
         wanted: dict[tuple[str, int], _Proposal | None] = {}
         for finding in findings:
             lines = _lines(finding)
+            if finding.code in _ON_COMMENTS:
+                continue  # never proposed, so never chosen
             if choice >= len(lines) or any(known[(finding.code, n)] for n in lines[:choice]):
                 continue
             key = (finding.code, lines[choice])
             if key not in known and key not in wanted:
                 wanted[key] = _proposal(analysis, *key)
         _prove(analysis, wanted)
-    return [None if f.code in _ON_COMMENTS else _chosen(known, f) for f in everything]
+    return [_chosen(known, f) for f in findings]
 
 
 def _lines(finding: Finding) -> list[int]:
@@ -143,9 +144,10 @@ def _proposal(analysis: Analysis, code: str, line: int) -> _Proposal | None:
     if analysis.target.language == Language.PYTHON:
         # A `\` continues the line, and no comment can come after it; one that ends the
         # line's own comment is that comment's text.
-        stripped = len(body.rstrip())
-        backslash = analysis.index.offset(line, stripped - 1) if stripped else 0
-        if body.rstrip().endswith("\\") and not _in_comment(facts, backslash):
+        rest = body.rstrip()
+        if rest.endswith("\\") and not _in_comment(
+            facts, analysis.index.offset(line, len(rest) - 1)
+        ):
             return None
         comment = f"  # lintgv: ignore[{code}]"
     elif body.rstrip().endswith("\\"):  # a macro's line: the comment goes before the `\`

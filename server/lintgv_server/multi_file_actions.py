@@ -5,7 +5,7 @@ GlobalVarSupply parameter threaded into a function whose GlobalVar (GV101) has n
 scope to name it, with every caller updated (stage three, lintgv/fixing/threading*.py).
 Both in C++ and in Python."""
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -98,6 +98,9 @@ class _Folder:
     paths: list[Path]
     workspace: Workspace
     unseen: tuple[Path, ...]  # what the walk could not see into (a call may be there)
+    # The files the folder's config excludes, found on first use: a call in one would be
+    # left behind by a change.
+    excluded: Callable[[], list[Path]]
 
 
 def _folder_files(ls: LintgvServer, folder: Path, target: Candidate) -> _Folder:
@@ -117,7 +120,9 @@ def _folder_files(ls: LintgvServer, folder: Path, target: Candidate) -> _Folder:
     workspace = _workspace(ls, target.config.max_file_size, paths, configs)
     # A file open in the editor is read from there; one on disk alone must be readable.
     on_disk = [p for p in paths if p not in workspace.known]
-    return _Folder(found, paths, workspace, tuple(dict.fromkeys([*unseen, *unreadable(on_disk)])))
+    unseen += unreadable(on_disk)
+    excluded = cache(lambda: excluded_files([folder], {}, None, paths))
+    return _Folder(found, paths, workspace, tuple(dict.fromkeys(unseen)), excluded)
 
 
 def _group_change(
@@ -143,8 +148,6 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
     helpers = {bare_name(h) for h in ls.helper_names}
     names = HELPER_NAMES | helpers | set(target.config.extra_unique_name_helpers)
     tree = ls.write_tree()
-    # A call in a file the folder's config excludes would be left behind by a change.
-    excluded = cache(lambda: excluded_files([folder], {}, None, paths))
     outcomes, _ = fix_groups(
         paths,
         workspace,
@@ -153,7 +156,7 @@ def _plan(ls: LintgvServer, analysis: Analysis) -> Planned:
         write=False,
         max_rounds=1,
         tree=tree,
-        excluded=excluded,
+        excluded=files.excluded,
     )
     changes = []
     refused = []
@@ -211,9 +214,7 @@ def _plan_threads(ls: LintgvServer, analysis: Analysis, sites: tuple[Site, ...])
     files = _folder_files(ls, folder, target)
     if files.unseen:
         return _unseen(files)
-    found, paths, workspace = files.found, files.paths, files.workspace
-    # A call in a file the folder's config excludes would be left behind by a change.
-    excluded = cache(lambda: excluded_files([folder], {}, None, paths))
+    found, paths, workspace, excluded = files.found, files.paths, files.workspace, files.excluded
     if target.language == Language.CPP:
         changes, _ = plan_threading(sites, paths, workspace.read, workspace.config_of, excluded)
     else:
