@@ -3,9 +3,10 @@
 import logging
 import os
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -26,11 +27,19 @@ from lintgv.model import (
 )
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python
-from lintgv.parsing.python_lines import has_lone_return, select_lines
+from lintgv.parsing.python_ast import NewerSyntax, parse_ast
+from lintgv.parsing.python_lines import LineScan, has_lone_return, select_lines
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, search_of
-from lintgv.rules._base import CommentRule, CppRule, PythonRule, Rule, RuleContext
+from lintgv.rules._base import (
+    CommentRule,
+    CppRule,
+    PythonAstRule,
+    PythonRule,
+    Rule,
+    RuleContext,
+)
 from lintgv.suppress import Covering, Judgement, apply_suppressions, find_suppressions
 
 log = logging.getLogger(__name__)
@@ -236,21 +245,23 @@ class _Triggered:
         ordered = sorted(patterns, key=lambda p: p not in positions) if positions else patterns
         return any(self.hit(p) for p in ordered)
 
-    @cached_property
-    def statement(self) -> Triggers | None:
-        """The statement triggers that match, to search together (None for none).
+    def patterns(
+        self, rules: Sequence[type[Rule]], helpers: bool
+    ) -> tuple[Triggers | None, Triggers | None]:
+        """Return the statement and function triggers of `rules` that match, each set to
+        search together (None for none); with `helpers`, calls of the helpers the second
+        pass looks for count as statement triggers.
 
         Patterns that match nowhere are left out of the alternation, which changes no
-        match of the others. The lines to parse are those the running rules' triggers
-        keep, and calls of the helpers the second pass looks for."""
-        running = sorted({p for r in self.rules for p in self._asked.triggers[r][0]})
-        return combined(tuple(p for p in (*running, *self._helpers) if self.hit(p)))
-
-    @cached_property
-    def function(self) -> Triggers | None:
-        """The function triggers that match, to search together (None for none)."""
-        running = sorted({p for r in self.rules for p in self._asked.triggers[r][1]})
-        return combined(tuple(p for p in running if self.hit(p)))
+        match of the others. The lines to parse are those these triggers keep."""
+        running = {r for r in rules if r in self.rules}
+        statement = sorted({p for r in running for p in self._asked.triggers[r][0]})
+        function = sorted({p for r in running for p in self._asked.triggers[r][1]})
+        called = self._helpers if helpers else ()
+        return (
+            combined(tuple(p for p in (*statement, *called) if self.hit(p))),
+            combined(tuple(p for p in function if self.hit(p))),
+        )
 
 
 class Reuse(Protocol):
@@ -315,8 +326,7 @@ def check(
                     source,
                     context,
                     code_rules,
-                    triggered.statement,
-                    triggered.function,
+                    triggered,
                     whole,
                     bool(suppressions),
                     reuse.python_parts if reuse is not None else None,
@@ -363,20 +373,55 @@ def _check_python(
     source: SourceFile,
     context: RuleContext,
     rules: Sequence[type[Rule]],
-    statement: Triggers | None,
-    function: Triggers | None,
+    triggered: _Triggered,
     whole: bool,
     has_suppressions: bool,
     parts: ModuleParts | None,
 ) -> _Outcome:
-    if whole or has_suppressions:
-        selection = None
-        if not whole and statement is None and function is None:
-            return [], [], (set(), set())
-    else:
-        selection = select_lines(source.text, statement, function)
-        if selection is not None and selection.is_empty:
-            return [], [], (set(), set())
+    """Run the libcst rules and the ast rules (see PythonAstRule), each over the lines
+    its own triggers keep."""
+    concrete = [r for r in rules if issubclass(r, PythonRule)]
+    abstract = [r for r in rules if issubclass(r, PythonAstRule)]
+    kept = triggered.patterns(concrete, helpers=True)
+    abstract_kept = triggered.patterns(abstract, helpers=False)
+    # A file with suppression comments is checked whole by every rule once any trigger
+    # matched in it (see check): each rule then sees every line.
+    if has_suppressions and not whole and kept == abstract_kept == (None, None):
+        return [], [], (set(), set())
+    whole = whole or has_suppressions
+    scan = LineScan(source.text)  # both selections read it
+    parsed, findings, errors, defined = _check_concrete(
+        source, context, concrete, *kept, whole, parts, scan
+    )
+    if abstract and (whole or abstract_kept != (None, None)):
+        more, failed = _check_abstract(source, context, abstract, *abstract_kept, whole, scan)
+        findings += more
+        errors += failed
+    if has_suppressions and findings:
+        if parsed is None:
+            parsed = parse_python(source.text, source.module_name)
+        findings = _with_python_statements(parsed, findings)
+    return findings, errors, defined
+
+
+def _check_concrete(
+    source: SourceFile,
+    context: RuleContext,
+    rules: Sequence[type[PythonRule]],
+    statement: Triggers | None,
+    function: Triggers | None,
+    whole: bool,
+    parts: ModuleParts | None,
+    scan: LineScan,
+) -> tuple[ParsedPython | None, list[Finding], list[FileError], _Defined]:
+    """Run the libcst rules (every line when `whole`); return the parse too (None when
+    nothing was parsed)."""
+    nothing: _Defined = (set(), set())
+    if not rules:
+        return None, [], [], nothing
+    selection = None if whole else select_lines(source.text, statement, function, scan)
+    if selection is not None and selection.is_empty:
+        return None, [], [], nothing
     if has_lone_return(source.text):
         # The partial parse (selected lines, the editor's kept statements) splits at `\n`
         # only; libcst and the line model also end a line at a lone `\r`: parse it whole.
@@ -387,15 +432,13 @@ def _check_python(
     # peak is its largest piece's, not its own.
     parts = parts if parts is not None else ModuleParts()
     parsed = parse_python(source.text, source.module_name, selection, parts)
-    visitors = [r(context, parsed) for r in rules if issubclass(r, PythonRule)]
+    visitors = [r(context, parsed) for r in rules]
     try:
         parsed.walk([v.get_visitors() for v in visitors])
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to analyse") from exc
     if not parsed.complete and any(v.wants_whole_parse for v in visitors):
-        return _check_python(
-            source, context, rules, statement, function, True, has_suppressions, None
-        )
+        return _check_concrete(source, context, rules, statement, function, True, None, scan)
     findings: list[Finding] = []
     errors: list[FileError] = []
     defined: _Defined = (set(), set())
@@ -406,9 +449,37 @@ def _check_python(
         findings.extend(visitor.findings)
         defined[0].update(visitor.defined_helpers)
         defined[1].update(visitor.thin_helpers)
-    if has_suppressions:
-        findings = _with_python_statements(parsed, findings)
-    return findings, errors, defined
+    return parsed, findings, errors, defined
+
+
+def _check_abstract(
+    source: SourceFile,
+    context: RuleContext,
+    rules: Sequence[type[PythonAstRule]],
+    statement: Triggers | None,
+    function: Triggers | None,
+    whole: bool,
+    scan: LineScan,
+) -> tuple[list[Finding], list[FileError]]:
+    """Run the ast rules over the lines their triggers keep (every line when `whole`)."""
+    selection = None if whole else select_lines(source.text, statement, function, scan)
+    if selection is not None and selection.is_empty:
+        return [], []
+    try:
+        parsed = parse_ast(source.text, selection)
+    except NewerSyntax as exc:
+        release = f"{sys.version_info.major}.{sys.version_info.minor}"
+        why = (
+            f"could not check this file: the parser of Python {release}, which lintgv runs "
+            f"on, rejects it ({exc.message}) where libcst reads it, as syntax of a later "
+            "Python; run lintgv on that Python to check it"
+        )
+        return [], [
+            FileError(source.path, f"{r.META.code} {why}", exc.line, code=r.META.code)
+            for r in rules
+        ]
+    findings, errors, _ = _run_each(source, (rule(context, parsed) for rule in rules))
+    return findings, errors
 
 
 def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> list[Finding]:
@@ -424,19 +495,22 @@ def _check_cpp(
     reuse: Reuse | None,
 ) -> _Outcome:
     parsed = reuse.parse_cpp(source.text) if reuse is not None else parse_cpp(source.text)
+    cpp = (rule(context, parsed) for rule in rules if issubclass(rule, CppRule))
+    return _run_each(source, cpp)
+
+
+def _run_each(source: SourceFile, instances: Iterable[CppRule | PythonAstRule]) -> _Outcome:
+    """Run each rule; a rule that crashes gives an error, and the others still run."""
     findings: list[Finding] = []
     errors: list[FileError] = []
     defined: _Defined = (set(), set())
-    for rule in rules:
-        if not issubclass(rule, CppRule):
-            continue
-        instance = rule(context, parsed)
+    for instance in instances:
+        code = instance.META.code
         try:
             instance.run()
         except Exception as exc:  # a rule bug must not hide the other rules' results
-            log.debug("rule %s crashed on %s", rule.META.code, source.path, exc_info=True)
-            crash = RuleCrash(rule.META.code, exc)
-            errors.append(FileError(source.path, str(crash), code=rule.META.code))
+            log.debug("rule %s crashed on %s", code, source.path, exc_info=True)
+            errors.append(FileError(source.path, str(RuleCrash(code, exc)), code=code))
             continue
         findings.extend(instance.findings)
         defined[0].update(instance.defined_helpers)

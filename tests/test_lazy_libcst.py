@@ -92,3 +92,14 @@ def test_a_python_file_with_a_trigger_is_parsed_and_checked(tmp_path: Path) -> N
     report, imported = _check(tmp_path)
     assert "libcst" in imported
     assert "f.py:2:5: GV101" in report
+
+
+def test_a_python_file_only_the_ast_rules_read_imports_no_libcst(tmp_path: Path) -> None:
+    # GV301 and GV302 read CPython's parse: a file whose only trigger is theirs needs no
+    # libcst.
+    (tmp_path / "f.py").write_text(
+        'def name(func):\n    return func.with_attr("global_symbol", "main")\n', encoding="utf-8"
+    )
+    report, imported = _check(tmp_path)
+    assert _libcst(imported) == set()
+    assert "f.py:2:12: GV301" in report

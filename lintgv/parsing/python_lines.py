@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -203,30 +204,65 @@ class Selection:
         return not self.keep
 
 
+class LineScan:
+    """What selecting lines reads of a text, scanned once however many selections are
+    made of it (libcst's rules and the ast rules each select their own)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def offsets(self) -> list[int]:
+        return line_offsets(self.text)
+
+    @cached_property
+    def logical(self) -> list[Logical] | None:
+        """The logical lines, None when the text cannot be scanned."""
+        return logical_lines(self.text, self.offsets)
+
+    @cached_property
+    def imports(self) -> list[int]:
+        """The logical lines that start with an import."""
+        logical = self.logical or []
+        return [
+            i for i in range(len(logical)) if _starts(self.text, self.offsets, logical[i], _IMPORT)
+        ]
+
+    @cached_property
+    def parents(self) -> list[int]:
+        # Worked out once for the file, so that each trigger costs its nesting depth, not
+        # a walk over the lines of its function (quadratic in a long function).
+        return _parents(self.logical or [])
+
+
+def _starts(text: str, offsets: list[int], line: Logical, pattern: re.Pattern[str]) -> bool:
+    start = offsets[line.first]
+    if start == 0 and text.startswith("\ufeff"):
+        start = 1  # a byte-order mark is no part of the first statement
+    while text.startswith("\f", start):  # a form feed before a statement is blank
+        start += 1
+    return pattern.match(text, start) is not None
+
+
 class _Segmenter:
     """Chooses the lines that let each trigger parse in context; see the module docstring."""
 
-    def __init__(self, text: str, offsets: list[int], logical: list[Logical]) -> None:
-        self.text = text
-        self.offsets = offsets
+    def __init__(self, scan: LineScan, logical: list[Logical]) -> None:
+        self.text = scan.text
+        self.offsets = scan.offsets
         self.logical = logical
         self.firsts = [item.first for item in logical]
         self.keep: set[int] = set()
         self.stub_clauses: set[int] = set()
-        self.imports = [i for i in range(len(logical)) if self._starts(i, _IMPORT)]
-        # Worked out once for the file, so that each trigger costs its nesting depth, not
-        # a walk over the lines of its function (quadratic in a long function).
-        self.parents = _parents(logical)
+        self.imports = scan.imports
+        self.parents = scan.parents
         self._block_ends: dict[int, int] = {}
         self._clauses: dict[int, list[int]] = {}
         self._headers_kept: set[int] = set()
         self._functions_kept: set[int] = set()
 
     def _starts(self, index: int, pattern: re.Pattern[str]) -> bool:
-        start = self.offsets[self.logical[index].first]
-        while self.text.startswith("\f", start):  # a form feed before a statement is blank
-            start += 1
-        return pattern.match(self.text, start) is not None
+        return _starts(self.text, self.offsets, self.logical[index], pattern)
 
     def logical_at(self, offset: int) -> int | None:
         line = bisect_right(self.offsets, offset) - 1
@@ -423,11 +459,13 @@ def select_lines(
     text: str,
     statement_trigger: Triggers | None,
     function_trigger: Triggers | None = None,
+    scan: LineScan | None = None,
 ) -> Selection | None:
     """Return the lines to parse so every trigger parses in context, or None for all.
 
     A statement trigger keeps its statement and the headers around it; a function
-    trigger keeps its whole innermost function.
+    trigger keeps its whole innermost function. `scan` is the text's, when it is kept
+    for another selection.
     """
     statement_hits = list(statement_trigger.finditer(text)) if statement_trigger else []
     aliases = {m.group(1) for hit in statement_hits if (m := _alias_after(text, hit))}
@@ -438,11 +476,11 @@ def select_lines(
     function_hits = list(function_trigger.finditer(text)) if function_trigger else []
     if not statement_hits and not function_hits:
         return Selection(frozenset())
-    offsets = line_offsets(text)
-    logical = logical_lines(text, offsets)
+    scan = scan if scan is not None else LineScan(text)
+    logical = scan.logical
     if logical is None:
         return None
-    segmenter = _Segmenter(text, offsets, logical)
+    segmenter = _Segmenter(scan, logical)
     for match in function_hits:
         where = segmenter.logical_at(match.start())
         if where is not None:

@@ -98,7 +98,8 @@ def summary(
     if unsafe:
         parts.append(f"{unsafe} more with `lintgv fix --unsafe`")
     if errors:
-        parts.append(f"{len(errors)} could not be checked")
+        # A file two rules could not check is one file.
+        parts.append(f"{len({e.path for e in errors})} could not be checked")
     return "; ".join(parts) + "."
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -30,6 +31,7 @@ from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.cpp_regions import joined_ranges
 from lintgv.parsing.python import ParsedPython
+from lintgv.parsing.python_ast import ParsedAst
 from lintgv.prefilter import bytes_pattern
 from lintgv.suppress import Suppression
 
@@ -162,7 +164,7 @@ class RuleContext:
 
 
 class Rule:
-    """A check with stable code; subclasses are PythonRule or CppRule."""
+    """A check with stable code; subclasses are PythonRule, PythonAstRule or CppRule."""
 
     META: ClassVar[RuleMeta]
     LANGUAGE: ClassVar[Language | None]
@@ -364,6 +366,25 @@ class PythonRule(Rule):
             for node, span, start in zip(nodes, spans, starts, strict=True)
             if covered(self.finding(span, start, None, None))
         }
+
+
+class PythonAstRule(Rule):
+    """A Python rule that reads CPython's ast (parsing/python_ast.py): it only reports, so
+    it needs no concrete tree, and CPython's parser is several times faster than
+    libcst's. `run` reports what the parse holds."""
+
+    LANGUAGE = Language.PYTHON
+
+    def __init__(self, context: RuleContext, parsed: ParsedAst) -> None:
+        super().__init__(context)
+        self.parsed = parsed
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+    def report(self, node: ast.AST, message: Message | None = None) -> None:
+        """Record a finding on `node`."""
+        self.findings.append(self.finding(self.parsed.span_of(node), 0, message, None))
 
 
 # What a query match holds: its nodes by capture name.

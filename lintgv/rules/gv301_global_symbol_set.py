@@ -72,6 +72,11 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     `transform.Apply(lambda f: ...)` is an overwrite (Apply hands it each function of the
     module); a lambda stored in a variable first and passed by name is not followed.
 
+    In Python the rule reads CPython's parse of the file, of the Python lintgv runs on: a
+    function written in the syntax of a later Python (`def f[T](x)`, an f-string holding
+    its own quotes) is reported as not checked by the rule, with the line, rather than
+    passed over.
+
     ## See also
     GV302 (removal), GV303 (TVMScript `T.func_attr`); RFC 0077, "Drawbacks";
     `GlobalVarSupply::UniqueGlobalFor` (TVM 0.10 to 0.24), `UniqueNameSupply` (TVM 0.25).

@@ -45,6 +45,11 @@ _DOC = """A function's `global_symbol` is removed.
     A remover under another name, or a map of attributes rebuilt without the key, is
     not seen.
 
+    In Python the rule reads CPython's parse of the file, of the Python lintgv runs on: a
+    function written in the syntax of a later Python (`def f[T](x)`, an f-string holding
+    its own quotes) is reported as not checked by the rule, with the line, rather than
+    passed over.
+
     ## See also
     GV301 (setting and overwriting), GV303 (TVMScript); RFC 0077.
     """

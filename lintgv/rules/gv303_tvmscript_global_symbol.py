@@ -9,7 +9,7 @@ from lintgv.model import Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import Invalid, MigrationPhase, PythonRule, RuleContext, RuleMeta, Valid
-from lintgv.rules._global_symbol.python_scan import is_key
+from lintgv.rules._global_symbol.python_scan import KEY
 
 META = RuleMeta(
     code="GV303",
@@ -124,7 +124,7 @@ class TvmscriptGlobalSymbol(PythonRule):
         if not any(FUNC_ATTR.match(n) or n in dialects for n in names):
             return
         for element in node.args[0].value.elements:
-            if isinstance(element, cst.DictElement) and is_key(element.key):
+            if isinstance(element, cst.DictElement) and _is_key(element.key):
                 self.report(node, self._message(element.value))
                 return
 
@@ -135,3 +135,8 @@ class TvmscriptGlobalSymbol(PythonRule):
         if isinstance(symbol, str) and symbol != self._functions[-1]:
             return _mismatch_message(symbol, self._functions[-1])
         return None
+
+
+def _is_key(node: cst.BaseExpression) -> bool:
+    """Tell whether `node` is the string literal "global_symbol"."""
+    return isinstance(node, cst.SimpleString) and node.evaluated_value == KEY

@@ -1,6 +1,7 @@
 """Files that cannot be checked get a precise entry in `errors`, and the run goes on."""
 
 import json
+import sys
 
 import tree_sitter
 
@@ -114,3 +115,45 @@ def test_cpp_wrapped_whole_in_one_error_is_checked(lintgv, project) -> None:
     code, document = _run_json(lintgv, root)
     assert code == 1, document
     assert [(f["code"], f["line"]) for f in document["findings"]] == [("GV101", 9)]
+
+
+def test_python_of_a_later_release_is_named_not_checked_by_the_ast_rules(lintgv, project) -> None:
+    # GV301 and GV302 read CPython's parse of the Python lintgv runs on; a function in
+    # the syntax of a later Python (a type parameter list, Python 3.12) is not passed
+    # over: each rule says it could not check the file, and the libcst rules still do.
+    later = (
+        "from tvm import relay\n\n"
+        "def rename[T](func: T) -> T:\n"
+        '    gv = relay.GlobalVar("x")\n'
+        '    return func.with_attr("global_symbol", "x")\n'
+    )
+    older = 'def name(func):\n    return func.with_attr("global_symbol", "x")\n'
+    root = project({"later.py": later, "older.py": older})
+    result = lintgv("check", "--no-cache", ".", cwd=root)
+    if sys.version_info >= (3, 12):
+        assert result.returncode == 1, result.stdout
+        assert "later.py:5:12: GV301" in result.stdout
+        return
+    assert result.returncode == 3, result.stdout
+    for code in ("GV301", "GV302"):
+        assert f"later.py:3: error: {code} could not check this file: the parser of Python" in (
+            result.stdout
+        )
+    assert "later.py:4:10: GV101" in result.stdout
+    assert "older.py:2:12: GV301" in result.stdout
+    assert result.stdout.endswith("(2 checked); 1 could not be checked.\n")
+
+
+def test_a_syntax_error_in_a_file_only_the_ast_rules_read_is_the_file_error(
+    lintgv, project
+) -> None:
+    root = project({"broken.py": 'def f(func):\n    return func.with_attr("global_symbol", "x"\n'})
+    code, document = _run_json(lintgv, root)
+    assert code == 2
+    error = _error_of(document, "broken.py")
+    assert error == {
+        "path": "broken.py",
+        "message": "Python syntax error: '(' was never closed",
+        "line": 2,
+        "column": 26,
+    }

@@ -1,5 +1,7 @@
 """GV301 judgements that need more than one finding per snippet."""
 
+import pytest
+
 from lintgv.examples import check_snippet
 from lintgv.model import Severity
 from lintgv.rules.gv301_global_symbol_set import GlobalSymbolSetCpp, GlobalSymbolSetPython
@@ -79,3 +81,50 @@ def test_cpp_set_guarded_by_an_absence_test_is_a_first_setting_after_any_branch(
     assert [f.span.start_line for f in found] == [3, 6]
     assert "first setting" in found[1].message
     assert found[1].severity is Severity.INFO
+
+
+def test_python_a_read_counts_only_when_written_before_the_setting() -> None:
+    # CPython lists a conditional expression's test before its first value; the scan
+    # reads them as written.
+    after = (
+        "def f(func):\n"
+        '    return func.with_attr("global_symbol", "x") if "global_symbol" not in func.attrs '
+        "else func\n"
+    )
+    before = (
+        "def f(func):\n"
+        '    return func if "global_symbol" in func.attrs else '
+        'func.with_attr("global_symbol", "x")\n'
+    )
+    [set_after] = check_snippet(GlobalSymbolSetPython, after).findings
+    [set_before] = check_snippet(GlobalSymbolSetPython, before).findings
+    assert "first setting" in set_after.message
+    assert "overwritten: its global_symbol is read first (line 2)" in set_before.message
+
+
+@pytest.mark.parametrize(
+    ("call", "reported"),
+    [
+        ('func.with_attrs({**extra, "global_symbol": "x"})', True),
+        ('func.with_attr(*args, "global_symbol", "x")', False),  # the key is not first
+        ('func.with_attr("global_" "symbol", "x")', False),  # two literals, as libcst reads
+        ('func.with_attr(b"global_symbol", "x")', False),
+        ('func.with_attr("global_symbol", "x", "y")', True),
+    ],
+)
+def test_python_the_key_is_one_string_literal_first(call: str, reported: bool) -> None:
+    code = f"def f(func, extra, args):\n    return {call}\n"
+    found = check_snippet(GlobalSymbolSetPython, code).findings
+    assert bool(found) is reported
+    if found:
+        assert (found[0].span.start_col, found[0].span.end_col) == (11, 11 + len(call))
+
+
+def test_python_async_functions_and_loops_are_scanned() -> None:
+    code = (
+        "async def strip(mod):\n"
+        "    async for gvar, func in mod.functions.items():\n"
+        '        yield func.with_attr("global_symbol", gvar.name_hint)\n'
+    )
+    [found] = check_snippet(GlobalSymbolSetPython, code).findings
+    assert "`func` is taken from the module (line 2)" in found.message
