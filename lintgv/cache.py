@@ -23,6 +23,7 @@ import logging
 import os
 import pickle
 import stat
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -140,9 +141,10 @@ def _read(path: Path) -> bytes | None:
 
 @cache
 def code_stamp() -> str:
-    """Return a digest of lintgv's own source files (names, sizes, modification times)."""
+    """Return a digest of lintgv's own source files (names, sizes, modification times)
+    and of the Python running them, whose parser reads the files GV301 and GV302 check."""
     package = Path(__file__).parent
-    parts = []
+    parts = [f"python {sys.version_info.major}.{sys.version_info.minor}"]
     for source in sorted(package.rglob("*.py")):
         try:
             status = source.stat()

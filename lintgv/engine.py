@@ -340,8 +340,11 @@ def check(
         return FileResult(source.path, errors=(error,))
     table = _table(config)
     enabled, severities, judges = table.reporting(rules)
+    # A rule that could not check the file (a crash, a text its parser refuses) found
+    # nothing either way: whether its suppressions are used is not known.
+    finished = enabled - {e.code for e in errors if e.code is not None}
     kept = apply_suppressions(
-        findings, suppressions, source.path, judges, enabled, severities, table.known
+        findings, suppressions, source.path, judges, finished, severities, table.known
     )
     kept.sort(key=lambda f: (f.span, f.code))
     if not config.release.has_name_supply:
@@ -384,8 +387,8 @@ def _check_python(
     abstract = [r for r in rules if issubclass(r, PythonAstRule)]
     kept = triggered.patterns(concrete, helpers=True)
     abstract_kept = triggered.patterns(abstract, helpers=False)
-    # A file with suppression comments is checked whole by every rule once any trigger
-    # matched in it (see check): each rule then sees every line.
+    # A file with suppression comments is checked whole by every libcst rule once any
+    # trigger matched in it (see check); the ast rules keep to their triggers' lines.
     if has_suppressions and not whole and kept == abstract_kept == (None, None):
         return [], [], (set(), set())
     whole = whole or has_suppressions
@@ -393,8 +396,8 @@ def _check_python(
     parsed, findings, errors, defined = _check_concrete(
         source, context, concrete, *kept, whole, parts, scan
     )
-    if abstract and (whole or abstract_kept != (None, None)):
-        more, failed = _check_abstract(source, context, abstract, *abstract_kept, whole, scan)
+    if abstract:
+        more, failed = _check_abstract(source, context, abstract, *abstract_kept, scan)
         findings += more
         errors += failed
     if has_suppressions and findings:
@@ -444,7 +447,8 @@ def _check_concrete(
     defined: _Defined = (set(), set())
     for visitor in visitors:
         if visitor.crash is not None:
-            errors.append(FileError(source.path, str(visitor.crash), code=visitor.crash.code))
+            crash = visitor.crash
+            errors.append(FileError(source.path, str(crash), code=crash.code, crash=True))
             continue
         findings.extend(visitor.findings)
         defined[0].update(visitor.defined_helpers)
@@ -458,11 +462,14 @@ def _check_abstract(
     rules: Sequence[type[PythonAstRule]],
     statement: Triggers | None,
     function: Triggers | None,
-    whole: bool,
     scan: LineScan,
 ) -> tuple[list[Finding], list[FileError]]:
-    """Run the ast rules over the lines their triggers keep (every line when `whole`)."""
-    selection = None if whole else select_lines(source.text, statement, function, scan)
+    """Run the ast rules over the lines their triggers keep. Always those lines, even in
+    a check of every line: these rules offer no fix that needs the rest, and a function
+    elsewhere in the file that CPython cannot read then leaves their findings alone."""
+    if statement is None and function is None:
+        return [], []
+    selection = select_lines(source.text, statement, function, scan)
     if selection is not None and selection.is_empty:
         return [], []
     try:
@@ -470,9 +477,11 @@ def _check_abstract(
     except NewerSyntax as exc:
         release = f"{sys.version_info.major}.{sys.version_info.minor}"
         why = (
-            f"could not check this file: the parser of Python {release}, which lintgv runs "
-            f"on, rejects it ({exc.message}) where libcst reads it, as syntax of a later "
-            "Python; run lintgv on that Python to check it"
+            # No line number in the text: the error's own line says where, and a fix's
+            # proof compares the errors before and after by their text.
+            f"could not check the code around its triggers: the parser of Python {release}, "
+            f"which lintgv runs on, rejects this line ({exc.message}), which libcst reads: "
+            "syntax of a later Python, or none that Python accepts"
         )
         return [], [
             FileError(source.path, f"{r.META.code} {why}", exc.line, code=r.META.code)
@@ -510,7 +519,8 @@ def _run_each(source: SourceFile, instances: Iterable[CppRule | PythonAstRule]) 
             instance.run()
         except Exception as exc:  # a rule bug must not hide the other rules' results
             log.debug("rule %s crashed on %s", code, source.path, exc_info=True)
-            errors.append(FileError(source.path, str(RuleCrash(code, exc)), code=code))
+            crash = str(RuleCrash(code, exc))
+            errors.append(FileError(source.path, crash, code=code, crash=True))
             continue
         findings.extend(instance.findings)
         defined[0].update(instance.defined_helpers)

@@ -167,6 +167,9 @@ class FileError:
     # A file `fix` may not write (outside the tree, hard-linked, not a regular file): its
     # findings stand, with this error's message as the reason.
     refused: bool = False
+    # A rule's own bug, not the file's: the language server logs it rather than show it
+    # on the document.
+    crash: bool = False
 
 
 @dataclass(frozen=True)

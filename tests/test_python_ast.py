@@ -62,7 +62,10 @@ def test_a_partial_parse_gives_the_file_lines() -> None:
         ("a if b else c\n", ["a", "b", "c"]),
         ("{k: v, **rest, j: w}\n", ["k", "v", "rest", "j", "w"]),
         ("f(x, key=y, *more)\n", ["f", "x", "key=y", "*more"]),
-        ("@deco\ndef g(p=d) -> r:\n    body\n", ["deco", "p", "d", "r", "body"]),
+        (
+            "@deco\ndef g(p=d, *, k: t = e) -> r:\n    body\n",
+            ["deco", "p", "d", "k", "t", "e", "r", "body"],
+        ),
     ],
     ids=["conditional", "dict", "call", "function"],
 )
@@ -79,6 +82,7 @@ def test_children_come_in_the_order_they_are_written(text: str, written: list[st
             stack.extend(reversed(children(child)))
         elif isinstance(child, ast.arg):
             found.append(child.arg)
+            stack.extend(reversed(children(child)))
         else:
             found.append(code)
     assert found == written

@@ -94,9 +94,9 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
     lines.extend(_groups_left(run))
     errors = run.all_errors
     if errors:
-        lines.append(
-            f"{_plural(len(errors), 'problem')}: files that could not be checked or written:"
-        )
+        # A file two rules could not check is one file, with two lines below.
+        files = len({e.path for e in errors})
+        lines.append(f"{_plural(files, 'file')} could not be checked or written:")
         lines.extend(f"  {display_path(e.path)}: {e.message}" for e in errors)
     return "\n".join(lines)
 

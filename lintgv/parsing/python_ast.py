@@ -46,7 +46,9 @@ class ParsedAst:
     # `str`: it parses the text after it, and columns on the first line count from
     # there, as libcst's do.
     mark: int = 0
-    _ascii: dict[int, bool] = field(default_factory=dict)
+    # For each line asked about that is not ASCII: the code-point column of each UTF-8
+    # byte offset (None for an ASCII line, where the two are the same).
+    _columns: dict[int, list[int] | None] = field(default_factory=dict)
     # What rules work out together from this parse, by name (GV301 and GV302 share one
     # scan): made by the first rule that asks.
     shared: dict[str, object] = field(default_factory=dict)
@@ -59,13 +61,20 @@ class ParsedAst:
 
     def _column(self, line: int, byte: int) -> int:
         """Return the code-point column of UTF-8 `byte` offset on `line`."""
-        plain = self._ascii.get(line)
-        if plain is None:
-            plain = self._ascii[line] = self.index.line(line).isascii()
-        if plain:
+        if line not in self._columns:
+            text = self.index.line(line)[self.mark if line == 1 else 0 :]
+            columns = None
+            if not text.isascii():
+                # Worked out once per line: a long line asked about at each of thousands
+                # of calls would otherwise be encoded again for each.
+                columns = [0]
+                for at, char in enumerate(text, 1):
+                    columns.extend([at] * len(char.encode(errors="surrogatepass")))
+            self._columns[line] = columns
+        columns = self._columns[line]
+        if columns is None:
             return byte
-        text = self.index.line(line)[self.mark if line == 1 else 0 :]
-        return len(text.encode()[:byte].decode(errors="replace"))
+        return columns[min(byte, len(columns) - 1)]
 
     def _ends(self, node: ast.AST) -> tuple[int, int, int, int]:
         """Return the parsed text's (line, column, end line, end column) of `node`."""
@@ -101,9 +110,10 @@ _WRITTEN_ORDER: dict[type, tuple[str, ...]] = {
 def children(node: ast.AST) -> list[ast.AST]:
     """Return the child nodes of `node` in the order they are written: CPython lists a
     dict's keys before its values, a conditional expression's test before its first
-    value, a function's decorators after its body, and a call's keyword arguments after
-    its positional ones wherever they are. Operators and contexts (`ast.Load`), which
-    CPython shares between nodes, are not children here."""
+    value, a function's decorators after its body, a call's keyword arguments after its
+    positional ones and parameters' defaults after the parameters, wherever they are.
+    Operators and contexts (`ast.Load`), which CPython shares between nodes, are not
+    children here."""
     kind = type(node)
     if kind is ast.Dict:
         found: list[ast.AST] = []
@@ -116,8 +126,13 @@ def children(node: ast.AST) -> list[ast.AST]:
         arguments = [*node.args, *node.keywords]  # type: ignore[attr-defined]
         arguments.sort(key=_start)
         return [node.func, *arguments]  # type: ignore[attr-defined]
-    names = _WRITTEN_ORDER.get(kind, node._fields)
-    found = []
+    if kind is ast.arguments:  # parameters, and their defaults, in separate lists
+        return sorted(_fields_of(node, node._fields), key=_start)
+    return _fields_of(node, _WRITTEN_ORDER.get(kind, node._fields))
+
+
+def _fields_of(node: ast.AST, names: tuple[str, ...]) -> list[ast.AST]:
+    found: list[ast.AST] = []
     for name in names:
         value = getattr(node, name, None)
         if isinstance(value, list):
@@ -153,22 +168,34 @@ def parse_ast(text: str, selection: Selection | None = None) -> ParsedAst:
 
     A text CPython cannot read is parsed whole by libcst, whose ParseError says what a
     check of the file always said (a syntax error, nesting too deep); when libcst reads
-    it, NewerSyntax says where CPython stopped."""
+    it, NewerSyntax says where CPython stopped in the lines selected."""
+    refused: tuple[BaseException, tuple[int, ...]] | None = None
     if selection is not None and not has_lone_return(text):
         # The partial text splits at `\n` only (see python_lines.compact); a lone `\r` is
         # a line break to CPython and to the line model: such a text is parsed whole.
         partial, line_map = compact(text, selection)
         try:
             return _parsed(partial, line_map)
-        except _UNREADABLE:
-            pass  # the line scan misjudged a block: the whole text settles it
+        except _UNREADABLE as exc:
+            refused = (exc, line_map)  # or the line scan misjudged a block: try it whole
     try:
         return _parsed(text, ())
     except _UNREADABLE as exc:
         parse_python(text)  # raises the file's ParseError, if libcst cannot read it either
-        line = exc.lineno if isinstance(exc, SyntaxError) and exc.lineno else 1
-        message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        error, line_map = refused if refused is not None else (exc, ())
+        line = error.lineno if isinstance(error, SyntaxError) and error.lineno else 1
+        if line_map:
+            line = line_map[min(line, len(line_map)) - 1]
+        message = error.msg if isinstance(error, SyntaxError) else str(error)
         raise NewerSyntax(line, message) from exc
+
+
+def _parsed(text: str, line_map: tuple[int, ...]) -> ParsedAst:
+    mark = 1 if text.startswith("\ufeff") else 0
+    # CPython's parser refuses a NUL anywhere, libcst's only outside strings; a blank in
+    # its place keeps every position, and no key this scan looks for holds a NUL.
+    readable = text[mark:].replace("\x00", " ")
+    return ParsedAst(quiet_parse(readable), LineIndex(text), line_map, mark)
 
 
 def dotted(node: ast.AST) -> str | None:
@@ -179,11 +206,3 @@ def dotted(node: ast.AST) -> str | None:
         head = dotted(node.value)
         return f"{head}.{node.attr}" if head is not None else None
     return None
-
-
-def _parsed(text: str, line_map: tuple[int, ...]) -> ParsedAst:
-    mark = 1 if text.startswith("\ufeff") else 0
-    # CPython's parser refuses a NUL anywhere, libcst's only outside strings; a blank in
-    # its place keeps every position, and no key this scan looks for holds a NUL.
-    readable = text[mark:].replace("\x00", " ")
-    return ParsedAst(quiet_parse(readable), LineIndex(text), line_map, mark)

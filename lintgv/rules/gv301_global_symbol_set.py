@@ -72,10 +72,13 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     `transform.Apply(lambda f: ...)` is an overwrite (Apply hands it each function of the
     module); a lambda stored in a variable first and passed by name is not followed.
 
-    In Python the rule reads CPython's parse of the file, of the Python lintgv runs on: a
-    function written in the syntax of a later Python (`def f[T](x)`, an f-string holding
-    its own quotes) is reported as not checked by the rule, with the line, rather than
-    passed over.
+    In Python the rule reads CPython's parse of the functions around its triggers, with
+    the parser of the Python lintgv runs on: such a function written in the syntax of a
+    later Python (`def f[T](x)`, an f-string holding its own quotes), or in one only
+    libcst accepts, is reported as not checked by the rule, on its line, rather than
+    passed over (and the rule's suppression comments in the file are not judged unused).
+    Syntax of that kind elsewhere in the file changes nothing, unless in an import or the
+    file's first statement, which the rule reads too.
 
     ## See also
     GV302 (removal), GV303 (TVMScript `T.func_attr`); RFC 0077, "Drawbacks";

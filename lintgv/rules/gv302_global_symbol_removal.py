@@ -45,10 +45,13 @@ _DOC = """A function's `global_symbol` is removed.
     A remover under another name, or a map of attributes rebuilt without the key, is
     not seen.
 
-    In Python the rule reads CPython's parse of the file, of the Python lintgv runs on: a
-    function written in the syntax of a later Python (`def f[T](x)`, an f-string holding
-    its own quotes) is reported as not checked by the rule, with the line, rather than
-    passed over.
+    In Python the rule reads CPython's parse of the functions around its triggers, with
+    the parser of the Python lintgv runs on: such a function written in the syntax of a
+    later Python (`def f[T](x)`, an f-string holding its own quotes), or in one only
+    libcst accepts, is reported as not checked by the rule, on its line, rather than
+    passed over (and the rule's suppression comments in the file are not judged unused).
+    Syntax of that kind elsewhere in the file changes nothing, unless in an import or the
+    file's first statement, which the rule reads too.
 
     ## See also
     GV301 (setting and overwriting), GV303 (TVMScript); RFC 0077.

@@ -62,7 +62,7 @@ def _scanned_diagnostics(ls: LintgvServer, scanned: Scanned) -> list[types.Diagn
         for f in scanned.result.findings
     ]
     return found + [
-        error_diagnostic(scanned.index, codec, e) for e in scanned.result.errors if e.code is None
+        error_diagnostic(scanned.index, codec, e) for e in scanned.result.errors if not e.crash
     ]
 
 

@@ -120,16 +120,18 @@ def to_diagnostic(
 def error_diagnostic(
     index: LineIndex, codec: PositionCodec, error: FileError, code: str = PARSE_ERROR_CODE
 ) -> types.Diagnostic:
-    """Return the one diagnostic of a document that could not be checked."""
+    """Return the diagnostic of a document that could not be checked, or of a rule that
+    could not check it (its message names the rule, and the diagnostic its code)."""
     line = error.line or 1
     column = max((error.column or 1) - 1, 0) if error.line else 0
     start = to_position(index, codec, line, column)
     end = to_position(index, codec, line, len(index.line(line))) if error.line else start
+    message = error.message if error.code else f"lintgv could not check this file: {error.message}"
     return types.Diagnostic(
         range=types.Range(start=start, end=end),
-        message=f"lintgv could not check this file: {error.message}",
+        message=message,
         severity=types.DiagnosticSeverity.Error,
-        code=code,
+        code=error.code or code,
         source=SOURCE,
     )
 

@@ -40,7 +40,7 @@ def diagnostics_of(ls: LintgvServer, analysis: Analysis) -> list[types.Diagnosti
         to_diagnostic(index, codec, f, docs_href(f.code, template))
         for f in analysis.result.findings
     ]
-    found += [error_diagnostic(index, codec, e) for e in analysis.result.errors if e.code is None]
+    found += [error_diagnostic(index, codec, e) for e in analysis.result.errors if not e.crash]
     return found
 
 

@@ -341,9 +341,9 @@ class LintgvServer(LanguageServer):
     def log_crashes(self, analysis: Analysis) -> None:
         """Log each crashed rule of `analysis` once per document version."""
         for error in analysis.result.errors:
-            if error.code is None:
+            if not error.crash:
                 continue
-            key = (analysis.uri, analysis.version, error.code)
+            key = (analysis.uri, analysis.version, error.code or "")
             if key not in self.reported:
                 self.reported.add(key)
                 self.log_message(

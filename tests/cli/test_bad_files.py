@@ -136,9 +136,8 @@ def test_python_of_a_later_release_is_named_not_checked_by_the_ast_rules(lintgv,
         return
     assert result.returncode == 3, result.stdout
     for code in ("GV301", "GV302"):
-        assert f"later.py:3: error: {code} could not check this file: the parser of Python" in (
-            result.stdout
-        )
+        message = f"later.py:3: error: {code} could not check the code around its triggers"
+        assert message in result.stdout
     assert "later.py:4:10: GV101" in result.stdout
     assert "older.py:2:12: GV301" in result.stdout
     assert result.stdout.endswith("(2 checked); 1 could not be checked.\n")
@@ -157,3 +156,45 @@ def test_a_syntax_error_in_a_file_only_the_ast_rules_read_is_the_file_error(
         "line": 2,
         "column": 26,
     }
+
+
+LATER_ELSEWHERE = (
+    "def rename(mod):\n"
+    '    return mod["m"].with_attr("global_symbol", "x")\n\n\n'
+    "def label(d):\n"
+    '    return f"{d["k"]}"\n'
+)
+
+
+def test_later_syntax_in_another_function_leaves_the_ast_rules_findings(lintgv, project) -> None:
+    # A suppression comment makes the libcst rules read every line; the ast rules still
+    # read only the lines around their triggers, so a checked file and the same file
+    # with an unrelated comment give the same GV301.
+    root = project(
+        {
+            "plain.py": LATER_ELSEWHERE,
+            "commented.py": LATER_ELSEWHERE.replace("(mod):", "(mod):  # lintgv: ignore[GV101]"),
+        }
+    )
+    code, document = _run_json(lintgv, root)
+    assert code == 1, document
+    found = {(f["path"], f["code"], f["line"]) for f in document["findings"]}
+    assert ("plain.py", "GV301", 2) in found
+    assert ("commented.py", "GV301", 2) in found
+    assert not [e for e in document["errors"] if e["code"] in ("GV301", "GV302")]
+
+
+def test_a_suppression_of_a_rule_that_could_not_check_is_kept_by_fix(lintgv, project) -> None:
+    text = (
+        "def rename[T](mod: T) -> T:\n"
+        '    return mod["m"].with_attr("global_symbol", "x")  # lintgv: ignore[GV301]\n'
+    )
+    root = project({"later.py": text})
+    checked = lintgv("check", "--no-cache", ".", cwd=root)
+    assert "GV902" not in checked.stdout
+    fixed = lintgv("fix", "--no-cache", ".", cwd=root)
+    assert (root / "later.py").read_text(encoding="utf-8") == text
+    if sys.version_info < (3, 12):
+        assert checked.returncode == 2, checked.stdout  # an error, and no finding
+        assert "1 file could not be checked or written:" in fixed.stdout
+        assert fixed.stdout.count("later.py:") == 2  # one line for each rule

@@ -128,3 +128,34 @@ def test_python_async_functions_and_loops_are_scanned() -> None:
     )
     [found] = check_snippet(GlobalSymbolSetPython, code).findings
     assert "`func` is taken from the module (line 2)" in found.message
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        'func.attrs["global_symbol",]',
+        'func.attrs["glob\\x61l_symbol"]',
+        'func.attrs[("global_symbol")]',
+    ],
+    ids=["trailing-comma", "escape", "parenthesized"],
+)
+def test_python_a_read_of_the_key_however_written(read: str) -> None:
+    code = (
+        "def rename(func):\n"
+        f"    name = {read}\n"
+        '    return func.with_attr("global_symbol", name + "_x")\n'
+    )
+    [found] = check_snippet(GlobalSymbolSetPython, code).findings
+    assert "overwritten: its global_symbol is read first (line 2)" in found.message
+
+
+def test_python_a_parameter_default_is_read_where_it_is_written() -> None:
+    # A default is evaluated where the parameter list is written, before a keyword-only
+    # parameter's default after it (CPython keeps them in separate lists).
+    code = (
+        'def rename(func, a=func0.with_attr("global_symbol", "x"), *,\n'
+        '           b="global_symbol" in func0.attrs):\n'
+        "    return a\n"
+    )
+    [found] = check_snippet(GlobalSymbolSetPython, code).findings
+    assert "first setting" in found.message

@@ -1,6 +1,7 @@
 """Pushed diagnostics: on open, change, save and close; never for a stale version;
 positions in UTF-16 and with CRLF line ends; one diagnostic for a file that does not parse."""
 
+import sys
 from pathlib import Path
 
 from lsprotocol import types
@@ -184,3 +185,31 @@ async def test_a_document_whose_uri_has_escapes_is_checked_and_served(
         )
     )
     assert any(a.title == "Ignore GV101 on this line" for a in actions or [])
+
+
+async def test_a_rule_that_could_not_check_the_document_says_so_on_its_line(
+    tmp_path: Path, start: Start
+) -> None:
+    # GV301 and GV302 read CPython's parse; Python 3.11's parser refuses a type parameter
+    # list (Python 3.12), which libcst reads. Each rule's error is shown where it stopped,
+    # under its own code; GV101, which reads libcst's parse, still reports.
+    root = write_project(tmp_path)
+    client = await start(root)
+    text = (
+        "import tvm\n\n"
+        "def rename[T](func: T) -> T:\n"
+        '    gv = tvm.ir.GlobalVar("f")\n'
+        '    return func.with_attr("global_symbol", "f")  # lintgv: ignore[GV301]\n'
+    )
+    uri = client.open(python_file(root), text)
+    diagnostics = await client.diagnostics_for(uri, 1)
+    codes = sorted(str(d.code) for d in diagnostics)
+    if sys.version_info >= (3, 12):  # this Python reads it: the comment silences GV301
+        assert codes == ["GV101"]
+        return
+    assert codes == ["GV101", "GV301", "GV302"]  # and no GV902: the comment is not judged
+    for diagnostic in diagnostics:
+        if diagnostic.code != "GV101":
+            assert diagnostic.message.startswith(f"{diagnostic.code} could not check the code")
+            assert diagnostic.severity == types.DiagnosticSeverity.Error
+            assert diagnostic.range.start.line == 2

@@ -14,9 +14,11 @@ from lintgv.rules._global_symbol.cpp_scan import mutations_of
 from lintgv.rules._global_symbol.messages import Evidence, Kind, remove_message, set_message
 
 CPP_TRIGGERS = (r'kGlobalSymbol|"global_symbol"',)
-# The whole function is parsed: its earlier lines show whether a symbol existed.
+# The whole function is parsed: its earlier lines show whether a symbol existed. These
+# triggers are all the Python rules see, in every check (see engine._check_abstract): a
+# comment line between the call's parenthesis and its key is allowed for.
 PYTHON_TRIGGERS = (
-    r"""(?:with_attr|without_attr)\(\s*["']global_symbol"""
+    r"""(?:with_attr|without_attr)\(\s*(?:#[^\n]{0,400}\n\s*){0,8}["']global_symbol"""
     rf"""|with_attrs?\(\s*\{{[^}}]{{0,{DICT_SCAN}}}["']global_symbol""",
 )
 

@@ -24,18 +24,37 @@ MODULE_LOOKUP = re.compile(
 FUNCTION_CONSTRUCTORS = frozenset({"Function", "PrimFunc"})
 READ_METHODS = frozenset({"get", "get_attr", "has_attr"})
 MAX_HOPS = 4
-# The string "global_symbol" written as one literal, with a prefix or in any quotes: one
-# written as adjacent literals ("global_" "symbol") is not the key.
-_ONE_LITERAL = re.compile(r"""[rRuU]?("{3}|'{3}|"|')global_symbol\1""")
+# A string literal's prefix and opening quotes.
+_OPENING = re.compile(r"""[rRbBuUfF]{0,2}("{3}|'{3}|"|')""")
 
 
 def is_key(node: ast.AST | None, parsed: ParsedAst) -> bool:
-    """Tell whether `node` is the string literal "global_symbol"."""
+    """Tell whether `node` is the string literal "global_symbol", written as one literal
+    (CPython joins adjacent ones, `"global_" "symbol"`, which libcst's rules never took
+    for the key)."""
     return (
         isinstance(node, ast.Constant)
         and node.value == KEY
-        and _ONE_LITERAL.fullmatch(parsed.code_of(node)) is not None
+        and _is_one_literal(parsed.code_of(node))
     )
+
+
+def _is_one_literal(code: str) -> bool:
+    """Tell whether `code`, the text of a string constant, is one literal: its closing
+    quotes end it (escapes and line continuations inside it skipped)."""
+    opening = _OPENING.match(code)
+    if opening is None:
+        return False
+    quote = opening.group(1)
+    at = opening.end()
+    while at < len(code):
+        if code[at] == "\\":
+            at += 2
+        elif code.startswith(quote, at):
+            return at + len(quote) == len(code)
+        else:
+            at += 1
+    return False
 
 
 def arguments(call: ast.Call) -> list[ast.expr]:
@@ -108,7 +127,14 @@ def read_subject(node: ast.AST, parsed: ParsedAst) -> ast.expr | None:
     """Return the expression whose symbol `node` reads, when it is a read at all:
     `x.attrs["global_symbol"]`, `"global_symbol" in x.attrs`, `x.attrs.get("global_symbol")`."""
     if isinstance(node, ast.Subscript):
-        return node.value if is_key(node.slice, parsed) else None
+        index = node.slice
+        if (
+            isinstance(index, ast.Tuple)
+            and len(index.elts) == 1
+            and not parsed.code_of(index).startswith("(")
+        ):
+            index = index.elts[0]  # `attrs["global_symbol",]`: one index, a comma after it
+        return node.value if is_key(index, parsed) else None
     if isinstance(node, ast.Compare) and is_key(node.left, parsed):
         tests_membership = (isinstance(op, ast.In | ast.NotIn) for op in node.ops)
         return node.comparators[0] if any(tests_membership) else None
