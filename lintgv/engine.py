@@ -387,8 +387,8 @@ def _check_python(
     abstract = [r for r in rules if issubclass(r, PythonAstRule)]
     kept = triggered.patterns(concrete, helpers=True)
     abstract_kept = triggered.patterns(abstract, helpers=False)
-    # A file with suppression comments is checked whole by every libcst rule once any
-    # trigger matched in it (see check); the ast rules keep to their triggers' lines.
+    # A file with suppression comments is checked whole by every rule once any trigger
+    # matched in it (see check): each rule then sees every line.
     if has_suppressions and not whole and kept == abstract_kept == (None, None):
         return [], [], (set(), set())
     whole = whole or has_suppressions
@@ -396,8 +396,8 @@ def _check_python(
     parsed, findings, errors, defined = _check_concrete(
         source, context, concrete, *kept, whole, parts, scan
     )
-    if abstract:
-        more, failed = _check_abstract(source, context, abstract, *abstract_kept, scan)
+    if abstract and (whole or abstract_kept != (None, None)):
+        more, failed = _check_abstract(source, context, abstract, *abstract_kept, whole, scan)
         findings += more
         errors += failed
     if has_suppressions and findings:
@@ -462,18 +462,21 @@ def _check_abstract(
     rules: Sequence[type[PythonAstRule]],
     statement: Triggers | None,
     function: Triggers | None,
+    whole: bool,
     scan: LineScan,
 ) -> tuple[list[Finding], list[FileError]]:
-    """Run the ast rules over the lines their triggers keep. Always those lines, even in
-    a check of every line: these rules offer no fix that needs the rest, and a function
-    elsewhere in the file that CPython cannot read then leaves their findings alone."""
-    if statement is None and function is None:
-        return [], []
-    selection = select_lines(source.text, statement, function, scan)
+    """Run the ast rules over the lines their triggers keep (every line when `whole`)."""
+    selection = None if whole else select_lines(source.text, statement, function, scan)
     if selection is not None and selection.is_empty:
         return [], []
+    triggers = [t for t in (statement, function) if t is not None]
+
+    def wanted(text: str) -> bool:
+        """Tell whether a statement CPython refuses may hold what the rules look for."""
+        return any(t.search(text) is not None for t in triggers)
+
     try:
-        parsed = parse_ast(source.text, selection)
+        parsed = parse_ast(source.text, selection, wanted)
     except NewerSyntax as exc:
         release = f"{sys.version_info.major}.{sys.version_info.minor}"
         why = (

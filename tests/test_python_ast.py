@@ -108,3 +108,26 @@ def test_syntax_of_a_later_python_is_told_apart_with_its_line() -> None:
     with pytest.raises(NewerSyntax) as raised:
         parse_ast(text)
     assert raised.value.line == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A method beside the one with the trigger, in the same class.
+        "class D:\n    def m[T](self):\n        pass\n\n"
+        "    def f(self, func):\n        return func.with_attr('global_symbol', 'x')\n",
+        # A statement beside the trigger, in the same top-level block.
+        "if True:\n    x = f\"{\"a\"}\"\n    func = func.with_attr('global_symbol', 'x')\n",
+        # The only statement of a block.
+        "def g():\n    type X = int\n\n\n"
+        "def f(func):\n    return func.with_attr('global_symbol', 'x')\n",
+    ],
+    ids=["method", "block", "only-statement"],
+)
+def test_a_statement_cpython_refuses_without_a_trigger_is_left_out(text: str) -> None:
+    parsed = parse_ast(text, wanted=lambda part: "with_attr" in part)
+    call = _first(parsed, ast.Call)
+    assert parsed.code_of(call) == "func.with_attr('global_symbol', 'x')"
+    if sys.version_info < (3, 12):
+        with pytest.raises(NewerSyntax):  # the statement holding the trigger is not
+            parse_ast(text, wanted=lambda part: True)

@@ -94,9 +94,10 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
     lines.extend(_groups_left(run))
     errors = run.all_errors
     if errors:
-        # A file two rules could not check is one file, with two lines below.
+        # A file two rules could not check is one file, with two lines below; the other
+        # rules may have checked it, and its fixes been written.
         files = len({e.path for e in errors})
-        lines.append(f"{_plural(files, 'file')} could not be checked or written:")
+        lines.append(f"{_plural(files, 'file')} not checked or written in full:")
         lines.extend(f"  {display_path(e.path)}: {e.message}" for e in errors)
     return "\n".join(lines)
 

@@ -12,13 +12,14 @@ in code points, where CPython counts UTF-8 bytes.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from lintgv.lines import LineIndex
 from lintgv.model import Span
 from lintgv.parsing.python import parse_python, quiet_parse
-from lintgv.parsing.python_lines import Selection, compact, has_lone_return
+from lintgv.parsing.python_lines import LineScan, Selection, compact, has_lone_return
 
 # What CPython's parser raises for a text it cannot read (ValueError: a NUL byte).
 _UNREADABLE = (SyntaxError, ValueError, MemoryError, RecursionError)
@@ -163,23 +164,27 @@ def descendants(node: ast.AST) -> Iterator[ast.AST]:
         stack.extend(children(current))
 
 
-def parse_ast(text: str, selection: Selection | None = None) -> ParsedAst:
+def parse_ast(
+    text: str, selection: Selection | None = None, wanted: Callable[[str], bool] = bool
+) -> ParsedAst:
     """Return CPython's parse of `text` (of its selected lines, when given).
 
-    A text CPython cannot read is parsed whole by libcst, whose ParseError says what a
-    check of the file always said (a syntax error, nesting too deep); when libcst reads
-    it, NewerSyntax says where CPython stopped in the lines selected."""
+    A top-level statement CPython refuses and in whose text `wanted` finds nothing (no
+    trigger: the rules would find nothing there) is left out, its lines blank. When
+    CPython still cannot read the text, it is parsed whole by libcst, whose ParseError
+    says what a check of the file always said (a syntax error, nesting too deep); when
+    libcst reads it, NewerSyntax says where CPython stopped."""
     refused: tuple[BaseException, tuple[int, ...]] | None = None
     if selection is not None and not has_lone_return(text):
         # The partial text splits at `\n` only (see python_lines.compact); a lone `\r` is
         # a line break to CPython and to the line model: such a text is parsed whole.
         partial, line_map = compact(text, selection)
         try:
-            return _parsed(partial, line_map)
+            return _parsed_without_refused(partial, line_map, wanted)
         except _UNREADABLE as exc:
             refused = (exc, line_map)  # or the line scan misjudged a block: try it whole
     try:
-        return _parsed(text, ())
+        return _parsed_without_refused(text, (), wanted)
     except _UNREADABLE as exc:
         parse_python(text)  # raises the file's ParseError, if libcst cannot read it either
         error, line_map = refused if refused is not None else (exc, ())
@@ -190,12 +195,75 @@ def parse_ast(text: str, selection: Selection | None = None) -> ParsedAst:
         raise NewerSyntax(line, message) from exc
 
 
-def _parsed(text: str, line_map: tuple[int, ...]) -> ParsedAst:
+# A bound on the statements left out of one text: each costs a parse of it.
+_MAX_LEFT_OUT = 16
+_DECORATOR = re.compile(r"[ \t]*@")
+_CONTINUES = re.compile(r"[ \t]*(?:elif|else|except|finally)\b")
+
+
+def _parsed_without_refused(
+    text: str, line_map: tuple[int, ...], wanted: Callable[[str], bool]
+) -> ParsedAst:
+    """Return CPython's parse of `text`, leaving out each statement it refuses that
+    `wanted` finds nothing in (the innermost one holding the line CPython stopped at:
+    `pass` in its place, its other lines blank); raise what CPython raised for any other."""
+    readable = text
+    for _ in range(_MAX_LEFT_OUT):
+        try:
+            return _parsed(text, readable, line_map)
+        except SyntaxError as exc:
+            lines = readable.split("\n")
+            where = _statement_at(readable, (exc.lineno or 1) - 1)
+            if where is None:
+                raise
+            first, last = where
+            if wanted("\n".join(lines[first : last + 1])):
+                raise
+            indent = re.match(r"[ \t]*", lines[first].removeprefix("\ufeff"))
+            lines[first : last + 1] = [f"{indent.group() if indent else ''}pass"] + [""] * (
+                last - first
+            )
+            readable = "\n".join(lines)
+    return _parsed(text, readable, line_map)
+
+
+def _statement_at(text: str, line: int) -> tuple[int, int] | None:
+    """Return the 0-based first and last line of the innermost statement that holds
+    0-based `line` (a compound one with its body, its decorators and its `elif`, `else`,
+    `except` and `finally` clauses); None when the text cannot be scanned."""
+    scan = LineScan(text)
+    logical, offsets = scan.logical, scan.offsets
+    if not logical:
+        return None
+
+    def starts(index: int, pattern: re.Pattern[str]) -> bool:
+        return pattern.match(text, offsets[logical[index].first]) is not None
+
+    at = next((i for i, item in enumerate(logical) if item.last >= line), len(logical) - 1)
+    indent = logical[at].indent
+    head = at
+    while head > 0 and (starts(head, _CONTINUES) or starts(head - 1, _DECORATOR)):
+        head -= 1  # back to the clause's statement, or to the first decorator
+        while head > 0 and logical[head].indent > indent:
+            head -= 1
+    end = head
+    while end + 1 < len(logical) and (
+        logical[end + 1].indent > indent
+        or (logical[end + 1].indent == indent and starts(end + 1, _CONTINUES))
+        or starts(end, _DECORATOR)
+    ):
+        end += 1
+    return logical[head].first, logical[end].last
+
+
+def _parsed(text: str, readable: str, line_map: tuple[int, ...]) -> ParsedAst:
+    """Return CPython's parse of `readable`, `text` with statements left out (the same
+    lines), placed in `text`."""
     mark = 1 if text.startswith("\ufeff") else 0
     # CPython's parser refuses a NUL anywhere, libcst's only outside strings; a blank in
     # its place keeps every position, and no key this scan looks for holds a NUL.
-    readable = text[mark:].replace("\x00", " ")
-    return ParsedAst(quiet_parse(readable), LineIndex(text), line_map, mark)
+    cleaned = readable.removeprefix("\ufeff").replace("\x00", " ")
+    return ParsedAst(quiet_parse(cleaned), LineIndex(text), line_map, mark)
 
 
 def dotted(node: ast.AST) -> str | None:

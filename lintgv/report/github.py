@@ -47,7 +47,9 @@ def error_line(error: FileError) -> str:
         properties["line"] = error.line
     if error.column is not None:
         properties["col"] = error.column
-    properties["title"] = "lintgv could not check this file"
+    # A rule that could not check the file is named: the other rules did check it.
+    checker = error.code or "lintgv"
+    properties["title"] = f"{checker} could not check this file"
     return _command("error", properties, error.message)
 
 

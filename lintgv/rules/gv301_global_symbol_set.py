@@ -77,8 +77,7 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     later Python (`def f[T](x)`, an f-string holding its own quotes), or in one only
     libcst accepts, is reported as not checked by the rule, on its line, rather than
     passed over (and the rule's suppression comments in the file are not judged unused).
-    Syntax of that kind elsewhere in the file changes nothing, unless in an import or the
-    file's first statement, which the rule reads too.
+    A statement of that kind elsewhere in the file is left out of the rule's parse.
 
     ## See also
     GV302 (removal), GV303 (TVMScript `T.func_attr`); RFC 0077, "Drawbacks";

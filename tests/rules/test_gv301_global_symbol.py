@@ -134,10 +134,11 @@ def test_python_async_functions_and_loops_are_scanned() -> None:
     "read",
     [
         'func.attrs["global_symbol",]',
+        'func.attrs[("global_symbol"),]',
         'func.attrs["glob\\x61l_symbol"]',
         'func.attrs[("global_symbol")]',
     ],
-    ids=["trailing-comma", "escape", "parenthesized"],
+    ids=["trailing-comma", "parenthesized-and-comma", "escape", "parenthesized"],
 )
 def test_python_a_read_of_the_key_however_written(read: str) -> None:
     code = (

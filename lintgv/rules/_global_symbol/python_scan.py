@@ -128,12 +128,10 @@ def read_subject(node: ast.AST, parsed: ParsedAst) -> ast.expr | None:
     `x.attrs["global_symbol"]`, `"global_symbol" in x.attrs`, `x.attrs.get("global_symbol")`."""
     if isinstance(node, ast.Subscript):
         index = node.slice
-        if (
-            isinstance(index, ast.Tuple)
-            and len(index.elts) == 1
-            and not parsed.code_of(index).startswith("(")
-        ):
-            index = index.elts[0]  # `attrs["global_symbol",]`: one index, a comma after it
+        if isinstance(index, ast.Tuple) and len(index.elts) == 1:
+            code = parsed.code_of(index)
+            if not (code.startswith("(") and code.endswith(")")):  # not `[("k",)]`
+                index = index.elts[0]  # `attrs["global_symbol",]`: one index, a comma after
         return node.value if is_key(index, parsed) else None
     if isinstance(node, ast.Compare) and is_key(node.left, parsed):
         tests_membership = (isinstance(op, ast.In | ast.NotIn) for op in node.ops)
