@@ -15,6 +15,7 @@ from lintgv.collector import collector_paused
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
 from lintgv.helpers.names import bare_names
+from lintgv.lines import LineIndex
 from lintgv.model import (
     NO_FIX,
     FileError,
@@ -300,6 +301,9 @@ def check(
     tests/test_one_analysis.py proves the same). `reuse` is what an editor kept of the
     document's last version (see Reuse): it changes how fast, never what is found.
     """
+    unencodable = _surrogate_in(source)
+    if unencodable is not None:
+        return FileResult(source.path, errors=(unencodable,))
     helper_names, thin_names = facts.helpers, facts.thin
     rules = rules_for(source.path, source.language, config)
     code_rules = [r for r in rules if r.LANGUAGE is not None]
@@ -351,6 +355,23 @@ def check(
         kept = [_without_supply(f, config) for f in kept]
     helpers, thin = defined
     return FileResult(source.path, tuple(kept), tuple(errors), frozenset(helpers), frozenset(thin))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_in(source: SourceFile) -> FileError | None:
+    """Return the error of a text holding a surrogate code point, which no UTF-8 holds
+    and neither parser can read: a file is decoded strictly, but an editor may send one
+    (a JSON string can hold `\\udcff`)."""
+    if source.text.isascii():
+        return None
+    found = _SURROGATE.search(source.text)
+    if found is None:
+        return None
+    line, column = LineIndex(source.text).position(found.start())
+    what = f"U+{ord(found.group()):04X}, a surrogate code point UTF-8 cannot hold"
+    return FileError(source.path, f"holds {what}; not checked", line, column + 1)
 
 
 def _without_supply(finding: Finding, config: Config) -> Finding:

@@ -213,3 +213,25 @@ async def test_a_rule_that_could_not_check_the_document_says_so_on_its_line(
             assert diagnostic.message.startswith(f"{diagnostic.code} could not check the code")
             assert diagnostic.severity == types.DiagnosticSeverity.Error
             assert diagnostic.range.start.line == 2
+
+
+async def test_a_document_holding_a_surrogate_gets_one_clear_diagnostic(
+    tmp_path: Path, start: Start
+) -> None:
+    # A JSON string may hold a lone surrogate (`\udcff`), which an editor sends as it is;
+    # no UTF-8 file holds one, and neither parser can read it.
+    root = write_project(tmp_path)
+    client = await start(root)
+    uri = client.open(
+        python_file(root), 'import tvm\nname = "\udcff"\ngv = tvm.ir.GlobalVar("f")\n'
+    )
+    (diagnostic,) = await client.diagnostics_for(uri, 1)
+    assert diagnostic.code == "parse-error"
+    assert diagnostic.message == (
+        "lintgv could not check this file: holds U+DCFF, a surrogate code point UTF-8 "
+        "cannot hold; not checked"
+    )
+    assert diagnostic.range.start == types.Position(1, 8)
+    client.replace_all(uri, 2, 'import tvm\nname = "x"\ngv = tvm.ir.GlobalVar("f")\n')
+    (fixed,) = await client.diagnostics_for(uri, 2)
+    assert fixed.code == "GV101"
