@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from lintgv.lines import LineIndex
 from lintgv.model import Span
 from lintgv.parsing.python import parse_python, quiet_parse
-from lintgv.parsing.python_lines import LineScan, Selection, compact, has_lone_return
+from lintgv.parsing.python_lines import Selection, compact, has_lone_return, statement_at
 
 # What CPython's parser raises for a text it cannot read (ValueError: a NUL byte).
 _UNREADABLE = (SyntaxError, ValueError, MemoryError, RecursionError)
@@ -169,8 +169,8 @@ def parse_ast(
 ) -> ParsedAst:
     """Return CPython's parse of `text` (of its selected lines, when given).
 
-    A top-level statement CPython refuses and in whose text `wanted` finds nothing (no
-    trigger: the rules would find nothing there) is left out, its lines blank. When
+    A statement CPython refuses and in whose text `wanted` finds nothing (no trigger: the
+    rules would find nothing there) is left out (see _parsed_without_refused). When
     CPython still cannot read the text, it is parsed whole by libcst, whose ParseError
     says what a check of the file always said (a syntax error, nesting too deep); when
     libcst reads it, NewerSyntax says where CPython stopped."""
@@ -197,8 +197,6 @@ def parse_ast(
 
 # A bound on the statements left out of one text: each costs a parse of it.
 _MAX_LEFT_OUT = 16
-_DECORATOR = re.compile(r"[ \t]*@")
-_CONTINUES = re.compile(r"[ \t]*(?:elif|else|except|finally)\b")
 
 
 def _parsed_without_refused(
@@ -213,7 +211,7 @@ def _parsed_without_refused(
             return _parsed(text, readable, line_map)
         except SyntaxError as exc:
             lines = readable.split("\n")
-            where = _statement_at(readable, (exc.lineno or 1) - 1)
+            where = statement_at(readable, (exc.lineno or 1) - 1)
             if where is None:
                 raise
             first, last = where
@@ -225,35 +223,6 @@ def _parsed_without_refused(
             )
             readable = "\n".join(lines)
     return _parsed(text, readable, line_map)
-
-
-def _statement_at(text: str, line: int) -> tuple[int, int] | None:
-    """Return the 0-based first and last line of the innermost statement that holds
-    0-based `line` (a compound one with its body, its decorators and its `elif`, `else`,
-    `except` and `finally` clauses); None when the text cannot be scanned."""
-    scan = LineScan(text)
-    logical, offsets = scan.logical, scan.offsets
-    if not logical:
-        return None
-
-    def starts(index: int, pattern: re.Pattern[str]) -> bool:
-        return pattern.match(text, offsets[logical[index].first]) is not None
-
-    at = next((i for i, item in enumerate(logical) if item.last >= line), len(logical) - 1)
-    indent = logical[at].indent
-    head = at
-    while head > 0 and (starts(head, _CONTINUES) or starts(head - 1, _DECORATOR)):
-        head -= 1  # back to the clause's statement, or to the first decorator
-        while head > 0 and logical[head].indent > indent:
-            head -= 1
-    end = head
-    while end + 1 < len(logical) and (
-        logical[end + 1].indent > indent
-        or (logical[end + 1].indent == indent and starts(end + 1, _CONTINUES))
-        or starts(end, _DECORATOR)
-    ):
-        end += 1
-    return logical[head].first, logical[end].last
 
 
 def _parsed(text: str, readable: str, line_map: tuple[int, ...]) -> ParsedAst:

@@ -8,7 +8,7 @@ with the text) and maps each kept line back to the file's.
 """
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -434,6 +434,30 @@ class _Segmenter:
 
 _AS = re.compile(r"[ \t]+as[ \t]+(\w+)")
 _ASSIGNED = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t(]*[\w.]*$")
+
+
+def statement_at(text: str, line: int) -> tuple[int, int] | None:
+    """Return the 0-based first and last line of the innermost statement that holds
+    0-based `line` (a compound one with all its clauses and their blocks, and its
+    decorators); None when the text cannot be scanned."""
+    scan = LineScan(text)
+    logical = scan.logical
+    if not logical:
+        return None
+    segmenter = _Segmenter(scan, logical)
+    at = min(bisect_left([item.last for item in logical], line), len(logical) - 1)
+    while at + 1 < len(logical) and segmenter._starts(at, _DECORATOR):
+        at += 1  # a decorator belongs to what it decorates
+    clauses = segmenter.clauses(at)
+    first, last = clauses[0], segmenter.block_end(clauses[-1])
+    indent = logical[first].indent
+    while (
+        first > 0
+        and logical[first - 1].indent == indent
+        and segmenter._starts(first - 1, _DECORATOR)
+    ):
+        first -= 1
+    return logical[first].first, logical[last].last
 
 
 def _alias_after(text: str, hit: re.Match[str]) -> re.Match[str] | None:

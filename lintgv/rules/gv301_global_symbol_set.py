@@ -4,7 +4,11 @@ from lintgv.config import Config
 from lintgv.model import Language, Message, Severity
 from lintgv.release import Release
 from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
-from lintgv.rules._global_symbol.base import GlobalSymbolCpp, GlobalSymbolPython
+from lintgv.rules._global_symbol.base import (
+    PYTHON_PARSE_LIMITS,
+    GlobalSymbolCpp,
+    GlobalSymbolPython,
+)
 from lintgv.rules._global_symbol.messages import Evidence, Kind, set_message
 
 META = RuleMeta(
@@ -18,7 +22,8 @@ META = RuleMeta(
     ),
 )
 
-_DOC = """A function's `global_symbol` is set, or overwritten, after the function was made.
+_DOC = (
+    """A function's `global_symbol` is set, or overwritten, after the function was made.
 
     ## Why it matters
     `global_symbol` (`tvm::attr::kGlobalSymbol`) is the external name a function gets in
@@ -72,17 +77,13 @@ _DOC = """A function's `global_symbol` is set, or overwritten, after the functio
     `transform.Apply(lambda f: ...)` is an overwrite (Apply hands it each function of the
     module); a lambda stored in a variable first and passed by name is not followed.
 
-    In Python the rule reads CPython's parse of the functions around its triggers, with
-    the parser of the Python lintgv runs on: such a function written in the syntax of a
-    later Python (`def f[T](x)`, an f-string holding its own quotes), or in one only
-    libcst accepts, is reported as not checked by the rule, on its line, rather than
-    passed over (and the rule's suppression comments in the file are not judged unused).
-    A statement of that kind elsewhere in the file is left out of the rule's parse.
-
-    ## See also
+"""
+    + PYTHON_PARSE_LIMITS
+    + """    ## See also
     GV302 (removal), GV303 (TVMScript `T.func_attr`); RFC 0077, "Drawbacks";
     `GlobalVarSupply::UniqueGlobalFor` (TVM 0.10 to 0.24), `UniqueNameSupply` (TVM 0.25).
     """
+)
 
 
 def _overwrite(language: Language, reason: str, line: int, config: Config | None = None) -> Message:

@@ -4,7 +4,11 @@ from lintgv.config import DEFAULT_RELEASE, Config
 from lintgv.model import Language, Message, Severity
 from lintgv.release import Release
 from lintgv.rules._base import Invalid, MigrationPhase, RuleMeta, Valid
-from lintgv.rules._global_symbol.base import GlobalSymbolCpp, GlobalSymbolPython
+from lintgv.rules._global_symbol.base import (
+    PYTHON_PARSE_LIMITS,
+    GlobalSymbolCpp,
+    GlobalSymbolPython,
+)
 from lintgv.rules._global_symbol.messages import Evidence, Kind, remove_message
 
 META = RuleMeta(
@@ -18,7 +22,8 @@ META = RuleMeta(
     ),
 )
 
-_DOC = """A function's `global_symbol` is removed.
+_DOC = (
+    """A function's `global_symbol` is removed.
 
     ## Why it matters
     `global_symbol` (`tvm::attr::kGlobalSymbol`) is the function's external name in the
@@ -45,16 +50,12 @@ _DOC = """A function's `global_symbol` is removed.
     A remover under another name, or a map of attributes rebuilt without the key, is
     not seen.
 
-    In Python the rule reads CPython's parse of the functions around its triggers, with
-    the parser of the Python lintgv runs on: such a function written in the syntax of a
-    later Python (`def f[T](x)`, an f-string holding its own quotes), or in one only
-    libcst accepts, is reported as not checked by the rule, on its line, rather than
-    passed over (and the rule's suppression comments in the file are not judged unused).
-    A statement of that kind elsewhere in the file is left out of the rule's parse.
-
-    ## See also
+"""
+    + PYTHON_PARSE_LIMITS
+    + """    ## See also
     GV301 (setting and overwriting), GV303 (TVMScript); RFC 0077.
     """
+)
 
 
 def _removed(

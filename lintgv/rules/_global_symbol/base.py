@@ -23,6 +23,18 @@ PYTHON_TRIGGERS = (
 )
 
 
+# The known limits GV301 and GV302 share in Python, part of each rule's page.
+PYTHON_PARSE_LIMITS = """\
+    In Python the rule reads CPython's parse of the functions around its triggers, with
+    the parser of the Python lintgv runs on: such a function written in the syntax of a
+    later Python (`def f[T](x)`, an f-string holding its own quotes), or in one only
+    libcst accepts, is reported as not checked by the rule, on its line, rather than
+    passed over (and the rule's suppression comments in the file are not judged unused).
+    A statement of that kind elsewhere in the file is left out of the rule's parse.
+
+"""
+
+
 def message_for(rule: PythonAstRule | CppRule, kind: Kind, evidence: Evidence | None) -> Message:
     language = rule.LANGUAGE or Language.PYTHON
     if kind is Kind.SET:
