@@ -271,6 +271,10 @@ _LINE = rf"[^\n]{{0,{SCAN}}}"
 _LINES_CPP = rf"(?:{_LINE}\n){{0,12}}?{_LINE}?"
 _LOOKUP_CPP = r"(?:(?:\.|->)(?:count|find|contains)\(|std::find\()"
 _APPEND_CPP = r"(?:to_string\(|printf\(|StrCat\(|[Ff]ormat\(|stringstream)"
+# The keyword, found by its literal: not the end of `noreturn` (`[[noreturn]] void
+# LogFatal(...)` with a to_string in its body) nor a Doxygen `\return` or `@return`, whose
+# prose ran on into the code below it; each cost a parse of a file holding no copy.
+_RETURN_CPP = r"return(?<![\w\\@]return)\b"
 CPP_SHAPE_TRIGGERS = (
     # A loop with a lookup and a counter-append near its header (while, for, do-while).
     # One pattern each, starting with its keyword, which `re` finds by a fast scan.
@@ -279,9 +283,9 @@ CPP_SHAPE_TRIGGERS = (
     rf"do\s*\{{(?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     # Recursion with a longer name or a bumped counter, its answer returned as it is or
     # wrapped: std::move(F(...)), {F(...)}, (F(...)), c ? F(...) : name.
-    rf"return\b[^;]{{0,{SCAN}}}?\w\([^;]{{0,{SCAN}}}?(?:to_string\(|\+\s*1\b|\+\+)",
+    rf"{_RETURN_CPP}[^;]{{0,{SCAN}}}?\w\([^;]{{0,{SCAN}}}?(?:to_string\(|\+\s*1\b|\+\+)",
     # A counter kept in the map itself: return name + std::to_string(map[name]).
-    rf"return[^;]{{0,{SCAN}}}?to_string\([^;)]{{0,{SCAN}}}(?:\[|second)",
+    rf"{_RETURN_CPP}[^;]{{0,{SCAN}}}?to_string\([^;)]{{0,{SCAN}}}(?:\[|second)",
 )
 
 _FSTRING = r"""(?<![\w"'])[rR]?[fF][rR]?["']"""

@@ -3,6 +3,7 @@ a base class's or another class's method of the same name is not recursion (on a
 on a TVM fork, `CodeGenC::VisitExpr_(op, os)` inside `MyCodeGen::VisitExpr_` made long
 printer methods "recursion-shaped" helpers, and every `VisitExpr_` call a GV203)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.helpers.cpp_facts import calls_itself
+from lintgv.helpers.names import CPP_SHAPE_TRIGGERS
 from lintgv.model import Language, SourceFile
 from lintgv.parsing.cpp import parse_cpp
 
@@ -78,3 +80,24 @@ def test_a_wrapped_call_of_another_function_is_no_recursion(tmp_path: Path) -> N
     )
     source = SourceFile(tmp_path / "a.cc", Language.CPP, text)
     assert [f for f in check(source, Config(root=tmp_path)).findings if f.code == "GV201"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "triggers"),
+    [
+        ("  return Unique(name + std::to_string(i));\n", True),
+        ("  if (seen) return Unique(name, i + 1);\n", True),
+        ("{return name + std::to_string(used[name]);}\n", True),
+        # Not the keyword: the end of an attribute, or a comment's prose running on into
+        # the code below it.
+        ("[[noreturn]] void Fatal(int line) {\n  throw Error(std::to_string(line));\n}\n", False),
+        ("/*!\n * \\return Label(name) + 1 when the name is taken\n */\n", False),
+        ("/*! @return name + std::to_string(used[name]) */\n", False),
+    ],
+)
+def test_the_return_shapes_trigger_on_the_keyword_alone(text: str, triggers: bool) -> None:
+    """A trigger match costs a parse of the whole file: on TVM v0.16, `[[noreturn]]` and
+    Doxygen's `\\return` made 11 files that hold no copy be parsed."""
+    returns = [p for p in CPP_SHAPE_TRIGGERS if p.startswith("return")]
+    assert len(returns) == 2
+    assert any(re.search(p, text) for p in returns) is triggers
