@@ -56,6 +56,8 @@ def error_dict(error: FileError) -> dict[str, object]:
         entry["column"] = error.column
     if error.code is not None:
         entry["code"] = error.code
+    if error.crash:
+        entry["crash"] = True
     return entry
 
 

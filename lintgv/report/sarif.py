@@ -115,6 +115,10 @@ def _notification(error: FileError) -> dict[str, object]:
     }
     if error.code is not None:
         notification["associatedRule"] = {"id": error.code}
+    if error.crash:
+        # SARIF's own way to tell that the tool failed, not the file: a consumer tells a
+        # bug to report apart from code the rule could not read.
+        notification["exception"] = {"message": error.message}
     return notification
 
 
