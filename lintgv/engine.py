@@ -14,7 +14,8 @@ from lintgv import registry
 from lintgv.collector import collector_paused
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
-from lintgv.helpers.names import bare_names
+from lintgv.helpers.names import PYTHON_SHAPE_TRIGGERS, bare_names
+from lintgv.helpers.python_shape_gate import may_hold_shapes
 from lintgv.lines import LineIndex
 from lintgv.model import (
     NO_FIX,
@@ -27,9 +28,9 @@ from lintgv.model import (
     SourceFile,
 )
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
-from lintgv.parsing.python import ParsedPython, parse_python
+from lintgv.parsing.python import ParsedPython, parse_python, quiet_parse
 from lintgv.parsing.python_ast import NewerSyntax, parse_ast
-from lintgv.parsing.python_lines import LineScan, has_lone_return, select_lines
+from lintgv.parsing.python_lines import LineScan, compact, has_lone_return, select_lines
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, search_of
@@ -246,23 +247,30 @@ class _Triggered:
         ordered = sorted(patterns, key=lambda p: p not in positions) if positions else patterns
         return any(self.hit(p) for p in ordered)
 
-    def patterns(
+    def hits(
         self, rules: Sequence[type[Rule]], helpers: bool
-    ) -> tuple[Triggers | None, Triggers | None]:
-        """Return the statement and function triggers of `rules` that match, each set to
-        search together (None for none); with `helpers`, calls of the helpers the second
-        pass looks for count as statement triggers.
-
-        Patterns that match nowhere are left out of the alternation, which changes no
-        match of the others. The lines to parse are those these triggers keep."""
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Return the statement and the function trigger patterns of `rules` that match;
+        with `helpers`, calls of the helpers the second pass looks for count as statement
+        triggers."""
         running = {r for r in rules if r in self.rules}
         statement = sorted({p for r in running for p in self._asked.triggers[r][0]})
         function = sorted({p for r in running for p in self._asked.triggers[r][1]})
         called = self._helpers if helpers else ()
         return (
-            combined(tuple(p for p in (*statement, *called) if self.hit(p))),
-            combined(tuple(p for p in function if self.hit(p))),
+            tuple(p for p in (*statement, *called) if self.hit(p)),
+            tuple(p for p in function if self.hit(p)),
         )
+
+    def patterns(
+        self, rules: Sequence[type[Rule]], helpers: bool
+    ) -> tuple[Triggers | None, Triggers | None]:
+        """Return `hits`, each set to search together (None for none).
+
+        Patterns that match nowhere are left out of the alternation, which changes no
+        match of the others. The lines to parse are those these triggers keep."""
+        statement, function = self.hits(rules, helpers)
+        return combined(statement), combined(function)
 
 
 class Reuse(Protocol):
@@ -406,7 +414,8 @@ def _check_python(
     its own triggers keep."""
     concrete = [r for r in rules if issubclass(r, PythonRule)]
     abstract = [r for r in rules if issubclass(r, PythonAstRule)]
-    kept = triggered.patterns(concrete, helpers=True)
+    statement_hits, function_hits = triggered.hits(concrete, helpers=True)
+    kept = combined(statement_hits), combined(function_hits)
     abstract_kept = triggered.patterns(abstract, helpers=False)
     # A file with suppression comments is checked whole by every rule once any trigger
     # matched in it (see check): each rule then sees every line.
@@ -414,6 +423,9 @@ def _check_python(
         return [], [], (set(), set())
     whole = whole or has_suppressions
     scan = LineScan(source.text)  # both selections read it
+    only_shapes = not statement_hits and _SHAPES.issuperset(function_hits)
+    if not whole and only_shapes and not _may_hold_shapes(source.text, kept[1], scan):
+        concrete = []  # what the shape triggers matched holds no shape: libcst is not asked
     parsed, findings, errors, defined = _check_concrete(
         source, context, concrete, *kept, whole, parts, scan
     )
@@ -426,6 +438,26 @@ def _check_python(
             parsed = parse_python(source.text, source.module_name)
         findings = _with_python_statements(parsed, findings)
     return findings, errors, defined
+
+
+# The triggers of the functions whose structure the shape rules judge (GV201, GV203,
+# GV204): loose, so what they match is read by CPython's parser first.
+_SHAPES = frozenset(PYTHON_SHAPE_TRIGGERS)
+
+
+def _may_hold_shapes(text: str, function: Triggers | None, scan: LineScan) -> bool:
+    """Tell whether the lines the shape triggers keep may hold what the shape rules find
+    (see python_shape_gate); yes when CPython cannot read them, which libcst then tells."""
+    selection = select_lines(text, None, function, scan)
+    if selection is not None and selection.is_empty:
+        return False
+    # The partial text splits at `\n` only (see python_lines.compact): with a lone `\r`,
+    # the whole text, as libcst would parse it.
+    readable = text if selection is None or has_lone_return(text) else compact(text, selection)[0]
+    try:
+        return may_hold_shapes(quiet_parse(readable.removeprefix("\ufeff")))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True  # and libcst says what a check of such code always said
 
 
 def _check_concrete(

@@ -103,3 +103,28 @@ def test_a_python_file_only_the_ast_rules_read_imports_no_libcst(tmp_path: Path)
     report, imported = _check(tmp_path)
     assert _libcst(imported) == set()
     assert "f.py:2:12: GV301" in report
+
+
+def test_a_python_file_whose_shape_triggers_hold_no_shape_imports_no_libcst(
+    tmp_path: Path,
+) -> None:
+    # `while True:` with an f-string in its first lines matches GV204's trigger; CPython's
+    # parse of it shows no loop that asks whether a name is taken (see python_shape_gate).
+    (tmp_path / "poll.py").write_text(
+        "def ask():\n    while True:\n"
+        '        answer = input(f"{PROMPT}?")\n'
+        '        if answer in ["y", "n"]:\n            break\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "copy.py").write_text(
+        "def unique(name, used):\n    i = 0\n    candidate = name\n"
+        '    while candidate in used:\n        i += 1\n        candidate = f"{name}_{i}"\n'
+        "    return candidate\n",
+        encoding="utf-8",
+    )
+    report, imported = _check(tmp_path / "poll.py")
+    assert _libcst(imported) == set()
+    assert report.startswith("Found 0 findings")
+    report, imported = _check(tmp_path)
+    assert "libcst" in imported
+    assert "copy.py:1:5: GV201" in report and "poll.py" not in report

@@ -1,0 +1,415 @@
+"""Whether Python code may hold what the shape rules find, read from CPython's ast before
+libcst is asked: a function that both looks a name up and builds one (what GV201 and
+GV203 judge by structure, see python_shape.FunctionScan), or a loop that may unique a
+name inline (GV204, see python_loops.inline_loop).
+
+The shape triggers are loose by design (a `while` with an f-string in its first lines,
+a `return` of a call with `+ 1` in it), so most code they match holds no shape: on TVM
+v0.16 they had libcst parse 52 files in which no rule found anything, a tenth of a
+check's CPU time, and on a small tree they are what imports libcst at all. CPython
+parses the same lines about six times faster.
+
+The gate is a necessary condition, never narrower than the rules: each test here is the
+rule's own, or a looser one where the two trees differ (ast merges `f"{a}" "b"` into one
+f-string, decodes escapes) or where being exact would copy the rule (random suffixes,
+the order of statements, what a loop's body does with the name). When it says no, the
+rules would have found nothing; when it says yes, they run as before.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Sequence
+
+from lintgv.helpers.python_text import LOOKUPS
+from lintgv.parsing.python_ast import dotted
+
+_NUMBER_TEXT = frozenset({"str", "repr", "format"})
+_COUNTING = frozenset({"range", "count", "itertools.count"})
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def may_hold_shapes(tree: ast.AST) -> bool:
+    """Tell whether the shape rules may find something in `tree`."""
+    return _some_function_may_unique(tree) or any(
+        _may_be_inline_loop(node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.While | ast.For | ast.AsyncFor)
+    )
+
+
+def _some_function_may_unique(tree: ast.AST) -> bool:
+    """Tell whether some function may be a unique-name helper by its structure: it both
+    looks a value up and builds a name, each node counted for the innermost function
+    around it (FunctionScan's cheap flags), and its body may have a uniquing shape and
+    return the name (_may_be_helper)."""
+    flags: dict[int, list[bool]] = {}
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    stack: list[tuple[ast.AST, int | None]] = [(tree, None)]
+    while stack:
+        node, owner = stack.pop()
+        if isinstance(node, _FUNCTIONS):
+            owner = id(node)
+            flags[owner] = [False, False]
+            functions.append(node)
+        elif owner is not None:
+            held = flags[owner]
+            held[0] = held[0] or _is_lookup(node)
+            held[1] = held[1] or _may_build(node)
+        stack.extend((child, owner) for child in ast.iter_child_nodes(node))
+    return any(all(flags[id(f)]) and _may_be_helper(f) for f in functions)
+
+
+class _Body:
+    """What python_shape.facts_of reads of one function body, or more: its own nodes,
+    not those of a function, class or lambda in it."""
+
+    def __init__(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.built: set[int] = set()  # id() of nodes that may build a name
+        self.tests: list[tuple[ast.AST, bool, str]] = []  # tested, in a loop, container
+        self.assigns: list[tuple[str, ast.AST]] = []
+        self.returns: list[ast.AST] = []
+        self.calls: list[ast.Call] = []
+        self.bumped: set[str] = set()  # containers a value is added to
+        stack: list[tuple[ast.AST, bool]] = [(s, False) for s in function.body]
+        while stack:
+            node, in_loop = stack.pop()
+            if isinstance(node, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+                continue
+            self._see(node, in_loop)
+            inner = in_loop or isinstance(node, ast.While | ast.For | ast.AsyncFor)
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+    def _see(self, node: ast.AST, in_loop: bool) -> None:
+        if _may_be_built(node):
+            self.built.add(id(node))
+        if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In | ast.NotIn):
+            self.tests.append((node.left, in_loop, dotted(node.comparators[0]) or ""))
+        elif isinstance(node, ast.Call):
+            self.calls.append(node)
+            if _is_lookup_call(node):
+                assert isinstance(node.func, ast.Attribute)
+                asked = node.args[0] if node.args else node.keywords[0].value
+                self.tests.append((asked, in_loop, dotted(node.func.value) or ""))
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._assign(target, node.value)
+                if isinstance(node.value, ast.BinOp):
+                    self._bump(target)
+        elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
+            self._assign(node.target, node.value)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+            if _may_build(node):
+                self.built.add(id(node))
+                self._assign(node.target, node)
+            self._bump(node.target)
+        elif isinstance(node, ast.Return) and node.value is not None:
+            self.returns.append(node.value)
+
+    def _assign(self, target: ast.AST, value: ast.AST) -> None:
+        name = dotted(target)
+        if name is not None:
+            self.assigns.append((name, value))
+
+    def _bump(self, target: ast.AST) -> None:
+        if isinstance(target, ast.Subscript) and (container := dotted(target.value)):
+            self.bumped.add(container)
+
+    def holds_built(self, node: ast.AST) -> bool:
+        return any(id(n) in self.built for n in ast.walk(node))
+
+    def built_variables(self) -> set[str]:
+        """python_shape._built_variables: the variables that hold a built name,
+        directly, converted (`str(f"...")`) or through a copy."""
+        found: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for target, value in self.assigns:
+                if target in found:
+                    continue
+                converted = (
+                    isinstance(value, ast.Call)
+                    and len(value.args) + len(value.keywords) == 1
+                    and any(id(a) in self.built for a in _arguments(value))
+                )
+                if id(value) in self.built or converted or dotted(value) in found:
+                    found.add(target)
+                    changed = True
+        return found
+
+
+def _may_be_helper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """python_shape.facts_of's `shape() and returns_name`, or looser: whether the name
+    comes from the function's input, and whether the recursion's call is what it
+    returns, are not asked."""
+    body = _Body(function)
+    if not body.tests:
+        return False  # every shape looks a name up
+    variables = body.built_variables()
+    linked_in_loop = any(
+        in_loop and (body.holds_built(tested) or dotted(tested) in variables)
+        for tested, in_loop, _ in body.tests
+    )
+    calls_itself = any(_calls(call, function.name) for call in body.calls)
+    keepers = {container for _, _, container in body.tests if container} & body.bumped
+    stored = bool(keepers) and any(body.holds_built(value) for value in body.returns)
+    if not (linked_in_loop or calls_itself or stored):
+        return False
+    tested = {name for t, _, _ in body.tests if (name := dotted(t)) is not None}
+    return any(
+        body.holds_built(value)
+        or any(isinstance(n, ast.Call) and _calls(n, function.name) for n in ast.walk(value))
+        or not _words(value).isdisjoint(variables | tested)
+        for value in body.returns
+    )
+
+
+def _calls(call: ast.Call, name: str) -> bool:
+    """python_shape.is_self_call: a call of `name` itself, bare or on self or cls."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id == name
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == name
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("self", "cls")
+    )
+
+
+def _words(node: ast.AST) -> set[str]:
+    """Return the names a value mentions as libcst sees them: every name, an
+    attribute's own name and a keyword's too (libcst makes each a Name node), and the
+    whole dotted name."""
+    words = {d} if (d := dotted(node)) is not None else set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            words.add(n.id)
+        elif isinstance(n, ast.Attribute):
+            words.add(n.attr)
+        elif isinstance(n, ast.keyword | ast.arg) and n.arg is not None:
+            words.add(n.arg)
+    return words
+
+
+def _arguments(call: ast.Call) -> list[ast.AST]:
+    """Return a call's argument values, as libcst's `Arg.value` gives them (`x` of `*x`)."""
+    return [*map(_unstarred, call.args), *(k.value for k in call.keywords)]
+
+
+def _is_lookup(node: ast.AST) -> bool:
+    """python_text.is_lookup: `x in m`, `x not in m`, `m.get(x)`."""
+    if isinstance(node, ast.Compare):
+        return isinstance(node.ops[0], ast.In | ast.NotIn)
+    return _is_lookup_call(node)
+
+
+def _is_lookup_call(node: ast.AST) -> bool:
+    func = node.func if isinstance(node, ast.Call) else None
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(func, ast.Attribute)
+        and func.attr in LOOKUPS
+        and bool(node.args or node.keywords)  # libcst counts keyword arguments too
+    )
+
+
+def _may_build(node: ast.AST) -> bool:
+    """python_text.may_build, or looser."""
+    if isinstance(node, ast.AugAssign):
+        return isinstance(node.op, ast.Add) and (
+            _may_be_number_text(node.value) or _may_be_built(node.value)
+        )
+    return _may_be_built(node)
+
+
+def _may_be_built(node: ast.AST) -> bool:
+    """python_text.is_built, or looser: any `.format` of a literal passes, however many
+    fields it has."""
+    if isinstance(node, ast.JoinedStr):
+        fields = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        return len(fields) >= 2 and not _is_random(fields)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        terms = _terms(node)
+        return any(_may_be_number_text(t) or _may_be_built(t) for t in terms) and any(
+            not _is_literal(t) and not _is_number_text(t) for t in terms
+        )
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        # The text's `%` directives: libcst counts them in the source, where an escape
+        # (`\x25`) hides one; the decoded text hides none.
+        text = _literal_text(node.left)
+        return text is not None and text.count("%") >= 2
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "format":
+            return _literal_text(node.func.value) is not None
+        if node.func.attr == "join" and (node.args or node.keywords):
+            items = node.args[0] if node.args else node.keywords[0].value
+            if isinstance(items, ast.List | ast.Tuple) and len(items.elts) >= 2:
+                return any(_may_be_number_text(_unstarred(e)) for e in items.elts)
+    return False
+
+
+def _may_be_number_text(node: ast.AST) -> bool:
+    """python_text.is_number_text, or looser: str(i), f"_{i}", "_%d" % i, "{}".format(i)."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            return _literal_text(func.value) is not None and not _is_random(_called(node))
+        return _is_number_text(node)
+    if isinstance(node, ast.JoinedStr):
+        fields = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        return bool(fields) and not _is_random(fields)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return _literal_text(node.left) is not None
+    return False
+
+
+def _is_number_text(node: ast.AST) -> bool:
+    """Tell whether libcst's rules surely take `node` for a number as text: str(i) and
+    the like (python_text.is_number_text, where the two trees agree)."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (
+            isinstance(func, ast.Name) and func.id in _NUMBER_TEXT and not _is_random(_called(node))
+        )
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return _is_literal(node.left)
+    return False
+
+
+def _called(call: ast.Call) -> list[ast.AST]:
+    return [call.func, *_arguments(call)]
+
+
+def _is_random(values: Sequence[ast.AST]) -> bool:
+    """python_text._is_random: text made from a random number (`str(random.random())`)."""
+    for value in values:
+        if isinstance(value, ast.Call):
+            value = value.func
+        if "rand" in (dotted(value) or "").lower():
+            return True
+    return False
+
+
+def _is_literal(node: ast.AST) -> bool:
+    """Tell whether libcst surely reads `node` as a string: not an f-string, which ast
+    merges with the plain strings around it."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
+
+
+def _literal_text(node: ast.AST) -> str | None:
+    """Return the text of a string or bytes literal; of an f-string, its literal parts
+    (libcst reads `f"{a}" "%s_%d"` as a concatenation whose plain part is a string)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+        value = node.value
+        return value if isinstance(value, str) else value.decode("latin-1")
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
+        )
+    return None
+
+
+def _terms(node: ast.AST) -> list[ast.AST]:
+    """Return the terms of a `+` sum, left to right."""
+    terms: list[ast.AST] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.BinOp) and isinstance(current.op, ast.Add):
+            stack += [current.right, current.left]
+        else:
+            terms.append(current)
+    return terms
+
+
+def _unstarred(node: ast.AST) -> ast.AST:
+    return node.value if isinstance(node, ast.Starred) else node
+
+
+def _may_be_inline_loop(node: ast.While | ast.For | ast.AsyncFor) -> bool:
+    """python_loops.inline_loop, or looser: a `while` that asks whether a name is taken
+    and rebuilds it, or an endless or counting loop that builds a name and leaves from
+    an `if` that asks whether it is free."""
+    if isinstance(node, ast.While):
+        if any(_may_rebuild(node.body, asked) for asked in _asked(node.test)):
+            return True
+        test = node.test
+        if not (isinstance(test, ast.Constant) and test.value in (True, 1)):
+            return False
+    elif not (isinstance(node.iter, ast.Call) and dotted(node.iter.func) in _COUNTING):
+        return False
+    built = {
+        name
+        for statement in node.body
+        if isinstance(statement, ast.Assign) and _may_be_built(statement.value)
+        for target in statement.targets
+        if (name := dotted(target)) is not None
+    }
+    return any(
+        isinstance(statement, ast.If)
+        and any(dotted(asked) in built for asked in _asked(statement.test))
+        and any(isinstance(n, ast.Break | ast.Return) for b in statement.body for n in ast.walk(b))
+        for statement in node.body
+    )
+
+
+def _asked(test: ast.AST) -> Iterator[ast.AST]:
+    """Yield what each question in `test` asks about (`v` of `v in c`, `c.get(v)`),
+    whether it asks if the name is taken or if it is free (python_loops._taken_checks,
+    which tells the two apart)."""
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.BoolOp):
+            stack.extend(reversed(node.values))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            stack.append(node.operand)
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+            if isinstance(node.ops[0], ast.In | ast.NotIn) and dotted(node.comparators[0]):
+                yield node.left
+        elif _is_lookup_call(node):
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            if dotted(node.func.value):
+                yield node.args[0] if node.args else node.keywords[0].value
+
+
+def _may_rebuild(body: list[ast.stmt], asked: ast.AST) -> bool:
+    """Tell whether a loop asking about `asked` may make it a new name: it is built in
+    the question itself, or the body gives the variable (or a term of the sum) asked
+    about a value (python_loops._rebuilt and _suffixed, looser)."""
+    if _may_be_built(asked):
+        return True
+    variable = dotted(asked)
+    if variable is not None:
+        return _may_give(body, variable, assigned=False)
+    terms = _terms(asked)
+    return len(terms) >= 2 and any(
+        (name := dotted(term)) is not None and _may_give(body, name, assigned=True)
+        for term in terms
+    )
+
+
+def _may_give(body: list[ast.stmt], variable: str, assigned: bool) -> bool:
+    """Tell whether `body` gives `variable` a built name, asks a function for one, or
+    appends text to it; with `assigned`, any assignment counts (a suffix rebuilt from a
+    counter the body bumps)."""
+    for node in (n for statement in body for n in ast.walk(statement)):
+        if isinstance(node, ast.Assign) and any(dotted(t) == variable for t in node.targets):
+            value = node.value
+            if assigned or _may_be_built(value) or isinstance(value, ast.Call):
+                return True
+        elif (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and dotted(node.target) == variable
+        ):
+            value = node.value
+            if (
+                _may_be_number_text(value)
+                or _may_be_built(value)
+                or _literal_text(value) is not None
+            ):
+                return True
+    return False
