@@ -18,7 +18,7 @@ from lintgv.cache import FileState, ResultCache, digest_of, names_key, stat_key
 from lintgv.collector import spare_the_collector
 from lintgv.discovery import Candidate, Discovery
 from lintgv.helper_index import HelperIndex, SecondPass
-from lintgv.model import FileError, FileResult, Language, ProjectFacts, SourceFile
+from lintgv.model import FileError, FileResult, ProjectFacts, SourceFile
 from lintgv.reading import read_source
 from lintgv.remembered import CacheHome, remembered_walk
 
@@ -127,22 +127,20 @@ class _Pool:
         self.jobs = jobs
         self._executor: ProcessPoolExecutor | None = None
 
-    def start(self, python: bool) -> None:
-        """Fork the workers now, unless the run is to stay in this process; `python`
-        tells whether the files so far include Python ones."""
+    def start(self) -> None:
+        """Fork the workers now, unless the run is to stay in this process."""
         if self._executor is not None or self.jobs <= 1:
             return
-        # Imported here: a warm run never starts workers and need not load multiprocessing.
-        from lintgv.worker_pool import worker_pool
-
-        # Loaded once, here, for every worker to inherit: a third of a second of CPU
-        # (libcst, tree-sitter, the rules) that each worker would otherwise spend again.
-        # libcst is named: the engine imports it only when it first parses Python, and
-        # a run over C++ alone (`lintgv check src include`) needs none of it.
-        if python:
-            import libcst  # noqa: F401
-
+        # The engine is loaded once, here, for every worker to inherit: the rules and
+        # tree-sitter, which each worker would otherwise load again. Not libcst: a worker
+        # imports it when a file first needs a libcst parse, which most files with a
+        # trigger no longer do (the shape gate, GV301 and GV302 read CPython's parse):
+        # mlc-llm's check needs none, and imported it in this process for nothing, a
+        # seventh of a second before any file was checked. TVM v0.16's workers each
+        # import it, side by side. The pool is imported here too: a warm run never
+        # starts workers and need not load multiprocessing.
         import lintgv.engine  # noqa: F401
+        from lintgv.worker_pool import worker_pool
 
         self._executor = worker_pool(self.jobs)
         self._executor.submit(int)  # with fork, the first task forks every worker
@@ -157,7 +155,7 @@ class _Pool:
             every = [*first, *pending]
             yield from (function(t) for t in every)
             return
-        self.start(any(t.candidate.language == Language.PYTHON for t in first))
+        self.start()
         assert self._executor is not None
         # Files that need a parse cluster in a few folders of a compiler tree, so large
         # chunks leave one worker busy while the other idles: hand them out in small ones.

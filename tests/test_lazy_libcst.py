@@ -75,6 +75,25 @@ def test_workers_forked_for_c_plus_plus_alone_import_no_libcst(tmp_path: Path) -
     assert report.count("GV101") == 60
 
 
+def test_workers_forked_for_python_that_needs_no_libcst_parse_import_no_libcst(
+    tmp_path: Path,
+) -> None:
+    # The workers import libcst when a file first needs its parse, not before they are
+    # forked: these files' triggers are GV301's and a shape the gate rules out.
+    for index in range(60):
+        (tmp_path / f"f{index}.py").write_text(
+            "def name(func):\n    while True:\n"
+            '        answer = input(f"{PROMPT}?")\n'
+            '        if answer in ["y", "n"]:\n            break\n'
+            '    return func.with_attr("global_symbol", "main")\n',
+            encoding="utf-8",
+        )
+    report, imported = _check(tmp_path, "-j", "2")
+    assert "concurrent.futures.process" in imported  # the workers were started
+    assert _libcst(imported) == set()
+    assert report.count("GV301") == 60
+
+
 @pytest.mark.parametrize("report", ["json", "sarif"])
 def test_a_report_with_fixes_across_files_imports_no_libcst_with_none_to_plan(
     tmp_path: Path, report: str
