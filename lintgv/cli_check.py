@@ -287,7 +287,7 @@ def _report(args: argparse.Namespace, outcome: Outcome) -> str:
     if args.format == "gitlab":
         from lintgv.report import gitlab
 
-        return gitlab.render(findings, outcome.sources)
+        return gitlab.render(findings, errors, outcome.sources)
     from lintgv.paths import display_path
     from lintgv.report import text
 

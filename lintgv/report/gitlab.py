@@ -5,6 +5,10 @@ Each finding is an issue with its rule as `check_name`, a severity, its file (re
 the folder lintgv ran in) and first line, and a fingerprint that stays the same while
 the flagged code does (a baseline's, with the path and an occurrence count), so GitLab
 tells new findings from old ones across commits.
+
+Each file (or rule on a file) that could not be checked is an issue too, a `blocker`: a
+pipeline that keeps its job green whatever `check` returns, to publish the report, must
+not show a clean report for code nobody checked.
 """
 
 import hashlib
@@ -14,16 +18,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from lintgv.baseline import fingerprints
-from lintgv.model import Finding, Severity
+from lintgv.model import FileError, Finding, Severity
 from lintgv.paths import display_path
 
 _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
 
-def render(findings: Sequence[Finding], sources: Mapping[Path, Sequence[str]]) -> str:
+def render(
+    findings: Sequence[Finding],
+    errors: Sequence[FileError],
+    sources: Mapping[Path, Sequence[str]],
+) -> str:
     """Return the Code Quality report; `sources` maps a finding's path to its lines."""
     seen: Counter[tuple[str, str]] = Counter()
-    issues = []
+    issues: list[dict[str, object]] = []
     for finding in findings:
         path = display_path(finding.path)
         lines = sources.get(finding.path, ())
@@ -39,4 +47,18 @@ def render(findings: Sequence[Finding], sources: Mapping[Path, Sequence[str]]) -
                 "location": {"path": path, "lines": {"begin": finding.span.start_line}},
             }
         )
+    issues.extend(_not_checked(error) for error in errors)
     return json.dumps(issues, indent=2, ensure_ascii=False)
+
+
+def _not_checked(error: FileError) -> dict[str, object]:
+    path = display_path(error.path)
+    who = error.code or "lintgv"
+    key = f"{path}\0{who}\0{error.message}"
+    return {
+        "description": error.message,
+        "check_name": f"{who} could not check",
+        "fingerprint": hashlib.sha256(key.encode()).hexdigest()[:32],
+        "severity": "blocker",
+        "location": {"path": path, "lines": {"begin": error.line or 1}},
+    }

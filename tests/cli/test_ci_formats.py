@@ -158,3 +158,18 @@ def test_gitlab_code_quality_issues_have_stable_unique_fingerprints(lintgv, chec
     assert [i["location"]["lines"]["begin"] for i in moved] == [
         i["location"]["lines"]["begin"] + 3 for i in issues
     ]
+
+
+def test_gitlab_reports_a_file_that_could_not_be_checked_as_a_blocker(lintgv, project) -> None:
+    # A job that keeps going whatever `check` returns, to publish the report, must not
+    # publish a clean one for a file nobody checked.
+    root = project({"ok.py": "x = 1\n", "bad.py": b"x = '\xe9'\n"})
+    result = lintgv("check", "--no-cache", "--format", "gitlab", ".", cwd=root)
+    assert result.returncode == 2
+    (issue,) = json.loads(result.stdout)
+    assert issue["severity"] == "blocker"
+    assert issue["check_name"] == "lintgv could not check"
+    assert issue["location"] == {"path": "bad.py", "lines": {"begin": 1}}
+    assert issue["description"].startswith("not valid UTF-8 (byte 0xe9 at offset 5)")
+    again = json.loads(lintgv("check", "--no-cache", "--format", "gitlab", ".", cwd=root).stdout)
+    assert [i["fingerprint"] for i in again] == [issue["fingerprint"]]
