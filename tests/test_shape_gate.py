@@ -179,6 +179,60 @@ SHAPES = {
             def emit(self):
                 return self.fresh("x")
     """,
+    # Where the two trees differ (found by a review): an argument libcst reads without
+    # its star, and first in the order written; `None`, `True` and `False`, which are
+    # names to libcst; f-strings written side by side, which ast merges into one.
+    "lookup of a starred argument": """
+        def pick(base, used):
+            name = base
+            i = 0
+            while used.get(*name):
+                i += 1
+                name = f"{base}_{i}"
+            return name
+    """,
+    "keyword written before a starred argument": """
+        def pick(base, used):
+            name = base
+            i = 0
+            while used.get(key=name, *()):
+                i += 1
+                name = f"{base}_{i}"
+            return name
+    """,
+    "join of a starred list": """
+        def pick(base, used):
+            i = 0
+            while True:
+                i += 1
+                cand = "_".join(*[base, str(i)])
+                if cand not in used:
+                    return cand
+    """,
+    "None looked up and returned": """
+        def f(base, used, n):
+            i = 0
+            while i < n:
+                i += 1
+                if f"{base}_{i}" in used or None in used:
+                    return None
+    """,
+    "True looked up and returned": """
+        def taken(base, flags, n):
+            for i in range(n):
+                if f"{base}_{i}" in flags:
+                    return True in flags
+    """,
+    "f-strings side by side, one of a name with rand in it": """
+        def fresh(base, used, operand):
+            for i in range(100):
+                if (f"{base}_{i}" f"_{operand.dtype}") not in used:
+                    return f"{base}_{i}" f"_{operand.dtype}"
+
+
+        def lower(ops, used):
+            return [fresh(op.name, used, op) for op in ops]
+    """,
 }
 
 # What the shape triggers matched in TVM and mlc-llm, where no rule finds anything.
@@ -218,13 +272,6 @@ NEAR_MISSES = {
         def tune(self, trials):
             if self.tags.get(trials):
                 print("Stop early after " + str(trials) + " trials")
-    """,
-    "random key": """
-        def random_key(prefix, cmap):
-            while True:
-                key = f"{prefix}:{random.random()}"
-                if key not in cmap:
-                    return key
     """,
 }
 

@@ -25,11 +25,12 @@ import ast
 from collections.abc import Iterator, Sequence
 
 from lintgv.helpers.python_text import LOOKUPS
-from lintgv.parsing.python_ast import dotted
 
 _NUMBER_TEXT = frozenset({"str", "repr", "format"})
 _COUNTING = frozenset({"range", "count", "itertools.count"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# libcst's bound on the terms of a sum it reads as a built name (python_text._MAX_PARTS).
+_MAX_TERMS = 8
 
 
 def may_hold_shapes(tree: ast.AST) -> bool:
@@ -92,8 +93,7 @@ class _Body:
             self.calls.append(node)
             if _is_lookup_call(node):
                 assert isinstance(node.func, ast.Attribute)
-                asked = node.args[0] if node.args else node.keywords[0].value
-                self.tests.append((asked, in_loop, dotted(node.func.value) or ""))
+                self.tests.append((_first(node), in_loop, dotted(node.func.value) or ""))
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 self._assign(target, node.value)
@@ -123,22 +123,28 @@ class _Body:
 
     def built_variables(self) -> set[str]:
         """python_shape._built_variables: the variables that hold a built name,
-        directly, converted (`str(f"...")`) or through a copy."""
+        directly, converted (`str(f"...")`) or through a copy, followed copy by copy
+        (a pass over every assignment per variable found is quadratic in a long chain)."""
         found: set[str] = set()
-        changed = True
-        while changed:
-            changed = False
-            for target, value in self.assigns:
-                if target in found:
-                    continue
-                converted = (
-                    isinstance(value, ast.Call)
-                    and len(value.args) + len(value.keywords) == 1
-                    and any(id(a) in self.built for a in _arguments(value))
-                )
-                if id(value) in self.built or converted or dotted(value) in found:
+        copies: dict[str, list[str]] = {}  # a variable -> those assigned a copy of it
+        work: list[str] = []
+        for target, value in self.assigns:
+            converted = (
+                isinstance(value, ast.Call)
+                and len(value.args) + len(value.keywords) == 1
+                and any(id(a) in self.built for a in _arguments(value))
+            )
+            if id(value) in self.built or converted:
+                if target not in found:
                     found.add(target)
-                    changed = True
+                    work.append(target)
+            elif (source := dotted(value)) is not None:
+                copies.setdefault(source, []).append(target)
+        while work:
+            for target in copies.get(work.pop(), ()):
+                if target not in found:
+                    found.add(target)
+                    work.append(target)
         return found
 
 
@@ -189,6 +195,8 @@ def _words(node: ast.AST) -> set[str]:
     for n in ast.walk(node):
         if isinstance(n, ast.Name):
             words.add(n.id)
+        elif isinstance(n, ast.Constant) and (n.value is None or isinstance(n.value, bool)):
+            words.add(repr(n.value))
         elif isinstance(n, ast.Attribute):
             words.add(n.attr)
         elif isinstance(n, ast.keyword | ast.arg) and n.arg is not None:
@@ -197,8 +205,32 @@ def _words(node: ast.AST) -> set[str]:
 
 
 def _arguments(call: ast.Call) -> list[ast.AST]:
-    """Return a call's argument values, as libcst's `Arg.value` gives them (`x` of `*x`)."""
-    return [*map(_unstarred, call.args), *(k.value for k in call.keywords)]
+    """Return a call's argument values as libcst's `Arg.value` gives them, in the order
+    they are written: `x` of `*x` and of `k=x`."""
+    arguments: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
+    arguments.sort(key=lambda a: (a.lineno, a.col_offset))
+    return [_unstarred(a.value if isinstance(a, ast.keyword) else a) for a in arguments]
+
+
+def _first(call: ast.Call) -> ast.AST:
+    """Return the value of a call's first argument (it has one), as libcst reads it."""
+    return _arguments(call)[0]
+
+
+def dotted(node: ast.AST) -> str | None:
+    """Return `a.b.c` for a Name/Attribute chain, else None; as libcst, whose `True`,
+    `False` and `None` are names (python_ast.dotted follows CPython: constants)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        head = node.id
+    elif isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, bool)):
+        head = repr(node.value)
+    else:
+        return None
+    return ".".join([head, *reversed(parts)])
 
 
 def _is_lookup(node: ast.AST) -> bool:
@@ -231,10 +263,13 @@ def _may_be_built(node: ast.AST) -> bool:
     """python_text.is_built, or looser: any `.format` of a literal passes, however many
     fields it has."""
     if isinstance(node, ast.JoinedStr):
-        fields = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
-        return len(fields) >= 2 and not _is_random(fields)
+        # Without python_text's test for a random suffix: ast merges `f"{a}_{i}"
+        # f"{rand}"` into one f-string, where libcst judges each part on its own.
+        return sum(isinstance(v, ast.FormattedValue) for v in node.values) >= 2
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         terms = _terms(node)
+        if terms is None:
+            return True  # libcst reads none so long as built, but a looser test may say yes
         return any(_may_be_number_text(t) or _may_be_built(t) for t in terms) and any(
             not _is_literal(t) and not _is_number_text(t) for t in terms
         )
@@ -247,7 +282,7 @@ def _may_be_built(node: ast.AST) -> bool:
         if node.func.attr == "format":
             return _literal_text(node.func.value) is not None
         if node.func.attr == "join" and (node.args or node.keywords):
-            items = node.args[0] if node.args else node.keywords[0].value
+            items = _first(node)
             if isinstance(items, ast.List | ast.Tuple) and len(items.elts) >= 2:
                 return any(_may_be_number_text(_unstarred(e)) for e in items.elts)
     return False
@@ -261,8 +296,7 @@ def _may_be_number_text(node: ast.AST) -> bool:
             return _literal_text(func.value) is not None and not _is_random(_called(node))
         return _is_number_text(node)
     if isinstance(node, ast.JoinedStr):
-        fields = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
-        return bool(fields) and not _is_random(fields)
+        return any(isinstance(v, ast.FormattedValue) for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         return _literal_text(node.left) is not None
     return False
@@ -314,14 +348,17 @@ def _literal_text(node: ast.AST) -> str | None:
     return None
 
 
-def _terms(node: ast.AST) -> list[ast.AST]:
-    """Return the terms of a `+` sum, left to right."""
+def _terms(node: ast.AST) -> list[ast.AST] | None:
+    """Return the terms of a `+` sum, left to right; None for a long one, as libcst's
+    rules (flattening every link of a long chain would cost its length squared)."""
     terms: list[ast.AST] = []
     stack = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, ast.BinOp) and isinstance(current.op, ast.Add):
             stack += [current.right, current.left]
+            if len(stack) + len(terms) > _MAX_TERMS:
+                return None
         else:
             terms.append(current)
     return terms
@@ -375,7 +412,7 @@ def _asked(test: ast.AST) -> Iterator[ast.AST]:
         elif _is_lookup_call(node):
             assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             if dotted(node.func.value):
-                yield node.args[0] if node.args else node.keywords[0].value
+                yield _first(node)
 
 
 def _may_rebuild(body: list[ast.stmt], asked: ast.AST) -> bool:
@@ -388,6 +425,8 @@ def _may_rebuild(body: list[ast.stmt], asked: ast.AST) -> bool:
     if variable is not None:
         return _may_give(body, variable, assigned=False)
     terms = _terms(asked)
+    if terms is None:
+        return True
     return len(terms) >= 2 and any(
         (name := dotted(term)) is not None and _may_give(body, name, assigned=True)
         for term in terms
