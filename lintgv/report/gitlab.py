@@ -53,11 +53,10 @@ def render(
 
 def _not_checked(error: FileError) -> dict[str, object]:
     path = display_path(error.path)
-    who = error.code or "lintgv"
-    key = f"{path}\0{who}\0{error.message}"
+    key = f"{path}\0{error.code}\0{error.message}"
     return {
         "description": error.message,
-        "check_name": f"{who} could not check",
+        "check_name": f"{error.code} not checked" if error.code else "not checked",
         "fingerprint": hashlib.sha256(key.encode()).hexdigest()[:32],
         "severity": "blocker",
         "location": {"path": path, "lines": {"begin": error.line or 1}},

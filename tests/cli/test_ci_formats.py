@@ -168,7 +168,7 @@ def test_gitlab_reports_a_file_that_could_not_be_checked_as_a_blocker(lintgv, pr
     assert result.returncode == 2
     (issue,) = json.loads(result.stdout)
     assert issue["severity"] == "blocker"
-    assert issue["check_name"] == "lintgv could not check"
+    assert issue["check_name"] == "not checked"
     assert issue["location"] == {"path": "bad.py", "lines": {"begin": 1}}
     assert issue["description"].startswith("not valid UTF-8 (byte 0xe9 at offset 5)")
     again = json.loads(lintgv("check", "--no-cache", "--format", "gitlab", ".", cwd=root).stdout)

@@ -52,7 +52,7 @@ FILES = {
 }
 # The other programs the shell blocks run, none of them here: installs and builds (pip,
 # npm, code, scripts/test-all), git, the benchmarks (python), and shell glue.
-TOOLS = {"cd", "code", "git", "npm", "pip", "python", "python3", "test-all", "time", "true"}
+TOOLS = {"[", "cd", "code", "git", "npm", "pip", "python", "python3", "test-all", "time", "true"}
 # The programs a command needs besides git (which makes the copy a checkout).
 NEEDS = {
     "validate": ("cc", "nm"),
