@@ -273,8 +273,10 @@ _LOOKUP_CPP = r"(?:(?:\.|->)(?:count|find|contains)\(|std::find\()"
 _APPEND_CPP = r"(?:to_string\(|printf\(|StrCat\(|[Ff]ormat\(|stringstream)"
 # The keyword, found by its literal: not the end of `noreturn` (`[[noreturn]] void
 # LogFatal(...)` with a to_string in its body) nor a Doxygen `\return` or `@return`, whose
-# prose ran on into the code below it; each cost a parse of a file holding no copy.
-_RETURN_CPP = r"return(?<![\w\\@]return)\b"
+# prose ran on into the code below it; each cost a parse of a file holding no copy. An
+# underscore may come before (`co_return`), and a counter kept in the map may be
+# returned through a variable named after it (`returned = F(...)`): no `\b` after.
+_RETURN_CPP = r"return(?<![A-Za-z0-9\\@]return)"
 CPP_SHAPE_TRIGGERS = (
     # A loop with a lookup and a counter-append near its header (while, for, do-while).
     # One pattern each, starting with its keyword, which `re` finds by a fast scan.
@@ -283,7 +285,7 @@ CPP_SHAPE_TRIGGERS = (
     rf"do\s*\{{(?={_LINES_CPP}{_LOOKUP_CPP})(?={_LINES_CPP}{_APPEND_CPP})",
     # Recursion with a longer name or a bumped counter, its answer returned as it is or
     # wrapped: std::move(F(...)), {F(...)}, (F(...)), c ? F(...) : name.
-    rf"{_RETURN_CPP}[^;]{{0,{SCAN}}}?\w\([^;]{{0,{SCAN}}}?(?:to_string\(|\+\s*1\b|\+\+)",
+    rf"{_RETURN_CPP}\b[^;]{{0,{SCAN}}}?\w\([^;]{{0,{SCAN}}}?(?:to_string\(|\+\s*1\b|\+\+)",
     # A counter kept in the map itself: return name + std::to_string(map[name]).
     rf"{_RETURN_CPP}[^;]{{0,{SCAN}}}?to_string\([^;)]{{0,{SCAN}}}(?:\[|second)",
 )

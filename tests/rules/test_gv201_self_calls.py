@@ -88,6 +88,9 @@ def test_a_wrapped_call_of_another_function_is_no_recursion(tmp_path: Path) -> N
         ("  return Unique(name + std::to_string(i));\n", True),
         ("  if (seen) return Unique(name, i + 1);\n", True),
         ("{return name + std::to_string(used[name]);}\n", True),
+        # A counter kept in the map, returned through a variable named after it.
+        ("  auto returned = OpName(name + std::to_string(map_[name]));\n", True),
+        ("  co_return Unique(name, i + 1);\n", True),
         # Not the keyword: the end of an attribute, or a comment's prose running on into
         # the code below it.
         ("[[noreturn]] void Fatal(int line) {\n  throw Error(std::to_string(line));\n}\n", False),
