@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from concurrent.futures import BrokenExecutor
 
 from lintgv import __version__
 from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, add_color, add_selection
@@ -140,3 +141,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("lintgv: interrupted", file=sys.stderr)
         return 130
+    except BrokenExecutor as exc:
+        # A worker process ended without a word: killed (out of memory), or a crash in a
+        # parser's native code on a hostile file. Its files, and those queued behind it,
+        # were not checked; an exit of 1 would read as "findings only".
+        print(
+            f"lintgv: error: a worker process ended abruptly ({exc}); not every file was "
+            "checked (out of memory, or a parser crashed on a file)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    except Exception as exc:
+        # A bug in lintgv: a precise line and the exit of "could not check", never a
+        # traceback that ends in Python's exit 1 (what a CI gate reads as findings only).
+        log.debug("unexpected error", exc_info=True)
+        print(
+            f"lintgv: internal error: {type(exc).__name__}: {exc} (a bug in lintgv; "
+            "`-vv` shows where)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
