@@ -373,8 +373,11 @@ def _may_be_inline_loop(node: ast.While | ast.For | ast.AsyncFor) -> bool:
     and rebuilds it, or an endless or counting loop that builds a name and leaves from
     an `if` that asks whether it is free."""
     if isinstance(node, ast.While):
-        if any(_may_rebuild(node.body, asked) for asked in _asked(node.test)):
-            return True
+        questions = list(_asked(node.test))
+        if questions:
+            gifts = _Gifts(node.body)
+            if any(_may_rebuild(gifts, asked) for asked in questions):
+                return True
         test = node.test
         if not (isinstance(test, ast.Constant) and test.value in (True, 1)):
             return False
@@ -415,7 +418,7 @@ def _asked(test: ast.AST) -> Iterator[ast.AST]:
                 yield _first(node)
 
 
-def _may_rebuild(body: list[ast.stmt], asked: ast.AST) -> bool:
+def _may_rebuild(gifts: _Gifts, asked: ast.AST) -> bool:
     """Tell whether a loop asking about `asked` may make it a new name: it is built in
     the question itself, or the body gives the variable (or a term of the sum) asked
     about a value (python_loops._rebuilt and _suffixed, looser)."""
@@ -423,35 +426,39 @@ def _may_rebuild(body: list[ast.stmt], asked: ast.AST) -> bool:
         return True
     variable = dotted(asked)
     if variable is not None:
-        return _may_give(body, variable, assigned=False)
+        return variable in gifts.given
     terms = _terms(asked)
     if terms is None:
         return True
-    return len(terms) >= 2 and any(
-        (name := dotted(term)) is not None and _may_give(body, name, assigned=True)
-        for term in terms
-    )
+    return len(terms) >= 2 and any(dotted(term) in gifts.assigned for term in terms)
 
 
-def _may_give(body: list[ast.stmt], variable: str, assigned: bool) -> bool:
-    """Tell whether `body` gives `variable` a built name, asks a function for one, or
-    appends text to it; with `assigned`, any assignment counts (a suffix rebuilt from a
-    counter the body bumps)."""
-    for node in (n for statement in body for n in ast.walk(statement)):
-        if isinstance(node, ast.Assign) and any(dotted(t) == variable for t in node.targets):
-            value = node.value
-            if assigned or _may_be_built(value) or isinstance(value, ast.Call):
-                return True
-        elif (
-            isinstance(node, ast.AugAssign)
-            and isinstance(node.op, ast.Add)
-            and dotted(node.target) == variable
-        ):
-            value = node.value
-            if (
-                _may_be_number_text(value)
-                or _may_be_built(value)
-                or _literal_text(value) is not None
-            ):
-                return True
-    return False
+class _Gifts:
+    """What a loop's body gives its variables, read in one walk (a question asking about
+    many names must not walk the body again for each)."""
+
+    def __init__(self, body: list[ast.stmt]) -> None:
+        # A built name, a function's answer, or text appended (python_loops._rebuilt).
+        self.given: set[str] = set()
+        # Those, and anything assigned (python_loops._numbers: a suffix rebuilt from a
+        # counter the body bumps).
+        self.assigned: set[str] = set()
+        for node in (n for statement in body for n in ast.walk(statement)):
+            if isinstance(node, ast.Assign):
+                value = node.value
+                gives = _may_be_built(value) or isinstance(value, ast.Call)
+                for target in node.targets:
+                    if (name := dotted(target)) is not None:
+                        self.assigned.add(name)
+                        if gives:
+                            self.given.add(name)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+                value = node.value
+                name = dotted(node.target)
+                if name is not None and (
+                    _may_be_number_text(value)
+                    or _may_be_built(value)
+                    or _literal_text(value) is not None
+                ):
+                    self.given.add(name)
+                    self.assigned.add(name)
