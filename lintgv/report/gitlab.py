@@ -13,6 +13,7 @@ not show a clean report for code nobody checked.
 
 import hashlib
 import json
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -47,13 +48,18 @@ def render(
                 "location": {"path": path, "lines": {"begin": finding.span.start_line}},
             }
         )
-    issues.extend(_not_checked(error) for error in errors)
+    # The folder a CI job runs in may differ from job to job: a message naming a file by
+    # its absolute path (a broken config) is fingerprinted as if named from there.
+    here = os.getcwd().rstrip(os.sep) + os.sep
+    for error in errors:
+        path = display_path(error.path)
+        context = f"{error.code}\0{error.message.replace(here, '')}"
+        seen[(path, context)] += 1
+        issues.append(_not_checked(error, path, f"{path}\0{context}\0{seen[(path, context)]}"))
     return json.dumps(issues, indent=2, ensure_ascii=False)
 
 
-def _not_checked(error: FileError) -> dict[str, object]:
-    path = display_path(error.path)
-    key = f"{path}\0{error.code}\0{error.message}"
+def _not_checked(error: FileError, path: str, key: str) -> dict[str, object]:
     return {
         "description": error.message,
         "check_name": f"{error.code} not checked" if error.code else "not checked",

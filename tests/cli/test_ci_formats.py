@@ -173,3 +173,26 @@ def test_gitlab_reports_a_file_that_could_not_be_checked_as_a_blocker(lintgv, pr
     assert issue["description"].startswith("not valid UTF-8 (byte 0xe9 at offset 5)")
     again = json.loads(lintgv("check", "--no-cache", "--format", "gitlab", ".", cwd=root).stdout)
     assert [i["fingerprint"] for i in again] == [issue["fingerprint"]]
+
+
+def test_gitlab_fingerprints_of_files_not_checked_are_unique_and_stay_put(
+    lintgv, project, tmp_path: Path
+) -> None:
+    twice = project({"ok.py": "x = 1\n"})
+    result = lintgv("check", "--no-cache", "--format", "gitlab", "gone.py", "gone.py", cwd=twice)
+    prints = [i["fingerprint"] for i in json.loads(result.stdout)]
+    assert len(prints) == 2 and len(set(prints)) == 2
+    # A broken config's message names it by its absolute path; a CI job's folder may
+    # change from one pipeline to the next, and the issue must not look new.
+    seen = []
+    for folder in ("one", "two"):
+        root = tmp_path / folder
+        root.mkdir()
+        (root / "lintgv.toml").write_text("select = 5\n", encoding="utf-8")
+        (root / "f.py").write_text("x = 1\n", encoding="utf-8")
+        (issue,) = json.loads(
+            lintgv("check", "--no-cache", "--format", "gitlab", ".", cwd=root).stdout
+        )
+        assert str(root) in issue["description"]
+        seen.append(issue["fingerprint"])
+    assert seen[0] == seen[1]
