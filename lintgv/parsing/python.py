@@ -5,10 +5,12 @@ the lines a partial parse keeps (python_lines), parsed piece by piece (python_pa
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice
 from typing import TYPE_CHECKING, cast
 
 from lintgv.collector import collector_paused
@@ -168,6 +170,12 @@ def _plain_code(node: cst.CSTNode) -> str | None:
 # CPython's words for nesting it refuses; libcst's native parser has no such limit and
 # overflows its stack (killing the process) somewhere past a thousand levels.
 _TOO_DEEP = ("too many nested", "too many levels", "too complex")
+# `a and b and c ...` is one flat node to CPython and a chain nested once per operator to
+# libcst: its parser overflows its stack (a segmentation fault: no error, no report)
+# between 6,000 and 10,000 of them in one expression, and the rules' recursive walks of
+# its tree fail past about 490 (a rule's crash). Far fewer are all a program holds.
+_MAX_OPERANDS = 300
+_BOOLEAN_WORD = re.compile(r"\b(?:and|or)\b")
 
 
 def parse_module(text: str) -> cst.Module:
@@ -190,9 +198,25 @@ def _parse_both(
             raise ParseError(f"Python syntax error: {exc.msg}", exc.lineno) from exc
     except ValueError:
         pass  # NUL bytes: libcst reports them
+    if tree is not None and _too_long_a_chain(text, tree):
+        raise ParseError(
+            f"Python nesting too deep to parse: over {_MAX_OPERANDS} `and`/`or` operands "
+            "in one expression"
+        )
     if parts is not None and tree is not None:
         return parts.parse(text), tree
     return unchecked_parse(text), tree
+
+
+def _too_long_a_chain(text: str, tree: ast.Module) -> bool:
+    """Tell whether an `and`/`or` expression of `tree` has more than _MAX_OPERANDS
+    operands; the tree is walked only when the text holds that many of the words."""
+    words = _BOOLEAN_WORD.finditer(text)
+    if next(islice(words, _MAX_OPERANDS - 1, None), None) is None:
+        return False
+    return any(
+        isinstance(node, ast.BoolOp) and len(node.values) > _MAX_OPERANDS for node in ast.walk(tree)
+    )
 
 
 def quiet_parse(text: str) -> ast.Module:

@@ -200,3 +200,26 @@ def test_a_suppression_of_a_rule_that_could_not_check_is_kept_by_fix(lintgv, pro
         assert checked.returncode == 2, checked.stdout  # an error, and no finding
         assert "1 file not checked or written in full:" in fixed.stdout
         assert fixed.stdout.count("later.py:") == 2  # one line for each rule
+
+
+def test_an_and_chain_libcst_cannot_follow_is_one_error_not_a_crash(lintgv, project) -> None:
+    # One flat node to CPython, a chain nested once per `and` to libcst, whose native
+    # parser overflows its stack past a few thousand: the process died of a segmentation
+    # fault, with no report and no exit code of lintgv's. Past about 490, a rule's walk
+    # of the tree crashed.
+    helper = (
+        "def fresh(base, used):\n    i = 0\n    name = base\n"
+        '    while name in used:\n        name = f"{base}_{i}"\n        i += 1\n'
+    )
+    long_chain = "    y = " + " and ".join(["a"] * 20_000) + "\n    return name\n"
+    short_chain = "    y = " + " and ".join(["a"] * 300) + "\n    return name\n"
+    root = project({"long.py": helper + long_chain, "short.py": helper + short_chain})
+    code, document = _run_json(lintgv, root)
+    assert code == 3, document
+    assert [(e["path"], e["message"]) for e in document["errors"]] == [
+        (
+            "long.py",
+            "Python nesting too deep to parse: over 300 `and`/`or` operands in one expression",
+        )
+    ]
+    assert [(f["path"], f["code"]) for f in document["findings"]] == [("short.py", "GV201")]
