@@ -30,7 +30,7 @@ from lintgv.model import (
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.python import ParsedPython, parse_python, quiet_parse
 from lintgv.parsing.python_ast import NewerSyntax, parse_ast
-from lintgv.parsing.python_lines import LineScan, compact, has_lone_return, select_lines
+from lintgv.parsing.python_lines import LineScan, has_lone_return, partial_text, select_lines
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.paths import matches_any, relative_to_root
 from lintgv.prefilter import Hints, Triggers, combined, search_of
@@ -451,9 +451,8 @@ def _may_hold_shapes(text: str, function: Triggers | None, scan: LineScan) -> bo
     selection = select_lines(text, None, function, scan)
     if selection is not None and selection.is_empty:
         return False
-    # The partial text splits at `\n` only (see python_lines.compact): with a lone `\r`,
-    # the whole text, as libcst would parse it.
-    readable = text if selection is None or has_lone_return(text) else compact(text, selection)[0]
+    selected = partial_text(text, selection)
+    readable = text if selected is None else selected[0]
     try:
         return may_hold_shapes(quiet_parse(readable.removeprefix("\ufeff")))
     except (SyntaxError, ValueError, MemoryError, RecursionError):

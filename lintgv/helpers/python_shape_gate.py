@@ -25,6 +25,7 @@ import ast
 from collections.abc import Iterator, Sequence
 
 from lintgv.helpers.python_text import LOOKUPS
+from lintgv.parsing.python_ast import arguments
 
 _NUMBER_TEXT = frozenset({"str", "repr", "format"})
 _COUNTING = frozenset({"range", "count", "itertools.count"})
@@ -88,12 +89,12 @@ class _Body:
         if _may_be_built(node):
             self.built.add(id(node))
         if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In | ast.NotIn):
-            self.tests.append((node.left, in_loop, dotted(node.comparators[0]) or ""))
+            self.tests.append((node.left, in_loop, _dotted(node.comparators[0]) or ""))
         elif isinstance(node, ast.Call):
             self.calls.append(node)
             if _is_lookup_call(node):
                 assert isinstance(node.func, ast.Attribute)
-                self.tests.append((_first(node), in_loop, dotted(node.func.value) or ""))
+                self.tests.append((_first(node), in_loop, _dotted(node.func.value) or ""))
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 self._assign(target, node.value)
@@ -110,12 +111,12 @@ class _Body:
             self.returns.append(node.value)
 
     def _assign(self, target: ast.AST, value: ast.AST) -> None:
-        name = dotted(target)
+        name = _dotted(target)
         if name is not None:
             self.assigns.append((name, value))
 
     def _bump(self, target: ast.AST) -> None:
-        if isinstance(target, ast.Subscript) and (container := dotted(target.value)):
+        if isinstance(target, ast.Subscript) and (container := _dotted(target.value)):
             self.bumped.add(container)
 
     def holds_built(self, node: ast.AST) -> bool:
@@ -132,13 +133,13 @@ class _Body:
             converted = (
                 isinstance(value, ast.Call)
                 and len(value.args) + len(value.keywords) == 1
-                and any(id(a) in self.built for a in _arguments(value))
+                and any(id(a) in self.built for a in arguments(value))
             )
             if id(value) in self.built or converted:
                 if target not in found:
                     found.add(target)
                     work.append(target)
-            elif (source := dotted(value)) is not None:
+            elif (source := _dotted(value)) is not None:
                 copies.setdefault(source, []).append(target)
         while work:
             for target in copies.get(work.pop(), ()):
@@ -157,7 +158,7 @@ def _may_be_helper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         return False  # every shape looks a name up
     variables = body.built_variables()
     linked_in_loop = any(
-        in_loop and (body.holds_built(tested) or dotted(tested) in variables)
+        in_loop and (body.holds_built(tested) or _dotted(tested) in variables)
         for tested, in_loop, _ in body.tests
     )
     calls_itself = any(_calls(call, function.name) for call in body.calls)
@@ -165,7 +166,7 @@ def _may_be_helper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     stored = bool(keepers) and any(body.holds_built(value) for value in body.returns)
     if not (linked_in_loop or calls_itself or stored):
         return False
-    tested = {name for t, _, _ in body.tests if (name := dotted(t)) is not None}
+    tested = {name for t, _, _ in body.tests if (name := _dotted(t)) is not None}
     return any(
         body.holds_built(value)
         or any(isinstance(n, ast.Call) and _calls(n, function.name) for n in ast.walk(value))
@@ -191,7 +192,7 @@ def _words(node: ast.AST) -> set[str]:
     """Return the names a value mentions as libcst sees them: every name, an
     attribute's own name and a keyword's too (libcst makes each a Name node), and the
     whole dotted name."""
-    words = {d} if (d := dotted(node)) is not None else set()
+    words = {d} if (d := _dotted(node)) is not None else set()
     for n in ast.walk(node):
         if isinstance(n, ast.Name):
             words.add(n.id)
@@ -204,20 +205,12 @@ def _words(node: ast.AST) -> set[str]:
     return words
 
 
-def _arguments(call: ast.Call) -> list[ast.AST]:
-    """Return a call's argument values as libcst's `Arg.value` gives them, in the order
-    they are written: `x` of `*x` and of `k=x`."""
-    arguments: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
-    arguments.sort(key=lambda a: (a.lineno, a.col_offset))
-    return [_unstarred(a.value if isinstance(a, ast.keyword) else a) for a in arguments]
-
-
 def _first(call: ast.Call) -> ast.AST:
     """Return the value of a call's first argument (it has one), as libcst reads it."""
-    return _arguments(call)[0]
+    return arguments(call)[0]
 
 
-def dotted(node: ast.AST) -> str | None:
+def _dotted(node: ast.AST) -> str | None:
     """Return `a.b.c` for a Name/Attribute chain, else None; as libcst, whose `True`,
     `False` and `None` are names (python_ast.dotted follows CPython: constants)."""
     parts: list[str] = []
@@ -316,7 +309,7 @@ def _is_number_text(node: ast.AST) -> bool:
 
 
 def _called(call: ast.Call) -> list[ast.AST]:
-    return [call.func, *_arguments(call)]
+    return [call.func, *arguments(call)]
 
 
 def _is_random(values: Sequence[ast.AST]) -> bool:
@@ -324,7 +317,7 @@ def _is_random(values: Sequence[ast.AST]) -> bool:
     for value in values:
         if isinstance(value, ast.Call):
             value = value.func
-        if "rand" in (dotted(value) or "").lower():
+        if "rand" in (_dotted(value) or "").lower():
             return True
     return False
 
@@ -381,18 +374,18 @@ def _may_be_inline_loop(node: ast.While | ast.For | ast.AsyncFor) -> bool:
         test = node.test
         if not (isinstance(test, ast.Constant) and test.value in (True, 1)):
             return False
-    elif not (isinstance(node.iter, ast.Call) and dotted(node.iter.func) in _COUNTING):
+    elif not (isinstance(node.iter, ast.Call) and _dotted(node.iter.func) in _COUNTING):
         return False
     built = {
         name
         for statement in node.body
         if isinstance(statement, ast.Assign) and _may_be_built(statement.value)
         for target in statement.targets
-        if (name := dotted(target)) is not None
+        if (name := _dotted(target)) is not None
     }
     return any(
         isinstance(statement, ast.If)
-        and any(dotted(asked) in built for asked in _asked(statement.test))
+        and any(_dotted(asked) in built for asked in _asked(statement.test))
         and any(isinstance(n, ast.Break | ast.Return) for b in statement.body for n in ast.walk(b))
         for statement in node.body
     )
@@ -410,11 +403,11 @@ def _asked(test: ast.AST) -> Iterator[ast.AST]:
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             stack.append(node.operand)
         elif isinstance(node, ast.Compare) and len(node.ops) == 1:
-            if isinstance(node.ops[0], ast.In | ast.NotIn) and dotted(node.comparators[0]):
+            if isinstance(node.ops[0], ast.In | ast.NotIn) and _dotted(node.comparators[0]):
                 yield node.left
         elif _is_lookup_call(node):
             assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            if dotted(node.func.value):
+            if _dotted(node.func.value):
                 yield _first(node)
 
 
@@ -424,13 +417,13 @@ def _may_rebuild(gifts: _Gifts, asked: ast.AST) -> bool:
     about a value (python_loops._rebuilt and _suffixed, looser)."""
     if _may_be_built(asked):
         return True
-    variable = dotted(asked)
+    variable = _dotted(asked)
     if variable is not None:
         return variable in gifts.given
     terms = _terms(asked)
     if terms is None:
         return True
-    return len(terms) >= 2 and any(dotted(term) in gifts.assigned for term in terms)
+    return len(terms) >= 2 and any(_dotted(term) in gifts.assigned for term in terms)
 
 
 class _Gifts:
@@ -448,13 +441,13 @@ class _Gifts:
                 value = node.value
                 gives = _may_be_built(value) or isinstance(value, ast.Call)
                 for target in node.targets:
-                    if (name := dotted(target)) is not None:
+                    if (name := _dotted(target)) is not None:
                         self.assigned.add(name)
                         if gives:
                             self.given.add(name)
             elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
                 value = node.value
-                name = dotted(node.target)
+                name = _dotted(node.target)
                 if name is not None and (
                     _may_be_number_text(value)
                     or _may_be_built(value)

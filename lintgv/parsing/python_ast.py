@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from lintgv.lines import LineIndex
 from lintgv.model import Span
 from lintgv.parsing.python import parse_python, quiet_parse
-from lintgv.parsing.python_lines import Selection, compact, has_lone_return, statement_at
+from lintgv.parsing.python_lines import Selection, partial_text, statement_at
 
 # What CPython's parser raises for a text it cannot read (ValueError: a NUL byte).
 _UNREADABLE = (SyntaxError, ValueError, MemoryError, RecursionError)
@@ -175,10 +175,9 @@ def parse_ast(
     says what a check of the file always said (a syntax error, nesting too deep); when
     libcst reads it, NewerSyntax says where CPython stopped."""
     refused: tuple[BaseException, tuple[int, ...]] | None = None
-    if selection is not None and not has_lone_return(text):
-        # The partial text splits at `\n` only (see python_lines.compact); a lone `\r` is
-        # a line break to CPython and to the line model: such a text is parsed whole.
-        partial, line_map = compact(text, selection)
+    selected = partial_text(text, selection)
+    if selected is not None:
+        partial, line_map = selected
         try:
             return _parsed_without_refused(partial, line_map, wanted)
         except _UNREADABLE as exc:
@@ -243,3 +242,11 @@ def dotted(node: ast.AST) -> str | None:
         head = dotted(node.value)
         return f"{head}.{node.attr}" if head is not None else None
     return None
+
+
+def arguments(call: ast.Call) -> list[ast.expr]:
+    """Return the values of a call's arguments in the order they are written, positional
+    and keyword alike (`*x` and `**x` as `x`), as libcst's `Arg.value` gives them."""
+    written: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
+    written.sort(key=lambda a: (a.lineno, a.col_offset))
+    return [a.value if isinstance(a, ast.keyword | ast.Starred) else a for a in written]

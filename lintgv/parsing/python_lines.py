@@ -519,6 +519,15 @@ def select_lines(
     return Selection(frozenset(segmenter.keep), segmenter.stubs())
 
 
+def partial_text(text: str, selection: Selection | None) -> tuple[str, tuple[int, ...]] | None:
+    """Return `compact(text, selection)`, or None when the whole text is to be parsed: no
+    selection, or a text with a lone `\r`, a line break to CPython and to the line model
+    where the partial text splits at `\n` only."""
+    if selection is None or has_lone_return(text):
+        return None
+    return compact(text, selection)
+
+
 def compact(text: str, selection: Selection) -> tuple[str, tuple[int, ...]]:
     """Return the kept lines and stubs of `text` as one text, and each line's original number.
 

@@ -9,7 +9,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from lintgv.parsing.python_ast import ParsedAst, children, descendants, dotted
+from lintgv.parsing.python_ast import ParsedAst, arguments, children, descendants, dotted
 from lintgv.rules._global_symbol.messages import Evidence, Kind
 
 KEY = "global_symbol"
@@ -55,14 +55,6 @@ def _is_one_literal(code: str) -> bool:
         else:
             at += 1
     return False
-
-
-def arguments(call: ast.Call) -> list[ast.expr]:
-    """Return the values of a call's arguments in the order they are written, positional
-    and keyword alike (`*x` and `**x` as `x`)."""
-    written: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
-    written.sort(key=lambda a: (a.lineno, a.col_offset))
-    return [a.value if isinstance(a, ast.keyword | ast.Starred) else a for a in written]
 
 
 @dataclass(frozen=True)
