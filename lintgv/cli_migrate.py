@@ -117,7 +117,7 @@ def across_files(
     callers are not known before planning, so only its own file is asked."""
     from lintgv.fixing.across import ACROSS_CODES
     from lintgv.fixing.thread_edits import is_threading_site
-    from lintgv.helpers.names import bare_name
+    from lintgv.identities import bare_name
 
     without = {c.path for c in candidates if not c.config.release.has_name_supply}
     # A call names a copy unqualified (`GetUniqueName`), its definition qualified: the

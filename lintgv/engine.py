@@ -14,8 +14,9 @@ from lintgv import registry
 from lintgv.collector import collector_paused
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
-from lintgv.helpers.names import PYTHON_SHAPE_TRIGGERS, bare_names
+from lintgv.helpers.names import PYTHON_SHAPE_TRIGGERS
 from lintgv.helpers.python_shape_gate import may_hold_shapes
+from lintgv.identities import bare_names
 from lintgv.lines import LineIndex
 from lintgv.model import (
     NO_FIX,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from lintgv.helpers.names import bare_name, bare_names
+from lintgv.identities import bare_name, bare_names
 from lintgv.model import FileResult
 
 

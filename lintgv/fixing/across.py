@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from lintgv.config import Config
 from lintgv.discovery import Candidate
 from lintgv.edits import edits_between
-from lintgv.helpers.names import bare_name
+from lintgv.identities import bare_name
 from lintgv.model import Edit, FileResult, Finding, Fix, Language
 from lintgv.registry import codes_where, select
 

@@ -12,7 +12,7 @@ from lintgv.config import Config
 from lintgv.helpers.cpp_body_walk import call_name
 from lintgv.helpers.cpp_calls import call_candidates, temporary_class
 from lintgv.helpers.cpp_shape import class_name
-from lintgv.helpers.names import cpp_identity
+from lintgv.identities import cpp_identity
 from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import function_declarator
 

@@ -29,7 +29,7 @@ from lintgv.fixing.files import (
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import syntax_errors
 from lintgv.fixing.thread_edits import excluded_naming
-from lintgv.helpers.names import bare_name
+from lintgv.identities import bare_name
 from lintgv.model import Applicability, FileError, Language
 from lintgv.parsing.python import parse_module
 from lintgv.paths import display_path

@@ -29,7 +29,7 @@ from lintgv.fixing.files import Tree, digest_of, not_fixed
 from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.supply_stage import project_files, thread_supplies
-from lintgv.helpers.names import cpp_identity
+from lintgv.identities import cpp_identity
 from lintgv.model import Applicability, FileError, FileResult, Finding
 from lintgv.registry import rule_codes
 

@@ -49,7 +49,8 @@ from lintgv.fixing.thread_edits import (
     named_with_parameter,
 )
 from lintgv.helpers.cpp_shape import unit_of
-from lintgv.helpers.names import cpp_identity, names_word
+from lintgv.helpers.names import names_word
+from lintgv.identities import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import LOOPS, function_declarator

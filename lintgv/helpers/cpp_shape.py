@@ -10,14 +10,8 @@ import tree_sitter
 from lintgv.config import Config
 from lintgv.digest import blake2b
 from lintgv.helpers.cpp_facts import facts_of
-from lintgv.helpers.names import (
-    CPP_SHAPE_TRIGGERS,
-    Facts,
-    Verdict,
-    cpp_identity,
-    is_known_name,
-    name_triggers,
-)
+from lintgv.helpers.names import CPP_SHAPE_TRIGGERS, Facts, Verdict, is_known_name, name_triggers
+from lintgv.identities import cpp_identity
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.parsing.cpp_regions import Region

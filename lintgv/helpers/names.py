@@ -140,25 +140,6 @@ def catalogue(verdicts: Iterable[tuple[str, Verdict | None]]) -> Catalogue:
     return Catalogue(frozenset(copies), frozenset(structural), frozenset(wrappers - copies))
 
 
-def python_identity(module: str, qualified: str) -> str:
-    """Return a Python helper's identity: its module and its name in it
-    (`pkg.labels.Printer.name_for`; just the name when the module is not known)."""
-    return f"{module}.{qualified}" if module else qualified
-
-
-def cpp_identity(qualified: str) -> str:
-    """Return a C++ helper's identity: its class and name (`CodeGenC::NameFor`, also for
-    `tvm::codegen::CodeGenC::NameFor`), or a free function's name."""
-    return "::".join(qualified.split("::")[-2:])
-
-
-@cache
-def bare_names(identities: frozenset[str]) -> frozenset[str]:
-    """Return the function names of a run's helper identities, worked out once: every
-    file of the run's second pass asks about the same set."""
-    return frozenset(bare_name(identity) for identity in identities)
-
-
 def names_word(text: str, name: str) -> bool:
     """Tell whether `text` names `name` as a whole word: a file that only names
     `CreateBuffers` does not name `Create`."""
@@ -168,12 +149,6 @@ def names_word(text: str, name: str) -> bool:
 @cache
 def _word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-
-
-def bare_name(identity: str) -> str:
-    """Return the function name in a helper's identity: `CodeGenC::NameFor` and
-    `pkg.labels.Printer.name_for` give `NameFor` and `name_for`."""
-    return re.split(r"::|\.", identity)[-1]
 
 
 def _unique_names(config: Config) -> bool:

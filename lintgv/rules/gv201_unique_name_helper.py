@@ -8,12 +8,11 @@ from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
     Verdict,
-    cpp_identity,
     helper_message,
     judge,
     name_triggers,
-    python_identity,
 )
+from lintgv.identities import cpp_identity, python_identity
 from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython

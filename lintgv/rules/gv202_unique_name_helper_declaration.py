@@ -10,14 +10,13 @@ from lintgv.helpers.names import (
     CPP_SHAPE_TRIGGERS,
     Catalogue,
     Verdict,
-    bare_name,
     catalogue,
-    cpp_identity,
     declaration_message,
     is_known_name,
     judge,
     name_triggers,
 )
+from lintgv.identities import bare_name, cpp_identity
 from lintgv.model import Message, Severity
 from lintgv.parsing.cpp_nodes import function_declarator_in
 from lintgv.rules._base import CppRule, Invalid, MigrationPhase, RuleMeta, Valid

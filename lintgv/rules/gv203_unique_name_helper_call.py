@@ -15,16 +15,13 @@ from lintgv.helpers.names import (
     PYTHON_SHAPE_TRIGGERS,
     Catalogue,
     Verdict,
-    bare_name,
-    bare_names,
     call_message,
     catalogue,
-    cpp_identity,
     is_known_name,
     judge,
     name_triggers,
-    python_identity,
 )
+from lintgv.identities import bare_name, bare_names, cpp_identity, python_identity
 from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query

@@ -21,7 +21,7 @@ from lintgv.fixing.supply_stage import project_root
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
 from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
-from lintgv.helpers.names import bare_name
+from lintgv.identities import bare_name
 from lintgv.lines import with_newline
 from lintgv.model import Finding, Language
 from lintgv_server.analysis import Analysis
