@@ -5,9 +5,10 @@ ones (rules, explain, server) are here."""
 import argparse
 import logging
 import os
+import re
 import sys
-from collections.abc import Sequence
-from concurrent.futures import BrokenExecutor
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from lintgv import __version__
 from lintgv.cli_options import EXIT_CLEAN, EXIT_ERROR, add_color, add_selection
@@ -16,10 +17,12 @@ from lintgv.errors import LintgvError
 from lintgv.report.text import wants_color
 
 log = logging.getLogger(__name__)
+_Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of every subcommand."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser of every subcommand, or of `command`'s module alone
+    (see _COMMANDS)."""
     parser = argparse.ArgumentParser(
         prog="lintgv",
         description="Find and fix names that bypass TVM's name supplies.",
@@ -27,19 +30,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lintgv {__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    known = any(command in names for names, _ in _COMMANDS)
+    for names, add in _COMMANDS:
+        if not known or command in names:
+            add(commands)
+    return parser
 
-    from lintgv.cli_check import add_check_commands
 
-    add_check_commands(commands, add_selection)
+_VERBOSE = re.compile(r"-v+|--verbose")
 
-    from lintgv.cli_fix import add_fix_command
 
-    add_fix_command(commands, add_selection)
+def command_of(argv: Sequence[str]) -> str | None:
+    """Return the subcommand `argv` names, or None when an option other than `-v` comes
+    before it (help, the version, a mistake: each needs the whole parser)."""
+    for argument in argv:
+        if _VERBOSE.fullmatch(argument):
+            continue
+        return None if argument.startswith("-") else argument
+    return None
 
-    from lintgv.cli_migrate import add_migrate_commands
 
-    add_migrate_commands(commands, add_selection)
-
+def _add_small_commands(commands: _Commands) -> None:
+    """Add `rules`, `explain` and `server`."""
     rules = commands.add_parser("rules", help="list every rule")
     rules.set_defaults(func=command_rules)
 
@@ -60,13 +72,44 @@ def build_parser() -> argparse.ArgumentParser:
     )
     server.set_defaults(func=command_server)
 
+
+def _add_check(commands: _Commands) -> None:
+    from lintgv.cli_check import add_check_commands
+
+    add_check_commands(commands, add_selection)
+
+
+def _add_fix(commands: _Commands) -> None:
+    from lintgv.cli_fix import add_fix_command
+
+    add_fix_command(commands, add_selection)
+
+
+def _add_migrate(commands: _Commands) -> None:
+    from lintgv.cli_migrate import add_migrate_commands
+
+    add_migrate_commands(commands, add_selection)
+
+
+def _add_runtime(commands: _Commands) -> None:
     try:
         from lintgv.cli_runtime import add_runtime_commands
     except ImportError:
-        pass
-    else:
-        add_runtime_commands(commands)
-    return parser
+        return
+    add_runtime_commands(commands)
+
+
+# The subcommands each adder adds. A run builds the parser of its own command alone: the
+# other cli_* modules are neither imported nor built, a twentieth of a warm run. Help, an
+# option before any command, or a command not known builds them all
+# (tests/cli/test_doc_commands.py holds this table to what the adders add).
+_COMMANDS: tuple[tuple[frozenset[str], Callable[[_Commands], None]], ...] = (
+    (frozenset({"check", "baseline"}), _add_check),
+    (frozenset({"fix"}), _add_fix),
+    (frozenset({"migrate", "report"}), _add_migrate),
+    (frozenset({"rules", "explain", "server"}), _add_small_commands),
+    (frozenset({"emit-c", "validate", "validate-copies"}), _add_runtime),
+)
 
 
 def command_rules(args: argparse.Namespace) -> int:
@@ -120,8 +163,8 @@ def command_server(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(command_of(arguments)).parse_args(arguments)
     spare_the_collector()
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="lintgv: %(levelname)s: %(message)s")
@@ -141,7 +184,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("lintgv: interrupted", file=sys.stderr)
         return 130
-    except BrokenExecutor as exc:
+    except Exception as exc:
+        from concurrent.futures import BrokenExecutor  # here: a run without workers has none
+
+        if not isinstance(exc, BrokenExecutor):
+            return _internal_error(exc)
         # A worker process ended without a word: killed (out of memory), or a crash in a
         # parser's native code on a hostile file. Its files, and those queued behind it,
         # were not checked; an exit of 1 would read as "findings only".
@@ -151,13 +198,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
-    except Exception as exc:
-        # A bug in lintgv: a precise line and the exit of "could not check", never a
-        # traceback that ends in Python's exit 1 (what a CI gate reads as findings only).
-        log.debug("unexpected error", exc_info=True)
-        print(
-            f"lintgv: internal error: {type(exc).__name__}: {exc} (a bug in lintgv; "
-            "`-vv` shows where)",
-            file=sys.stderr,
-        )
-        return EXIT_ERROR
+
+
+def _internal_error(exc: Exception) -> int:
+    """Report a bug in lintgv: a precise line and the exit of "could not check", never a
+    traceback that ends in Python's exit 1 (what a CI gate reads as findings only)."""
+    log.debug("unexpected error", exc_info=True)
+    print(
+        f"lintgv: internal error: {type(exc).__name__}: {exc} (a bug in lintgv; `-vv` shows where)",
+        file=sys.stderr,
+    )
+    return EXIT_ERROR

@@ -2,7 +2,6 @@
 `<code>_<rule name>.py` in lintgv/rules (the catalogue test holds the registry to this
 list). Config validation asks here, below the registry that imports the config."""
 
-import difflib
 import pkgutil
 import re
 from collections.abc import Sequence
@@ -66,7 +65,10 @@ def unknown_code(code: str) -> str | None:
     upper = code.upper()
     read_as_digits = upper[:2] + upper[2:].translate(_LOOK_ALIKE_DIGITS)
     close = [read_as_digits] if read_as_digits in known else []
-    close = close or difflib.get_close_matches(upper, known, n=1, cutoff=0.5)
+    if not close:
+        import difflib  # only for a mistyped code: every run would pay for it
+
+        close = difflib.get_close_matches(upper, known, n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else f"; the codes are {', '.join(known)}"
     if not CODE_PREFIX.match(code):
         return f"expected a code or prefix such as GV101 or GV1{hint}"

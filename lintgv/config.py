@@ -2,7 +2,6 @@
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
@@ -228,6 +227,8 @@ _CONFIG_BYTES = 1024 * 1024
 
 def read_table(path: Path) -> dict[str, object] | None:
     """Return lintgv's settings table in `path`, or None when the file has none."""
+    import tomllib  # here: most runs read no config file, and the import is 8 ms
+
     try:
         raw = read_bounded(path, _CONFIG_BYTES)
         if len(raw) > _CONFIG_BYTES:

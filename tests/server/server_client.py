@@ -25,6 +25,7 @@ UNPRIVILEGED_SERVER = [
     "-c",
     """
 import importlib, os, pkgutil, pwd, sys
+import tomllib  # imported by lintgv when it first reads a config file
 import lintgv, lintgv_server
 from lintgv.cli import main
 if os.getuid() == 0:
