@@ -14,8 +14,8 @@ from lintgv import registry
 from lintgv.collector import collector_paused
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
-from lintgv.helpers.names import PYTHON_SHAPE_TRIGGERS
-from lintgv.helpers.python_shape_gate import may_hold_shapes
+from lintgv.helpers import cpp_shape_gate, python_shape_gate
+from lintgv.helpers.names import CPP_RETRY_TRIGGERS, CPP_SHAPE_TRIGGERS, PYTHON_SHAPE_TRIGGERS
 from lintgv.identities import bare_names
 from lintgv.lines import LineIndex
 from lintgv.model import (
@@ -263,6 +263,19 @@ class _Triggered:
             tuple(p for p in function if self.hit(p)),
         )
 
+    def only(self, allowed: frozenset[str], rules: Sequence[type[Rule]]) -> Triggers | None:
+        """Return the patterns of `rules` that match, searched together, when all of them
+        are `allowed` ones; None when another matches (or none does). The others are
+        searched first, those already known to match before the rest."""
+        running = [r for r in rules if r in self.rules]
+        every = {
+            p for r in running for p in (*self._asked.triggers[r][0], *self._asked.triggers[r][1])
+        }
+        others = sorted(every - allowed, key=lambda p: not self._hits.get(p, False))
+        if any(self.hit(p) for p in others):
+            return None
+        return combined(tuple(sorted(p for p in every & allowed if self.hit(p))))
+
     def patterns(
         self, rules: Sequence[type[Rule]], helpers: bool
     ) -> tuple[Triggers | None, Triggers | None]:
@@ -347,6 +360,8 @@ def check(
         else:
             if not triggered.wanted and not suppressions:
                 return FileResult(source.path)
+            if not suppressions and not _may_hold_cpp_shapes(source.text, triggered, code_rules):
+                return FileResult(source.path)  # what the shape triggers matched holds none
             findings, errors, defined = _check_cpp(source, context, code_rules, reuse)
     except ParseError as exc:
         error = FileError(source.path, str(exc), exc.line, exc.column)
@@ -455,7 +470,7 @@ def _may_hold_shapes(text: str, function: Triggers | None, scan: LineScan) -> bo
     selected = partial_text(text, selection)
     readable = text if selected is None else selected[0]
     try:
-        return may_hold_shapes(quiet_parse(readable.removeprefix("\ufeff")))
+        return python_shape_gate.may_hold_shapes(quiet_parse(readable.removeprefix("\ufeff")))
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return True  # and libcst says what a check of such code always said
 
@@ -551,6 +566,18 @@ def _with_python_statements(parsed: ParsedPython, findings: list[Finding]) -> li
     """Set each finding's statement line (the first line of its innermost statement)."""
     starts = parsed.statement_lines([f.span.start_line for f in findings])
     return [replace(f, statement_line=start) for f, start in zip(findings, starts, strict=True)]
+
+
+# The triggers of the C++ functions and loops whose structure GV201 to GV204 judge.
+_CPP_SHAPES = frozenset(CPP_SHAPE_TRIGGERS + CPP_RETRY_TRIGGERS)
+
+
+def _may_hold_cpp_shapes(text: str, triggered: _Triggered, rules: Sequence[type[Rule]]) -> bool:
+    """Tell whether the rules may find something in a C++ file: yes when a trigger other
+    than a shape's matched (a helper's name, a GlobalVar, a call of a helper found in
+    another file), else what cpp_shape_gate tells of the declarations the shapes match in."""
+    shapes = None if triggered.run_all else triggered.only(_CPP_SHAPES, rules)
+    return shapes is None or cpp_shape_gate.may_hold_shapes(text, shapes)
 
 
 def _check_cpp(

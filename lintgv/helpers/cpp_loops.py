@@ -57,8 +57,7 @@ def inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
 
 def _inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
     def admits(region: Region) -> bool:
-        text = parsed.data[region.start_byte : region.end_byte]
-        return any(w in text for w in _LOOP_WORDS) and any(w in text for w in _TAKEN_WORDS)
+        return may_hold_loop(parsed.data[region.start_byte : region.end_byte])
 
     def find(ranges: list[tuple[int, int]]) -> list[Node]:
         cursor = tree_sitter.QueryCursor(compile_query(_LOOP_QUERY))
@@ -76,6 +75,12 @@ def _inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
         if loop is not None and not _in_helper(parsed, node, config):
             loops.append(loop)
     return tuple(loops)
+
+
+def may_hold_loop(text: bytes) -> bool:
+    """Tell whether `text` (a declaration, or any text holding one) may hold an inline
+    uniquing loop: a loop keyword and a call that asks whether a name is taken."""
+    return any(w in text for w in _LOOP_WORDS) and any(w in text for w in _TAKEN_WORDS)
 
 
 def _in_helper(parsed: ParsedCpp, node: Node, config: Config) -> bool:

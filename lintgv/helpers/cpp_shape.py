@@ -79,8 +79,8 @@ def class_name(parsed: ParsedCpp, member: Node) -> str | None:
 
 _UNIT_QUERY = "[(function_definition) (lambda_expression)] @unit"
 # A copy's body holds one of each; most functions hold neither and are not walked.
-_LOOKUP_WORDS = (b"count", b"find", b"contains")
-_APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
+LOOKUP_WORDS = (b"count", b"find", b"contains")
+APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
 
 
 def thin_wrappers(verdicts: Iterable[tuple[CppUnit, Verdict | None]]) -> set[str]:
@@ -114,7 +114,7 @@ def _units(parsed: ParsedCpp, config: Config) -> tuple[CppUnit, ...]:
     def may_hold_unit(region: Region) -> bool:
         start, end = region.start_byte, region.end_byte
         text = parsed.data[start:end]
-        return _may_copy(text) or named.search(parsed.data, start, end) is not None
+        return may_copy(text) or named.search(parsed.data, start, end) is not None
 
     def find(ranges: list[tuple[int, int]]) -> list[Node]:
         cursor = tree_sitter.QueryCursor(compile_query(_UNIT_QUERY))
@@ -143,11 +143,13 @@ def _may_be_helper(parsed: ParsedCpp, node: Node, named: re.Pattern[bytes]) -> b
     text = parsed.data[body.start_byte : body.end_byte]
     start = (node.parent if node.type == "lambda_expression" else node).start_byte
     # Most functions have no cue in the body and no helper's name in the header.
-    return _may_copy(text) or named.search(parsed.data, start, body.start_byte) is not None
+    return may_copy(text) or named.search(parsed.data, start, body.start_byte) is not None
 
 
-def _may_copy(body: bytes) -> bool:
-    return any(w in body for w in _LOOKUP_WORDS) and any(w in body for w in _APPEND_WORDS)
+def may_copy(body: bytes) -> bool:
+    """Tell whether a function body (or any text holding it) has both a lookup word and an
+    append word: without both, it has no uniquing facts (see cpp_facts)."""
+    return any(w in body for w in LOOKUP_WORDS) and any(w in body for w in APPEND_WORDS)
 
 
 def _facts_if_needed(
@@ -157,7 +159,7 @@ def _facts_if_needed(
     if body is None:
         return Facts()
     text = parsed.data[body.start_byte : body.end_byte]
-    if not _may_copy(text) and not is_known_name(name, config):
+    if not may_copy(text) and not is_known_name(name, config):
         return Facts()
     # Facts depend on the function's text alone: an editor's next version of a file
     # reuses those of every function the edit did not touch. The key holds a digest of

@@ -265,6 +265,14 @@ CPP_SHAPE_TRIGGERS = (
     rf"{_RETURN_CPP}[^;]{{0,{SCAN}}}?to_string\([^;)]{{0,{SCAN}}}(?:\[|second)",
 )
 
+# Loops without a counter: one that asks a naming function again in its first lines, and
+# one that appends a fixed suffix (`name += "_a"`).
+CPP_RETRY_TRIGGERS = (
+    rf"while\s*\([^;{{]{{0,{SCAN}}}?(?:count|find|ontains|ContainGlobalVar)\s*\("
+    rf"(?=(?:[^\n]{{0,{SCAN}}}\n){{0,3}}?[^\n]{{0,{SCAN}}}"
+    r"(?:=\s*[\w:>.-]*(?:[Nn]ame|[Uu]nique|[Ff]resh)\w*\s*\(|\+=\s*\"))",
+)
+
 _FSTRING = r"""(?<![\w"'])[rR]?[fF][rR]?["']"""
 _APPEND_PY = rf"(?:str\(|\.format\(|%[sdi]|{_FSTRING}[^\"'\n]{{0,{SCAN}}}\{{)"
 _JOINED_PY = (

@@ -8,9 +8,9 @@ from lintgv.config import Config
 from lintgv.edits import offsets_of
 from lintgv.helpers import cpp_loops, python_loops, python_shape
 from lintgv.helpers.names import (
+    CPP_RETRY_TRIGGERS,
     CPP_SHAPE_TRIGGERS,
     PYTHON_SHAPE_TRIGGERS,
-    SCAN,
     Verdict,
     judge,
     loop_message,
@@ -338,7 +338,7 @@ class InlineUniquingLoopCpp(CppRule):
 
     @classmethod
     def triggers(cls, config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return CPP_SHAPE_TRIGGERS + _CPP_RETRY_TRIGGERS, ()
+        return CPP_SHAPE_TRIGGERS + CPP_RETRY_TRIGGERS, ()
 
     def run(self) -> None:
         """Report every inline uniquing loop outside the file's unique-name helpers."""
@@ -346,12 +346,3 @@ class InlineUniquingLoopCpp(CppRule):
             message, suggestion, reason = _remedy(self.config, Language.CPP, loop)
             fix = _display(self.parsed.replace(loop.node, suggestion)) if suggestion else None
             self.report(loop.node, message, fix=fix, reason=reason)
-
-
-# Loops without a counter: one that asks a naming function again in its first lines, and
-# one that appends a fixed suffix (`name += "_a"`).
-_CPP_RETRY_TRIGGERS = (
-    rf"while\s*\([^;{{]{{0,{SCAN}}}?(?:count|find|ontains|ContainGlobalVar)\s*\("
-    rf"(?=(?:[^\n]{{0,{SCAN}}}\n){{0,3}}?[^\n]{{0,{SCAN}}}"
-    r"(?:=\s*[\w:>.-]*(?:[Nn]ame|[Uu]nique|[Ff]resh)\w*\s*\(|\+=\s*\"))",
-)

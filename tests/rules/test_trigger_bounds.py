@@ -7,9 +7,14 @@ import re
 
 import pytest
 
-from lintgv.helpers.names import CPP_SHAPE_TRIGGERS, DICT_SCAN, PYTHON_SHAPE_TRIGGERS, SCAN
+from lintgv.helpers.names import (
+    CPP_RETRY_TRIGGERS,
+    CPP_SHAPE_TRIGGERS,
+    DICT_SCAN,
+    PYTHON_SHAPE_TRIGGERS,
+    SCAN,
+)
 from lintgv.rules._global_symbol.base import PYTHON_TRIGGERS
-from lintgv.rules.gv204_inline_uniquing_loop import _CPP_RETRY_TRIGGERS
 from lintgv.rules.gv303_tvmscript_global_symbol import META as GV303
 
 # (pattern, text with {} where the filler goes): the pattern matches with a short filler.
@@ -24,7 +29,7 @@ CASES = {
         "while (true) {{\n  int x{};\n  if (used.count(n)) n = base + std::to_string(i++);\n}}",
     ),
     "C++ retry": (
-        _CPP_RETRY_TRIGGERS[0],
+        CPP_RETRY_TRIGGERS[0],
         "while (mod->ContainGlobalVar(name{})) {{\n  name = FreshName(name);\n}}",
     ),
     "Python recursion": (PYTHON_SHAPE_TRIGGERS[2], "return self.unique(name{} + str(i))\n"),
