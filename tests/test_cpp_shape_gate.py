@@ -147,6 +147,13 @@ def test_a_match_that_begins_in_a_comment_before_a_copy_lets_it_through(monkeypa
     assert _gate_says(text, monkeypatch)
 
 
+def test_a_comment_after_the_signature_makes_no_class_of_the_function(monkeypatch) -> None:
+    text = COPY.replace(") {\n", ")  // the name it hands out; a struct keeps it\n{\n", 1)
+    result = _same_with_and_without_gate(text, monkeypatch)
+    assert [f.code for f in result.findings] == ["GV201"]
+    assert _gate_says(text, monkeypatch)
+
+
 # What made the gate worth having: TVM code the shape triggers match, holding no copy.
 NEAR_MISSES = {
     "a string built from a call": """\
@@ -191,6 +198,7 @@ def test_code_without_a_copy_is_stopped(code: str, monkeypatch) -> None:
         ("class A : public B<C> { void f() {} };", ["{}"]),
         # A function's head has parentheses: never a scope, whatever a comment says.
         ("void f() /* struct S */ {\n  int a;\n}\n", ["{\n  int a;\n}"]),
+        ("void f()  // one; a struct\n{\n  int a;\n}\n", ["{\n  int a;\n}"]),
         (
             "int f() {\n  // }\n  const char* s = \"}\";\n  char c = '}';\n}\n",
             ["{\n  // }\n  const char* s = \"}\";\n  char c = '}';\n}"],

@@ -46,6 +46,7 @@ _BRANCHES = frozenset({"elif", "else", "elifdef", "elifndef"})
 _SCOPE = re.compile(r'\b(?:namespace|class|struct|union|enum)\b|\bextern\s*"C')
 _NOT_SCOPE = re.compile(r"[()=]")
 _HEAD = 400  # how far back a scope's head is looked for
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
 def may_hold_shapes(text: str, shapes: Triggers) -> bool:
@@ -119,9 +120,10 @@ def top_level_declarations(text: str) -> list[tuple[int, int]] | None:
 
 def _opens_scope(text: str, boundary: int, brace: int) -> bool:
     """Tell whether the brace at `brace` opens a namespace, an `extern "C"` block or a
-    class, from its head: the text since the last `;` or brace."""
-    head_start = max(boundary, brace - _HEAD, text.rfind(";", boundary, brace) + 1)
-    head = text[head_start:brace]
+    class, from its head: the text since the last `;` or brace, comments left out (a
+    function's `) // one; a struct` is no class's head)."""
+    head = _COMMENT.sub(" ", text[max(boundary, brace - _HEAD) : brace])
+    head = head[head.rfind(";") + 1 :]
     return _SCOPE.search(head) is not None and _NOT_SCOPE.search(head) is None
 
 
