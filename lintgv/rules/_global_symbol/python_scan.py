@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from lintgv.parsing.python_ast import ParsedAst, arguments, children, descendants, dotted
+from lintgv.rules._global_symbol import KEY
 from lintgv.rules._global_symbol.messages import Evidence, Kind
 
-KEY = "global_symbol"
 # An expression that takes a function out of an IRModule: `mod[gv]`, `mod.functions`.
 # A function fetched from an IRModule: `mod["main"]`, `mod.functions`, `functions_items()`.
 # `.functions` counts only on a module-like name: a pass's own `self.functions` dict holds
