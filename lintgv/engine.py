@@ -14,7 +14,9 @@ from lintgv import registry
 from lintgv.collector import collector_paused
 from lintgv.config import Config
 from lintgv.errors import ParseError, RuleCrash
-from lintgv.helpers import cpp_shape_gate, python_shape_gate
+from lintgv.helpers import python_shape_gate
+from lintgv.helpers.cpp_loops import may_hold_loop
+from lintgv.helpers.cpp_shape import may_copy
 from lintgv.helpers.names import CPP_RETRY_TRIGGERS, CPP_SHAPE_TRIGGERS, PYTHON_SHAPE_TRIGGERS
 from lintgv.identities import bare_names
 from lintgv.lines import LineIndex
@@ -263,18 +265,15 @@ class _Triggered:
             tuple(p for p in function if self.hit(p)),
         )
 
-    def only(self, allowed: frozenset[str], rules: Sequence[type[Rule]]) -> Triggers | None:
-        """Return the patterns of `rules` that match, searched together, when all of them
-        are `allowed` ones; None when another matches (or none does). The others are
-        searched first, those already known to match before the rest."""
+    def none_but(self, allowed: frozenset[str], rules: Sequence[type[Rule]]) -> bool:
+        """Tell whether no trigger pattern of `rules` but `allowed` ones matches; those
+        already known to match are asked first."""
         running = [r for r in rules if r in self.rules]
         every = {
             p for r in running for p in (*self._asked.triggers[r][0], *self._asked.triggers[r][1])
         }
         others = sorted(every - allowed, key=lambda p: not self._hits.get(p, False))
-        if any(self.hit(p) for p in others):
-            return None
-        return combined(tuple(sorted(p for p in every & allowed if self.hit(p))))
+        return not any(self.hit(p) for p in others)
 
     def patterns(
         self, rules: Sequence[type[Rule]], helpers: bool
@@ -361,7 +360,7 @@ def check(
             if not triggered.wanted and not suppressions:
                 return FileResult(source.path)
             if not suppressions and not _may_hold_cpp_shapes(source.text, triggered, code_rules):
-                return FileResult(source.path)  # what the shape triggers matched holds none
+                return FileResult(source.path)  # shape triggers alone, and no copy's words
             findings, errors, defined = _check_cpp(source, context, code_rules, reuse)
     except ParseError as exc:
         error = FileError(source.path, str(exc), exc.line, exc.column)
@@ -575,9 +574,15 @@ _CPP_SHAPES = frozenset(CPP_SHAPE_TRIGGERS + CPP_RETRY_TRIGGERS)
 def _may_hold_cpp_shapes(text: str, triggered: _Triggered, rules: Sequence[type[Rule]]) -> bool:
     """Tell whether the rules may find something in a C++ file: yes when a trigger other
     than a shape's matched (a helper's name, a GlobalVar, a call of a helper found in
-    another file), else what cpp_shape_gate tells of the declarations the shapes match in."""
-    shapes = None if triggered.run_all else triggered.only(_CPP_SHAPES, rules)
-    return shapes is None or cpp_shape_gate.may_hold_shapes(text, shapes)
+    another file), else when the text passes the shape rules' own first tests, which they
+    ask of each function body (cpp_shape.may_copy) and declaration (cpp_loops.may_hold_loop):
+    a file that fails them has no part that passes. The tests are asked of the whole
+    file, not of the declarations the triggers match in: a parsed file has every function
+    judged, a copy that no trigger matches included."""
+    if triggered.run_all or not triggered.none_but(_CPP_SHAPES, rules):
+        return True
+    data = text.encode("utf-8", "surrogatepass")
+    return may_copy(data) or may_hold_loop(data)
 
 
 def _check_cpp(
