@@ -92,10 +92,8 @@ def _add_migrate(commands: _Commands) -> None:
 
 
 def _add_runtime(commands: _Commands) -> None:
-    try:
-        from lintgv.cli_runtime import add_runtime_commands
-    except ImportError:
-        return
+    from lintgv.cli_runtime import add_runtime_commands
+
     add_runtime_commands(commands)
 
 
