@@ -100,7 +100,7 @@ def _add_runtime(commands: _Commands) -> None:
 # The subcommands each adder adds. A run builds the parser of its own command alone: the
 # other cli_* modules are neither imported nor built, a twentieth of a warm run. Help, an
 # option before any command, or a command not known builds them all
-# (tests/cli/test_doc_commands.py holds this table to what the adders add).
+# (tests/cli/test_parser_scope.py holds this table to what the adders add).
 _COMMANDS: tuple[tuple[frozenset[str], Callable[[_Commands], None]], ...] = (
     (frozenset({"check", "baseline"}), _add_check),
     (frozenset({"fix"}), _add_fix),

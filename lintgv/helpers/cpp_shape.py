@@ -79,8 +79,8 @@ def class_name(parsed: ParsedCpp, member: Node) -> str | None:
 
 _UNIT_QUERY = "[(function_definition) (lambda_expression)] @unit"
 # A copy's body holds one of each; most functions hold neither and are not walked.
-LOOKUP_WORDS = (b"count", b"find", b"contains")
-APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
+_LOOKUP_WORDS = (b"count", b"find", b"contains")
+_APPEND_WORDS = (b"to_string", b"<<", b"StrCat", b"ormat", b"printf")
 
 
 def thin_wrappers(verdicts: Iterable[tuple[CppUnit, Verdict | None]]) -> set[str]:
@@ -149,7 +149,7 @@ def _may_be_helper(parsed: ParsedCpp, node: Node, named: re.Pattern[bytes]) -> b
 def may_copy(body: bytes) -> bool:
     """Tell whether a function body (or any text holding it) has both a lookup word and an
     append word: without both, it has no uniquing facts (see cpp_facts)."""
-    return any(w in body for w in LOOKUP_WORDS) and any(w in body for w in APPEND_WORDS)
+    return any(w in body for w in _LOOKUP_WORDS) and any(w in body for w in _APPEND_WORDS)
 
 
 def _facts_if_needed(
