@@ -581,7 +581,7 @@ def _may_hold_cpp_shapes(text: str, triggered: _Triggered, rules: Sequence[type[
     judged, a copy that no trigger matches included."""
     if triggered.run_all or not triggered.none_but(_CPP_SHAPES, rules):
         return True
-    data = text.encode("utf-8", "surrogatepass")
+    data = text.encode()  # no surrogate: check refused those first
     return may_copy(data) or may_hold_loop(data)
 
 

@@ -22,7 +22,7 @@ from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import descendants
 
 _ASKS = re.compile(r"name|unique|fresh", re.IGNORECASE)
-_COUNTING = frozenset({"range", "count", "itertools.count"})
+COUNTING = frozenset({"range", "count", "itertools.count"})
 _MODULES = frozenset({"mod", "module", "ir_module", "irmodule"})
 
 
@@ -195,7 +195,7 @@ def _is_endless(test: cst.BaseExpression) -> bool:
 
 
 def _is_counting(iterable: cst.BaseExpression) -> bool:
-    return isinstance(iterable, cst.Call) and dotted(iterable.func) in _COUNTING
+    return isinstance(iterable, cst.Call) and dotted(iterable.func) in COUNTING
 
 
 def _leaves_when_free(node: cst.While | cst.For) -> InlineLoop | None:

@@ -24,14 +24,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 
-from lintgv.helpers.python_text import LOOKUPS
+from lintgv.helpers.python_loops import COUNTING
+from lintgv.helpers.python_text import LOOKUPS, MAX_PARTS, NUMBER_TEXT
 from lintgv.parsing.python_ast import arguments
 
-_NUMBER_TEXT = frozenset({"str", "repr", "format"})
-_COUNTING = frozenset({"range", "count", "itertools.count"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-# libcst's bound on the terms of a sum it reads as a built name (python_text._MAX_PARTS).
-_MAX_TERMS = 8
 
 
 def may_hold_shapes(tree: ast.AST) -> bool:
@@ -301,7 +298,7 @@ def _is_number_text(node: ast.AST) -> bool:
     if isinstance(node, ast.Call):
         func = node.func
         return (
-            isinstance(func, ast.Name) and func.id in _NUMBER_TEXT and not _is_random(_called(node))
+            isinstance(func, ast.Name) and func.id in NUMBER_TEXT and not _is_random(_called(node))
         )
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         return _is_literal(node.left)
@@ -350,7 +347,7 @@ def _terms(node: ast.AST) -> list[ast.AST] | None:
         current = stack.pop()
         if isinstance(current, ast.BinOp) and isinstance(current.op, ast.Add):
             stack += [current.right, current.left]
-            if len(stack) + len(terms) > _MAX_TERMS:
+            if len(stack) + len(terms) > MAX_PARTS:
                 return None
         else:
             terms.append(current)
@@ -374,7 +371,7 @@ def _may_be_inline_loop(node: ast.While | ast.For | ast.AsyncFor) -> bool:
         test = node.test
         if not (isinstance(test, ast.Constant) and test.value in (True, 1)):
             return False
-    elif not (isinstance(node.iter, ast.Call) and _dotted(node.iter.func) in _COUNTING):
+    elif not (isinstance(node.iter, ast.Call) and _dotted(node.iter.func) in COUNTING):
         return False
     built = {
         name

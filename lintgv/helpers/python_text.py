@@ -13,9 +13,9 @@ from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted
 
 LOOKUPS = frozenset({"count", "get", "contains", "__contains__", "has_key"})
-_NUMBER_TEXT = frozenset({"str", "repr", "format"})
+NUMBER_TEXT = frozenset({"str", "repr", "format"})
 _PERCENT = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdir]")
-_MAX_PARTS = 8
+MAX_PARTS = 8
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -33,7 +33,7 @@ def is_number_text(node: cst.BaseExpression) -> bool:
     if _is_random(node):
         return False
     if isinstance(node, cst.Call):
-        if isinstance(node.func, cst.Name) and node.func.value in _NUMBER_TEXT:
+        if isinstance(node.func, cst.Name) and node.func.value in NUMBER_TEXT:
             return True
         return _is_format_call(node, 1)
     if isinstance(node, cst.FormattedString):
@@ -76,7 +76,7 @@ def _operands(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
         current = stack.pop()
         if isinstance(current, cst.BinaryOperation) and isinstance(current.operator, cst.Add):
             stack += [current.right, current.left]
-            if len(stack) + len(parts) > _MAX_PARTS:
+            if len(stack) + len(parts) > MAX_PARTS:
                 return None
         else:
             parts.append(current)
