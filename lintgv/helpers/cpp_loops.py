@@ -21,11 +21,10 @@ from lintgv.config import Config
 from lintgv.helpers.cpp_body_walk import call_name, is_substring_search, receiver_of
 from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import Verdict, judge
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, compile_query
+from lintgv.parsing.cpp import FUNCTION_NODES, UNITS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_regions import Region
 
 Node = tree_sitter.Node
-_LOOP_QUERY = "[(while_statement) (do_statement) (for_statement)] @loop"
 # Member calls that ask a container whether it holds a key.
 _TAKEN = frozenset({"count", "find", "contains", "Contains", "ContainGlobalVar"})
 _MODULE_TAKEN = frozenset({"ContainGlobalVar"})
@@ -60,7 +59,7 @@ def _inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
         return may_hold_loop(parsed.data[region.start_byte : region.end_byte])
 
     def find(ranges: list[tuple[int, int]]) -> list[Node]:
-        cursor = tree_sitter.QueryCursor(compile_query(_LOOP_QUERY))
+        cursor = tree_sitter.QueryCursor(compile_query(UNITS))
         found: dict[int, Node] = {}
         for start, end in ranges:
             cursor.set_byte_range(start, end)

@@ -11,14 +11,11 @@ import pytest
 import tree_sitter
 
 from lintgv.config import Config
-from lintgv.model import Language
 from lintgv.parsing.cpp import ParsedCpp, compile_query, parse_cpp
-from lintgv.registry import all_rules
 from lintgv.rules._base import Captures, RuleContext
 from lintgv.rules._direct_global_var.cpp_scan import CppSites
 from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp
-
-FIXTURES = Path(__file__).parent.parent / "fixtures"
+from tests.cpp_texts import cpp_texts
 
 # The query of a site's whole shape, as CppSites.matches_in documents it: its specification.
 _DOC = CppSites.matches_in.__doc__ or ""
@@ -39,14 +36,7 @@ CORNERS = [
 
 
 def _texts() -> list[str]:
-    texts = list(CORNERS)
-    for path in sorted(FIXTURES.rglob("*")):
-        if path.suffix in (".cc", ".h", ".cpp"):
-            texts.append(path.read_text(encoding="utf-8"))
-    for rule in all_rules():
-        if rule.LANGUAGE is Language.CPP:
-            texts.extend(example.code for example in (*rule.VALID, *rule.INVALID))
-    return texts
+    return [*CORNERS, *cpp_texts()]
 
 
 def _query_matches(parsed: ParsedCpp, ranges: list[tuple[int, int]]) -> list[Captures]:
