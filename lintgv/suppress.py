@@ -5,14 +5,19 @@ that finding. A bare `lintgv: ignore` suppresses nothing and is reported (GV901)
 that suppressed nothing is reported too (GV902).
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, Finding, Fix, Language, Message, Severity, Span
-from lintgv.parsing.comments import Comment, cpp_comments, python_comments
+
+if TYPE_CHECKING:
+    from lintgv.parsing.comments import Comment
 
 MARKER = "lintgv:"
 # A whole word: `# nolintgv: ignore[GV101]` is not a directive.
@@ -45,6 +50,9 @@ def find_suppressions(text: str, language: Language) -> list[Suppression]:
     """Return every suppression comment in `text`."""
     if not has_marker(text):
         return []
+    # Imported here: the lexers compile a score of patterns, and most files hold no marker.
+    from lintgv.parsing.comments import cpp_comments, python_comments
+
     index = LineIndex(text)
     comments = python_comments(text) if language == Language.PYTHON else cpp_comments(text)
     found = []
