@@ -8,8 +8,10 @@ second pass re-checks the files that mention it so its call sites are reported t
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,7 +29,15 @@ if TYPE_CHECKING:
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_THRESHOLD = 40
-_CHUNK = 16
+# The files a worker is handed at once. Each hand-over costs the parent about half a
+# millisecond (a future, pipes, and its threads waking each other), which in chunks of 16
+# was a twentieth of TVM v0.16's check: the walk's files go in large chunks. But files
+# that need a parse cluster in a few folders of a compiler tree, so the last files go in
+# small ones, and neither worker ends long after the other (the language server's index,
+# which can be told to stop at any time, hands out small ones only).
+_CHUNK = 128
+_SMALL_CHUNK = 16
+_LAST_FILES = 256
 
 
 @dataclass(frozen=True)
@@ -157,13 +167,30 @@ class _Pool:
             return
         self.start()
         assert self._executor is not None
-        # Files that need a parse cluster in a few folders of a compiler tree, so large
-        # chunks leave one worker busy while the other idles: hand them out in small ones.
-        yield from self._executor.map(function, chain(first, pending), chunksize=_CHUNK)
+        chunks = _chunks(chain(first, pending))
+        for done in self._executor.map(partial(_each, function), chunks):
+            yield from done
 
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _chunks(tasks: Iterable[_Task]) -> Iterator[list[_Task]]:
+    """Cut `tasks` into the lists workers are handed (see _CHUNK): chunks of _CHUNK while
+    more than _LAST_FILES remain, then chunks of _SMALL_CHUNK."""
+    pending: deque[_Task] = deque()
+    for task in tasks:
+        pending.append(task)
+        if len(pending) == _LAST_FILES + _CHUNK:
+            yield [pending.popleft() for _ in range(_CHUNK)]
+    while pending:
+        yield [pending.popleft() for _ in range(min(_SMALL_CHUNK, len(pending)))]
+
+
+def _each(function: Callable[[_Task], _Done], tasks: list[_Task]) -> list[_Done]:
+    """Do `function` for each of a worker's `tasks`."""
+    return [function(task) for task in tasks]
 
 
 class Workers:
@@ -186,7 +213,7 @@ class Workers:
         """Check `candidates` (a first pass: no helper names) and yield each one's file
         state and result, in order, as it is done."""
         tasks = [_Task(c, frozenset(), None, False) for c in candidates]
-        chunk = max(1, min(_CHUNK, len(tasks) // (self.jobs * 8)))
+        chunk = max(1, min(_SMALL_CHUNK, len(tasks) // (self.jobs * 8)))
         for task, done in zip(tasks, self._pool.map(_work, tasks, chunksize=chunk), strict=True):
             result = done.result_for(task.candidate)
             assert result is not None  # no digest was known, so it was checked

@@ -4,6 +4,7 @@ of its passes, forked once."""
 
 import os
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -118,37 +119,51 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
     tree = tmp_path / "tree"
     tree.mkdir()
     _tree(tree, 80)
+    for index in range(500):  # enough files for large chunks before the small last ones
+        (tree / "src" / f"plain{index}.cc").write_text(f"int f{index}() {{ return {index}; }}\n")
     walked: list[Path] = []
-    handed_out: list[int] = []  # how many files the walk had found when each was handed out
+    handed_out: list[tuple[int, int]] = []  # files the walk had found, files in the chunk
     real_discover = Discovery.discover
-    real_map = checking._Pool.map
+    real_chunks = checking._chunks
 
     def walk_noted(discovery: Discovery, *args: Any) -> Iterator[Candidate]:
         for candidate in real_discover(discovery, *args):
             walked.append(candidate.path)
             yield candidate
 
-    def map_noted(pool: checking._Pool, function: Any, tasks: Iterable[Any]) -> Iterator[Any]:
-        def noted() -> Iterator[Any]:
-            for task in tasks:
-                handed_out.append(len(walked))
-                yield task
-
-        return real_map(pool, function, noted())
+    def chunks_noted(tasks: Iterable[Any]) -> Iterator[list[Any]]:
+        for chunk in real_chunks(tasks):
+            handed_out.append((len(walked), len(chunk)))
+            yield chunk
 
     reports: list[tuple[str, int, int]] = []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Discovery, "discover", walk_noted)
-        patch.setattr(checking._Pool, "map", map_noted)
+        patch.setattr(checking, "_chunks", chunks_noted)
         result = checking.run(
             [tree], {}, use_cache=False, jobs=2, progress=lambda *r: reports.append(r)
         )
     files = len(walked)
-    assert files == 82 and len(result.results) == files
-    # Each file went out as soon as the walk had found it, not after the walk.
-    assert handed_out[:files] == list(range(1, files + 1))
+    assert files == 582 and len(result.results) == files
+    ends = list(accumulate(size for _, size in handed_out))
+    assert files in ends  # the first pass's chunks; a second pass follows (the helper)
+    handed_out = handed_out[: ends.index(files) + 1]
+    # Large chunks went out while the walk went on, as soon as each was full with enough
+    # files found after it; the last files went out in small chunks, once it had ended.
+    large = [(found, size) for found, size in handed_out if size == checking._CHUNK]
+    assert large == [
+        (checking._LAST_FILES + checking._CHUNK * (n + 1), checking._CHUNK)
+        for n in range(len(large))
+    ]
+    assert len(large) == (files - checking._LAST_FILES) // checking._CHUNK > 0
+    assert all(
+        found == files and size <= checking._SMALL_CHUNK for found, size in handed_out[len(large) :]
+    )
     stage = [r for r in reports if r[0] == "checking"]
     assert stage == [("checking", done, files) for done in range(1, files + 1)]
+    # Results are each file's own, in the walk's order.
+    assert [r.path for r in result.results] == sorted(walked, key=lambda p: p.as_posix())
+    assert sum(len(r.findings) for r in result.results) == 80 + 1 + 1
 
 
 def test_a_run_without_a_cache_neither_hashes_nor_stats_its_files(
