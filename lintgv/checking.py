@@ -167,7 +167,7 @@ class _Pool:
             return
         self.start()
         assert self._executor is not None
-        chunks = _chunks(chain(first, pending))
+        chunks = _chunks(chain(first, pending), self.jobs)
         for done in self._executor.map(partial(_each, function), chunks):
             yield from done
 
@@ -176,13 +176,20 @@ class _Pool:
             self._executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _chunks(tasks: Iterable[_Task]) -> Iterator[list[_Task]]:
-    """Cut `tasks` into the lists workers are handed (see _CHUNK): chunks of _CHUNK while
-    more than _LAST_FILES remain, then chunks of _SMALL_CHUNK."""
+def _chunks(tasks: Iterable[_Task], jobs: int) -> Iterator[list[_Task]]:
+    """Cut `tasks` into the lists workers are handed (see _CHUNK): a chunk of
+    _SMALL_CHUNK for each of the `jobs` workers as soon as it is found (a run with few
+    files to check, a warm one, would else have its workers wait for the end of the
+    walk), chunks of _CHUNK while more than _LAST_FILES remain, then chunks of
+    _SMALL_CHUNK."""
     pending: deque[_Task] = deque()
+    starts = jobs
     for task in tasks:
         pending.append(task)
-        if len(pending) == _LAST_FILES + _CHUNK:
+        if starts and len(pending) == _SMALL_CHUNK:
+            starts -= 1
+            yield [pending.popleft() for _ in range(_SMALL_CHUNK)]
+        elif len(pending) == _LAST_FILES + _CHUNK:
             yield [pending.popleft() for _ in range(_CHUNK)]
     while pending:
         yield [pending.popleft() for _ in range(min(_SMALL_CHUNK, len(pending)))]

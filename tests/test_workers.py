@@ -131,8 +131,8 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
             walked.append(candidate.path)
             yield candidate
 
-    def chunks_noted(tasks: Iterable[Any]) -> Iterator[list[Any]]:
-        for chunk in real_chunks(tasks):
+    def chunks_noted(tasks: Iterable[Any], jobs: int) -> Iterator[list[Any]]:
+        for chunk in real_chunks(tasks, jobs):
             handed_out.append((len(walked), len(chunk)))
             yield chunk
 
@@ -148,17 +148,19 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
     ends = list(accumulate(size for _, size in handed_out))
     assert files in ends  # the first pass's chunks; a second pass follows (the helper)
     handed_out = handed_out[: ends.index(files) + 1]
-    # Large chunks went out while the walk went on, as soon as each was full with enough
-    # files found after it; the last files went out in small chunks, once it had ended.
-    large = [(found, size) for found, size in handed_out if size == checking._CHUNK]
+    # Each worker's first chunk went out, small, as soon as the run had files enough to
+    # start workers; large chunks went out while the walk went on, each once enough files
+    # were found after it; the last files went out in small chunks, once it had ended.
+    small, last = checking._SMALL_CHUNK, checking._LAST_FILES
+    assert handed_out[:2] == [(checking._PARALLEL_THRESHOLD, small)] * 2
+    large = handed_out[2 : 2 + (files - 2 * small - last) // checking._CHUNK]
     assert large == [
-        (checking._LAST_FILES + checking._CHUNK * (n + 1), checking._CHUNK)
-        for n in range(len(large))
+        (2 * small + last + checking._CHUNK * (n + 1), checking._CHUNK) for n in range(len(large))
     ]
-    assert len(large) == (files - checking._LAST_FILES) // checking._CHUNK > 0
-    assert all(
-        found == files and size <= checking._SMALL_CHUNK for found, size in handed_out[len(large) :]
-    )
+    assert len(large) == 2
+    rest = handed_out[2 + len(large) :]
+    assert all(found == files and size <= small for found, size in rest)
+    assert sum(size for _, size in rest) >= last
     stage = [r for r in reports if r[0] == "checking"]
     assert stage == [("checking", done, files) for done in range(1, files + 1)]
     # Results are each file's own, in the walk's order.
