@@ -37,7 +37,7 @@ _PARALLEL_THRESHOLD = 40
 # which can be told to stop at any time, hands out small ones only).
 _CHUNK = 128
 _SMALL_CHUNK = 16
-_LAST_FILES = 256
+_LAST_FILES = 512
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,7 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
     tree = tmp_path / "tree"
     tree.mkdir()
     _tree(tree, 80)
-    for index in range(500):  # enough files for large chunks before the small last ones
+    for index in range(900):  # enough files for large chunks before the small last ones
         (tree / "src" / f"plain{index}.cc").write_text(f"int f{index}() {{ return {index}; }}\n")
     walked: list[Path] = []
     handed_out: list[tuple[int, int]] = []  # files the walk had found, files in the chunk
@@ -144,7 +144,7 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
             [tree], {}, use_cache=False, jobs=2, progress=lambda *r: reports.append(r)
         )
     files = len(walked)
-    assert files == 582 and len(result.results) == files
+    assert files == 982 and len(result.results) == files
     ends = list(accumulate(size for _, size in handed_out))
     assert files in ends  # the first pass's chunks; a second pass follows (the helper)
     handed_out = handed_out[: ends.index(files) + 1]
@@ -157,7 +157,7 @@ def test_files_are_handed_out_while_the_walk_goes_on_and_progress_knows_the_tota
     assert large == [
         (2 * small + last + checking._CHUNK * (n + 1), checking._CHUNK) for n in range(len(large))
     ]
-    assert len(large) == 2
+    assert len(large) == 3
     rest = handed_out[2 + len(large) :]
     assert all(found == files and size <= small for found, size in rest)
     assert sum(size for _, size in rest) >= last
