@@ -70,7 +70,8 @@ _MACRO = re.compile(rb"[A-Z][A-Z0-9_]*")  # an attribute macro's name: TVM_DLL
 _CONSTRUCTOR_REGISTRATION = re.compile(r'^"[\w.]*\.GlobalVar"$')
 
 
-# The nodes a construction starts at (see CppSites.matches).
+# The node types of a construction's parts: what is called, the type declared, the
+# arguments (see CppSites.matches_in).
 _CALLEES = frozenset({"identifier", "qualified_identifier", "template_function"})
 _TYPES = frozenset({"type_identifier", "qualified_identifier"})
 _VALUES = frozenset({"argument_list", "initializer_list"})
