@@ -157,8 +157,9 @@ class _Pool:
 
     def map(self, function: Callable[[_Task], _Done], tasks: Iterable[_Task]) -> Iterator[_Done]:
         """Yield the result of each task, in order, as it is done. Tasks are handed out
-        as `tasks` yields them (while the walk goes on), but the first result comes only
-        once `tasks` is exhausted, so a progress bar knows the total."""
+        in chunks (see _chunks) while `tasks` yields them (while the walk goes on), but
+        the first result comes only once `tasks` is exhausted, so a progress bar knows
+        the total."""
         pending = iter(tasks)
         first = list(islice(pending, _PARALLEL_THRESHOLD))
         if self.jobs <= 1 or len(first) < _PARALLEL_THRESHOLD:

@@ -22,7 +22,7 @@ from lintgv import engine
 from lintgv.config import Config
 from lintgv.engine import check
 from lintgv.model import FileResult, Language, SourceFile
-from lintgv.registry import all_rules
+from tests.rule_texts import example_params
 
 ROOT = Path("/project")
 CONFIG = Config(root=ROOT)
@@ -56,14 +56,7 @@ def _parsed(text: str, monkeypatch: pytest.MonkeyPatch) -> bool:
     return bool(parses)
 
 
-EXAMPLES = [
-    pytest.param(example.code, id=f"{rule.META.code}-{kind}-{i}")
-    for rule in all_rules()
-    if rule.LANGUAGE == Language.CPP
-    for kind, examples in (("valid", rule.VALID), ("invalid", rule.INVALID))
-    for i, example in enumerate(examples)
-    if not example.config
-]
+EXAMPLES = example_params(Language.CPP)
 
 
 @pytest.mark.parametrize("code", EXAMPLES)

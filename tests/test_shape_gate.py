@@ -20,7 +20,7 @@ from lintgv.engine import check
 from lintgv.helpers.names import NAME_TRIGGER
 from lintgv.helpers.python_shape_gate import may_hold_shapes
 from lintgv.model import FileResult, Language, ProjectFacts, SourceFile
-from lintgv.registry import all_rules
+from tests.rule_texts import example_params
 
 ROOT = Path("/project")
 CONFIG = Config(root=ROOT)
@@ -57,14 +57,7 @@ def _gate(text: str) -> bool:
     return may_hold_shapes(ast.parse(text))
 
 
-EXAMPLES = [
-    pytest.param(example.code, id=f"{rule.META.code}-{kind}-{i}")
-    for rule in all_rules()
-    if rule.LANGUAGE == Language.PYTHON
-    for kind, examples in (("valid", rule.VALID), ("invalid", rule.INVALID))
-    for i, example in enumerate(examples)
-    if not example.config
-]
+EXAMPLES = example_params(Language.PYTHON)
 
 SHAPES = {
     "loop over a counter": """

@@ -7,7 +7,7 @@ import pytest
 import tree_sitter
 
 from lintgv.parsing.cpp import CALLS, UNITS, ParsedCpp, compile_query, parse_cpp
-from tests.cpp_texts import cpp_texts
+from tests.rule_texts import cpp_texts
 
 # Nesting where the order of captures is decided: a call in a declaration in a lambda in
 # a loop in a function, a loop in a lambda's body, a declaration that holds a call.

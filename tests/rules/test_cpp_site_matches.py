@@ -15,7 +15,7 @@ from lintgv.parsing.cpp import ParsedCpp, compile_query, parse_cpp
 from lintgv.rules._base import Captures, RuleContext
 from lintgv.rules._direct_global_var.cpp_scan import CppSites
 from lintgv.rules.gv101_direct_global_var import DirectGlobalVarCpp
-from tests.cpp_texts import cpp_texts
+from tests.rule_texts import cpp_texts
 
 # The query of a site's whole shape, as CppSites.matches_in documents it: its specification.
 _DOC = CppSites.matches_in.__doc__ or ""
