@@ -15,13 +15,13 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.digest import blake2b
 from lintgv.errors import LintgvError
 from lintgv.model import Finding
 from lintgv.paths import printable
+from lintgv.records import frozen
 
 FORMAT_VERSION = 1
 _SPACE = re.compile(r"\s+")
@@ -35,7 +35,7 @@ class BaselineError(LintgvError):
         self.path = path
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     code: str
     path: str  # POSIX, relative to the baseline file's folder (see _relative)
@@ -147,7 +147,7 @@ def load(path: Path) -> list[Entry]:
     return entries
 
 
-@dataclass(frozen=True)
+@frozen
 class Comparison:
     new: tuple[Finding, ...]
     known: int  # findings the baseline already had

@@ -24,13 +24,14 @@ import os
 import pickle
 import stat
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 
 from lintgv import __version__
 from lintgv.digest import blake2b
 from lintgv.model import FileResult
+from lintgv.records import frozen, mutable
 
 log = logging.getLogger(__name__)
 FORMAT = 4
@@ -154,7 +155,7 @@ def code_stamp() -> str:
     return blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     stat_key: FileState
     digest: str
@@ -173,7 +174,7 @@ _Stored = tuple[FileState, str, str, FileResult | None]
 _Second = tuple[FileState, str, str, str, FileResult | None]
 
 
-@dataclass
+@mutable
 class ResultCache:
     """Results of one config's files; `get` and `put` in memory, `save` writes once."""
 
@@ -287,7 +288,7 @@ def names_key(helpers: frozenset[str], thin: frozenset[str]) -> str:
     return blake2b(text.encode(), digest_size=12).hexdigest()
 
 
-@dataclass(frozen=True)
+@frozen
 class WalkMemo:
     """What one walk of the tree found, and every path it read with that path's state.
 

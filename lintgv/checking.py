@@ -10,7 +10,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import partial
 from itertools import chain, islice
 from pathlib import Path
@@ -22,6 +22,7 @@ from lintgv.discovery import Candidate, Discovery
 from lintgv.helper_index import HelperIndex, SecondPass
 from lintgv.model import FileError, FileResult, ProjectFacts, SourceFile
 from lintgv.reading import read_source
+from lintgv.records import frozen
 from lintgv.remembered import CacheHome, remembered_walk
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ _SMALL_CHUNK = 16
 _LAST_FILES = 512
 
 
-@dataclass(frozen=True)
+@frozen
 class RunResult:
     results: tuple[FileResult, ...]
     errors: tuple[FileError, ...]
@@ -62,7 +63,7 @@ class RunResult:
         return self.errors + tuple(e for r in self.results for e in r.errors)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Task:
     candidate: Candidate
     helper_names: frozenset[str]
@@ -74,7 +75,7 @@ class _Task:
     thin_names: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@frozen
 class _Done:
     """What a worker sends back for a task. The caller pairs it with its own task: sent
     back, the candidate (its path, its whole config) would be unpickled once per file."""

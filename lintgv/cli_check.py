@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import overload
 
@@ -12,6 +12,7 @@ from lintgv.checking import RunResult, run
 from lintgv.cli_options import add_color
 from lintgv.lines import split_lines, with_newline
 from lintgv.model import FileError, Finding
+from lintgv.records import frozen
 from lintgv.writing import write_output
 
 FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
@@ -203,7 +204,7 @@ def in_file_newlines(findings: Sequence[Finding]) -> list[Finding]:
     return native
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     findings: list[Finding]
     errors: list[FileError]

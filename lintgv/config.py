@@ -2,7 +2,7 @@
 
 import os
 import re
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -11,6 +11,7 @@ from lintgv.errors import ConfigError
 from lintgv.model import Severity
 from lintgv.paths import Matcher
 from lintgv.reading import read_bounded
+from lintgv.records import frozen
 from lintgv.release import Release
 
 CONFIG_FILES = ("lintgv.toml", "pyproject.toml")
@@ -37,7 +38,7 @@ DEFAULT_EXCLUDE = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Config:
     """Settings for one project; paths in globs are relative to `root`."""
 

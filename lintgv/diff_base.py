@@ -8,11 +8,11 @@ import os
 import re
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.errors import LintgvError
 from lintgv.model import FileError, Finding
+from lintgv.records import frozen
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _NEW_FILE = "+++ "
@@ -23,7 +23,7 @@ class DiffBaseError(LintgvError):
     """git could not say what changed: not a repository, unknown ref, or git missing."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ChangedLines:
     root: Path
     files: Mapping[Path, tuple[range, ...]]  # absolute path → changed line ranges

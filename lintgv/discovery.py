@@ -9,7 +9,6 @@ import errno
 import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.config import CONFIG_FILES, Config, apply_settings, is_config_file, load_config
@@ -17,6 +16,7 @@ from lintgv.errors import ConfigError
 from lintgv.model import Language
 from lintgv.paths import Matcher, matcher, printable, project_markers, project_root_of
 from lintgv.reading import read_bounded
+from lintgv.records import frozen
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ def unreadable(paths: Iterable[Path]) -> list[Path]:
     return [p for p in paths if not os.access(p, os.R_OK, effective_ids=_EFFECTIVE)]
 
 
-@dataclass(frozen=True)
+@frozen
 class Candidate:
     path: Path
     language: Language
@@ -88,7 +88,7 @@ class Candidate:
     module_name: str
 
 
-@dataclass(frozen=True)
+@frozen
 class _Ignore:
     base: str  # folder of the .gitignore, ending with "/", as bytes (see _as_bytes)
     matcher: Matcher

@@ -7,10 +7,10 @@ refused (StaleEdit) rather than applied: a wrong position can never delete code.
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from lintgv.lines import LineIndex, lines_with_breaks
 from lintgv.model import Applicability, Edit, Finding, Fix, Span
+from lintgv.records import frozen
 
 _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY: 2}
 
@@ -55,7 +55,7 @@ def is_applicable(fix: Fix, unsafe: bool) -> bool:
     return fix.applicability in allowed
 
 
-@dataclass(frozen=True)
+@frozen
 class Applied:
     text: str
     applied: tuple[Finding, ...]

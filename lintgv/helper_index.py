@@ -11,12 +11,12 @@ it current file by file, on save and on watched-file changes.
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from lintgv.identities import bare_name, bare_names
 from lintgv.model import FileResult
+from lintgv.records import frozen
 
 
 class _Union:
@@ -87,7 +87,7 @@ class HelperIndex:
         return helpers or thin
 
 
-@dataclass(frozen=True)
+@frozen
 class SecondPass:
     """Which files a second pass over the tree checks again, and with which names, once
     the first pass has filled the index: one answer for `lintgv check` and the language

@@ -9,16 +9,17 @@ draws it (report/html.py).
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import PurePosixPath
 
 from lintgv.model import Applicability, Finding
 from lintgv.paths import display_path
+from lintgv.records import frozen, mutable
 from lintgv.registry import codes_where, rule_meta
 from lintgv.rules._base import MigrationPhase
 
 
-@dataclass
+@mutable
 class Counts:
     """Sites, by how they can be fixed."""
 
@@ -54,14 +55,14 @@ class Counts:
         }
 
 
-@dataclass
+@mutable
 class Directory:
     path: str
     counts: Counts = field(default_factory=Counts)
     codes: Counter[str] = field(default_factory=Counter)
 
 
-@dataclass(frozen=True)
+@frozen
 class Phase:
     """One kind of change, in the order a migration makes them; its codes are those of
     the rules that name it as their phase."""
@@ -135,7 +136,7 @@ PHASES = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Step:
     order: int
     phase: Phase
@@ -151,7 +152,7 @@ class Step:
         return " ".join([self.phase.fix, *few_paths(self.directories)])
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     total: Counts
     directories: tuple[Directory, ...]  # most sites first

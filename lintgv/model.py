@@ -1,8 +1,10 @@
 """Frozen values that flow between lintgv's stages."""
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from pathlib import Path
+
+from lintgv.records import frozen
 
 
 class _Value(StrEnum):
@@ -47,7 +49,7 @@ class Blocker(_Value):
 NO_FIX = "; no automatic fix: "
 
 
-@dataclass(frozen=True)
+@frozen
 class Message:
     """What a rule says of a site, in parts: the problem, then the remedy, joined by a
     semicolon (house style), and, when the rule says so, why it offers no fix."""
@@ -61,7 +63,7 @@ class Message:
         return f"{said}{NO_FIX}{self.no_fix}" if self.no_fix else said
 
 
-@dataclass(frozen=True, order=True)
+@frozen(order=True)
 class Span:
     """A range of text: 1-based lines, 0-based columns counted in code points."""
 
@@ -75,7 +77,7 @@ class Span:
         return Span(self.start_line + lines, self.start_col, self.end_line + lines, self.end_col)
 
 
-@dataclass(frozen=True)
+@frozen
 class Edit:
     """Replace `old_text`, which `span` holds, with `text` (an empty span inserts, and its
     `old_text` is ""). The applier refuses an edit whose span no longer holds `old_text`.
@@ -93,7 +95,7 @@ class Edit:
         return Edit(self.span.moved(lines), self.text, self.old_text, self.path)
 
 
-@dataclass(frozen=True)
+@frozen
 class Fix:
     title: str
     applicability: Applicability
@@ -103,7 +105,7 @@ class Fix:
         return Fix(self.title, self.applicability, tuple(e.moved(lines) for e in self.edits))
 
 
-@dataclass(frozen=True)
+@frozen
 class SourceFile:
     path: Path
     language: Language
@@ -113,7 +115,7 @@ class SourceFile:
     module_name: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class ProjectFacts:
     """What a file's check takes from the other files of its project: the unique-name
     helpers they define and the functions of a helper's name they define as thin
@@ -123,7 +125,7 @@ class ProjectFacts:
     thin: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     code: str
     rule: str
@@ -155,7 +157,7 @@ class Finding:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class FileError:
     """A file, or one rule on it, that could not be checked."""
 
@@ -172,7 +174,7 @@ class FileError:
     crash: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class FileResult:
     path: Path
     findings: tuple[Finding, ...] = ()

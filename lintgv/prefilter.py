@@ -11,15 +11,17 @@ import re
 import re._constants as sre  # type: ignore[import-not-found]  # private, no stubs; stable in 3.11+
 import re._parser as sre_parse  # type: ignore[import-not-found]  # the same
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
+
+from lintgv.records import frozen, mutable
 
 # One group of a guard: at least one of these strings occurs in every matching text.
 _Group = frozenset[str]
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
-@dataclass(frozen=True)
+@frozen
 class Guard:
     """Literal groups that all hold in every text the pattern matches."""
 
@@ -59,7 +61,7 @@ def guard_of(pattern: str) -> Guard:
 LINE_START = r"(?:(?<=\n)|^)[ \t]*"
 
 
-@dataclass
+@mutable
 class Hints:
     """Where trigger patterns matched in a document's last version, as character offsets,
     and that version's length: an editor's next version usually has the match in place."""
@@ -68,7 +70,7 @@ class Hints:
     length: int = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class Triggers:
     """Trigger patterns searched together: those anchored at a line start apart."""
 

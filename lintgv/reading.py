@@ -2,15 +2,15 @@
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.model import FileError
+from lintgv.records import frozen
 
 BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True)
+@frozen
 class Loaded:
     text: str
     data: bytes

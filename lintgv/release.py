@@ -5,7 +5,9 @@ appears, as read in TVM's own sources at the release tags.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from lintgv.records import frozen
 
 RELEASE = re.compile(r"^0\.([0-9]+)(?:\.[0-9]+)?$")  # `\d` would take other scripts' digits
 NAME_SUPPLY_ADDED = 10  # include/tvm/ir/name_supply.h, PR 12066
@@ -14,7 +16,7 @@ EMPTY_NAME_BECOMES_V = 24  # FreshName("") gives "v" (src/ir/name_supply.cc)
 UNIQUE_NAME_SUPPLY_ADDED = 25  # UniqueNameSupply, and no GlobalVarSupply (PR 19781)
 
 
-@dataclass(frozen=True, order=True)
+@frozen(order=True)
 class Release:
     """A TVM release line, "0.16" → minor 16."""
 

@@ -11,7 +11,6 @@ be executed.
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
@@ -29,6 +28,7 @@ from lintgv.model import FileError, Finding, Message
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.reading import read_source
+from lintgv.records import frozen
 from lintgv.rules.gv511_copy_names_differ import CopyNamesDiffer
 from lintgv.rules.gv512_copy_not_executable import CopyNotExecutable
 from lintgv.runtime.copies.cpp_harness import CppCopy, run_cpp_copy
@@ -42,7 +42,7 @@ _MACRO = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _CONTAINER = re.compile(r"\b(?:unordered_map|map|Map|unordered_set|set)\s*<")
 
 
-@dataclass(frozen=True)
+@frozen
 class CopyReport:
     runs: tuple[CopyRun, ...]
     findings: tuple[Finding, ...]

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, Finding, Fix, Language, Message, Severity, Span
+from lintgv.records import frozen
 
 if TYPE_CHECKING:
     from lintgv.parsing.comments import Comment
@@ -30,7 +30,7 @@ _INNER_MARKER = {Language.PYTHON: "#", Language.CPP: "//"}
 _CODING = re.compile(r"coding[:=]")
 
 
-@dataclass(frozen=True)
+@frozen
 class Suppression:
     line: int
     span: Span  # the directive: the marker, `ignore` and the bracketed codes

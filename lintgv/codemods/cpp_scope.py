@@ -8,13 +8,13 @@ tree-sitter gives syntax only, so types are read from declarations as written
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 import tree_sitter
 
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.cpp_nodes import LOOPS, function_declarator
+from lintgv.records import frozen
 
 _SPACE = re.compile(r"\s+")
 FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
@@ -29,7 +29,7 @@ class Kind(StrEnum):
     MEMBER = "member"
 
 
-@dataclass(frozen=True)
+@frozen
 class Binding:
     name: str
     type_name: str  # last component of the type as written, or inferred for `auto`
@@ -39,7 +39,7 @@ class Binding:
     initializer: tree_sitter.Node | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class _Filter:
     """Which bindings of an outer layer a lambda lets through: all locals, `this`, or the
     names it captures."""
@@ -54,7 +54,7 @@ class _Filter:
         return self.every or binding.name in self.names
 
 
-@dataclass(frozen=True)
+@frozen
 class _Layer:
     """Bindings visible from one enclosing construct, innermost first: a list of them, or
     the declarations of a block that start before `limit` (looked up through the block's
@@ -80,7 +80,7 @@ class _Layer:
         return (b for b in found if self.filter.keeps(b))
 
 
-@dataclass(frozen=True)
+@frozen
 class _BlockIndex:
     """The local declarations of one block, by name and by type, in source order."""
 
@@ -115,7 +115,7 @@ class _BlockIndex:
             yield binding
 
 
-@dataclass(frozen=True)
+@frozen
 class Scope:
     layers: tuple[_Layer, ...]  # innermost first
     function: tree_sitter.Node | None  # innermost function definition or lambda

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
 from lintgv.model import Span
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.walk import children, walk
+from lintgv.records import frozen
 
 if TYPE_CHECKING:
     FunctionLike = cst.FunctionDef | cst.Module
@@ -32,7 +33,7 @@ class Tools(Protocol):
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class PyBinding:
     name: str
     value: cst.BaseExpression | None  # the assigned value; None for a parameter

@@ -9,7 +9,7 @@ IRModule in scope, once per function, just before the first site that needs it.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 
 import tree_sitter
@@ -25,6 +25,7 @@ from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Blocker, Edit, Fix, Span
 from lintgv.parsing.cpp import ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import listed
+from lintgv.records import frozen, mutable
 
 _REGISTER_METHODS = frozenset({"Add", "Update", "AddUnchecked"})
 _LOOKUPS = frozenset({"GetGlobalVar", "Lookup"})
@@ -43,7 +44,7 @@ class SiteKind(StrEnum):
     MAKE_OBJECT = "make_object"  # make_object<GlobalVarNode>()
 
 
-@dataclass(frozen=True)
+@frozen
 class CppSite:
     kind: SiteKind
     node: tree_sitter.Node  # the call, or the declaration's type
@@ -51,14 +52,14 @@ class CppSite:
     declarator: tree_sitter.Node | None = None  # the init_declarator of a declaration
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     fix: Fix | None
     reason: str | None = None
     blocker: Blocker | None = None
 
 
-@dataclass
+@mutable
 class _Plan:
     site: CppSite
     function: tree_sitter.Node | None = None
@@ -436,7 +437,7 @@ _BODY_NODES = """
 """
 
 
-@dataclass
+@mutable
 class _BodyFacts:
     """What one function body does with names, gathered in one walk for all its sites."""
 

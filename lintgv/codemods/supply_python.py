@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from lintgv.codemods import nothing_in_scope
@@ -23,6 +23,7 @@ from lintgv.model import Applicability, Blocker, Edit, Fix, Span
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import code_of
 from lintgv.parsing.walk import methods_of, walk
+from lintgv.records import frozen, mutable
 
 _REGISTER_METHODS = frozenset({"update_func", "add"})
 _LOOKUPS = frozenset({"get_global_var"})
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     Owner = scope.FunctionLike | cst.Lambda | cst.ClassDef
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     fix: Fix | None
     reason: str | None = None  # why there is no fix; None when unknown or fixed
@@ -54,7 +55,7 @@ class Outcome:
     unseen: bool = False
 
 
-@dataclass
+@mutable
 class _Site:
     call: cst.Call
     owner: scope.FunctionLike

@@ -11,7 +11,7 @@ derived class that declares a map of the same name stops the change.
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 import tree_sitter
@@ -25,11 +25,12 @@ from lintgv.codemods.unique_name_shapes import MAP_TYPE, NotRewritable
 from lintgv.lines import split_lines
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.cpp_nodes import listed, within
+from lintgv.records import mutable
 
 _EMPTY = frozenset({"", "{}", "={}"})
 
 
-@dataclass
+@mutable
 class CallerMap:
     """A map callers hand the copy, and the supply that takes its place."""
 

@@ -3,7 +3,6 @@ owns it, the name → counter map it keeps, and its declaration (see unique_name
 
 import re
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
@@ -24,11 +23,12 @@ from lintgv.helpers.cpp_facts import facts_of
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import function_declarator, named_descendants, parameters
 from lintgv.reading import may_name
+from lintgv.records import frozen, mutable
 
 HELPER_NAMES = frozenset({"GetUniqueName", "_GetUniqueName"})
 
 
-@dataclass(frozen=True)
+@frozen
 class Skipped:
     helper: str
     path: Path
@@ -36,7 +36,7 @@ class Skipped:
     reason: str
 
 
-@dataclass
+@mutable
 class Unit:
     path: Path
     text: str
@@ -160,7 +160,7 @@ def class_of_code(parsed: ParsedCpp, node: tree_sitter.Node) -> str | None:
     return None
 
 
-@dataclass
+@mutable
 class Copy:
     name: str
     cls: str
@@ -181,7 +181,7 @@ class Copy:
         return f"{self.cls}::{self.name}"
 
 
-@dataclass
+@mutable
 class FreeCopy:
     """A free function that uniques a name in the name → counter map each caller hands
     it (`GetUniqueName(name, &name_map)`): the callers' maps become supplies
@@ -201,7 +201,7 @@ class FreeCopy:
         return "::".join((*self.namespace, self.name))
 
 
-@dataclass
+@mutable
 class ModuleCopy:
     """A method of TVM's IRModuleNode that makes a name unique among the module's own
     functions (`global_var_map_`), recording nothing: each call becomes a GlobalVarSupply

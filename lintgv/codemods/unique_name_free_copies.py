@@ -26,8 +26,6 @@ running it whether the copy names as NameSupply does: the change is unsafe unles
 `lintgv fix --prove-names` proves it.
 """
 
-from dataclasses import dataclass
-
 import tree_sitter
 
 from lintgv.codemods import cpp_edits, cpp_scope
@@ -44,9 +42,10 @@ from lintgv.codemods.unique_name_copies import FreeCopy, Project, Unit, class_of
 from lintgv.codemods.unique_name_edits import Edits, nodes_of, where
 from lintgv.codemods.unique_name_shapes import MAP_TYPE, NotRewritable
 from lintgv.parsing.cpp_nodes import listed, parameters, within
+from lintgv.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class _Function:
     """A function of the copy's name and arity at namespace level, declared or defined."""
 

@@ -31,7 +31,6 @@ copy cannot be run alone, and its title says which names differ or why it did no
 """
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
@@ -61,11 +60,12 @@ from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
 from lintgv.parsing.cpp_nodes import within
 from lintgv.paths import display_path
+from lintgv.records import frozen
 
 __all__ = ["HELPER_NAMES", "Change", "Skipped", "plan_changes", "without_supply"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Change:
     """One copy replaced by a NameSupply: the new text of every file it touches."""
 

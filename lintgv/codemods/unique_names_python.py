@@ -18,7 +18,6 @@ collisions its own way (`a1` rather than `a_1`), so generated names may change.
 
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -45,6 +44,7 @@ from lintgv.parsing.python import parse_module
 from lintgv.parsing.walk import descendants
 from lintgv.prefilter import combined
 from lintgv.reading import may_name
+from lintgv.records import frozen
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 EVIDENCE = "Python copies are not run beside NameSupply; the names they make may change"
@@ -52,7 +52,7 @@ _EMPTY_TABLES = frozenset({"{}", "set()", "dict()", "collections.defaultdict(int
 _SUPPLY_NAMES = ("name_supply", "unique_name_supply")
 
 
-@dataclass(frozen=True)
+@frozen
 class PythonChange:
     """One Python copy replaced by a NameSupply (the fields of unique_names.Change)."""
 

@@ -17,7 +17,6 @@ project defines under that qualified name, or a member name the project uses alr
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
@@ -25,6 +24,7 @@ import tree_sitter
 from lintgv.model import Edit, Span
 from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.cpp_nodes import function_declarator
+from lintgv.records import frozen
 
 Node = tree_sitter.Node
 MEMBER = "global_var_supply_"
@@ -40,7 +40,7 @@ _DECLARATIONS = frozenset({"field_declaration", "declaration", "function_definit
 ClassFiles = Callable[[str], dict[Path, ParsedCpp] | None]
 
 
-@dataclass(frozen=True)
+@frozen
 class Member:
     """The supply member a class is given: where, under which name, and its declaration."""
 

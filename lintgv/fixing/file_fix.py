@@ -10,7 +10,7 @@ and its supply stage (fixing/supply_stage.py) both keep their records of files h
 import logging
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from lintgv.checking import Progress
@@ -29,6 +29,7 @@ from lintgv.fixing.groups import Workspace
 from lintgv.fixing.settle import Rejected, settle
 from lintgv.model import FileError, FileResult, Finding, Language, ProjectFacts, SourceFile
 from lintgv.reading import read_source
+from lintgv.records import frozen
 from lintgv.worker_pool import worker_pool
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 _PARALLEL_THRESHOLD = 16
 
 
-@dataclass(frozen=True)
+@frozen
 class FileFix:
     """What fixing did to one file."""
 
@@ -61,7 +62,7 @@ class FileFix:
         return self.remaining if self.written or not self.changed else self.initial
 
 
-@dataclass(frozen=True)
+@frozen
 class SettleTask:
     candidate: Candidate
     helper_names: frozenset[str]
@@ -75,7 +76,7 @@ class SettleTask:
     checked_digest: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class SettledFile:
     path: Path
     text: str  # the settled text, with \n line ends

@@ -14,15 +14,15 @@ import stat
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
 from lintgv.digest import blake2b
 from lintgv.reading import BOM
+from lintgv.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class StoredText:
     """A file's text with `\\n` line ends, and how to turn it back into the same bytes."""
 
@@ -74,7 +74,7 @@ class NotWritable(Exception):
     """A file `fix` must not write (outside the tree, hard-linked, not a regular file)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Tree:
     """Where `lintgv fix` may write: regular files whose real path lies under the real
     path of a folder the user named (for a named file, its folder). A symbolic link whose

@@ -7,7 +7,7 @@ planning again on the changed texts finds no copy of that helper left.
 
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 import libcst as cst
@@ -34,11 +34,12 @@ from lintgv.model import Applicability, FileError, Language
 from lintgv.parsing.python import parse_module
 from lintgv.paths import display_path
 from lintgv.reading import read_source
+from lintgv.records import frozen, mutable
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@frozen
 class GroupFix:
     """What became of one multi-file change."""
 
@@ -56,7 +57,7 @@ class GroupFix:
     wrapped: bool = False
 
 
-@dataclass
+@mutable
 class _Known:
     stored: StoredText
     original: str  # text as the run found it on disk
@@ -68,7 +69,7 @@ def _folder_config(path: Path) -> Config:
     return config_for(path.parent)
 
 
-@dataclass
+@mutable
 class Workspace:
     """The texts of the C++ files: as stage one left them, else as read from disk; and
     the configs a run found them with (a change follows its files' `tvm-version`)."""

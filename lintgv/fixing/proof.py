@@ -8,15 +8,15 @@ trips a limit leaves the change unsafe ("could not be proven"), never safe.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.codemods.unique_names import Change
 from lintgv.model import Applicability
+from lintgv.records import frozen
 from lintgv.rewrite_validation import copy_of_change, run_copy
 
 
-@dataclass(frozen=True)
+@frozen
 class NameProof:
     """How to prove changes: the TVM release each file targets, and whether a copy may run
     without bubblewrap where none can be had (`--allow-unsandboxed`)."""

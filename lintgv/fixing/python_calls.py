@@ -5,7 +5,6 @@ a string, a rebinding, a possible re-export), which stops the change."""
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
@@ -16,6 +15,7 @@ from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.walk import descendants
+from lintgv.records import frozen
 
 
 class PyFile:
@@ -52,7 +52,7 @@ class PyFile:
         return [node for node in descendants(self.module) if isinstance(node, cst.FunctionDef)]
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     """A function to give the parameter: where it is and how it is called."""
 

@@ -8,7 +8,6 @@ a module-level class with an `__init__` of its own, that `__init__` begins by se
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
@@ -19,6 +18,7 @@ from lintgv.lines import LineIndex
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import descendants
+from lintgv.records import frozen
 
 ATTRIBUTE = "global_var_supply"
 NEW_SUPPLY = "GlobalVarSupply()"
@@ -28,7 +28,7 @@ _IMPLICIT = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 _ATTRIBUTE_USE = re.compile(rf"\.\s*{ATTRIBUTE}\b")
 
 
-@dataclass(frozen=True)
+@frozen
 class Member:
     """The attribute a class is given: its key (one per class), what a method passes,
     and the edit that sets it in `__init__`."""

@@ -9,7 +9,7 @@ with --unsafe, the supply stage (fixing/supply_stage.py).
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from lintgv.checking import Progress, run
@@ -31,10 +31,11 @@ from lintgv.fixing.proof import NameProof
 from lintgv.fixing.supply_stage import project_files, thread_supplies
 from lintgv.identities import cpp_identity
 from lintgv.model import Applicability, FileError, FileResult, Finding
+from lintgv.records import frozen
 from lintgv.registry import rule_codes
 
 
-@dataclass(frozen=True)
+@frozen
 class FixRun:
     fixes: tuple[FileFix, ...]  # files that were settled or changed, by path
     untouched: tuple[FileResult, ...]  # files with findings or errors that had nothing to fix

@@ -16,7 +16,6 @@ that fails is left out, with its reason, and the round is retried without it.
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from lintgv.codemods.includes import without_unused_import
 from lintgv.edits import StaleEdit, apply_edits, is_applicable, located, offsets_of
@@ -25,6 +24,7 @@ from lintgv.fixing import MAX_ROUNDS
 from lintgv.lines import LineIndex
 from lintgv.model import Applicability, Edit, FileResult, Finding, Language
 from lintgv.parsing.cpp import parse_cpp
+from lintgv.records import frozen, mutable
 from lintgv.registry import codes_where, rule_meta
 
 _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1}
@@ -32,13 +32,13 @@ _RANK = {Applicability.SAFE: 0, Applicability.UNSAFE: 1}
 Checker = Callable[[str], FileResult]
 
 
-@dataclass(frozen=True)
+@frozen
 class Rejected:
     finding: Finding
     reason: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Settled:
     text: str
     applied: tuple[Finding, ...]
@@ -48,7 +48,7 @@ class Settled:
     stable: bool  # False: fixes were still pending after MAX_ROUNDS
 
 
-@dataclass(frozen=True)
+@frozen
 class _Located:
     start: int
     end: int
@@ -262,7 +262,7 @@ def _key(finding: Finding, index: LineIndex) -> tuple[object, ...]:
     return (finding.code, text[start:end], fix.title if fix else "", edits)
 
 
-@dataclass
+@mutable
 class _Loop:
     language: Language
     checker: Checker

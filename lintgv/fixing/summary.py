@@ -2,7 +2,6 @@
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.fixing.across import ACROSS_CODES
@@ -10,6 +9,7 @@ from lintgv.fixing.file_fix import FileFix
 from lintgv.fixing.run import FixRun
 from lintgv.model import Applicability, Finding
 from lintgv.paths import display_path
+from lintgv.records import frozen
 
 
 def is_fixed(fix: FileFix, write: bool) -> bool:
@@ -102,7 +102,7 @@ def render_summary(run: FixRun, unsafe: bool) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@frozen
 class CopyLeft:
     helper: str  # as planned: `CodeGenC::GetUniqueName`
     paths: tuple[Path, ...]

@@ -11,7 +11,7 @@ the files given, to every file of their project.
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Language
 from lintgv.paths import display_path, is_too_wide, project_root_of
+from lintgv.records import frozen
 
 log = logging.getLogger(__name__)
 _HEADERS = frozenset({".h", ".hpp", ".hh", ".cuh", ".hxx"})
@@ -118,7 +119,7 @@ def thread_supplies(
     return done + [g for helper, g in refusals.items() if helper not in handled]
 
 
-@dataclass(frozen=True)
+@frozen
 class Project:
     """Every source file of the project of the files given, each spelled as among the
     files given when it is one of them. The project is the folder of the config file

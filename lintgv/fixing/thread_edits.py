@@ -5,7 +5,6 @@ fix naming the site through the new parameter."""
 
 import os
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -16,6 +15,7 @@ from lintgv.engine import check
 from lintgv.helpers.names import names_word
 from lintgv.model import Applicability, Blocker, Edit, Finding, SourceFile
 from lintgv.paths import display_path
+from lintgv.records import frozen
 from lintgv.registry import codes_where
 
 PARAMETER = "global_var_supply"
@@ -33,7 +33,7 @@ def is_threading_site(finding: Finding) -> bool:
     return finding.code in THREADING_CODES and finding.blocker is Blocker.NOTHING_IN_SCOPE
 
 
-@dataclass(frozen=True)
+@frozen
 class Refusal:
     """A function no supply could be threaded into, and why."""
 
@@ -42,7 +42,7 @@ class Refusal:
     reason: str
 
 
-@dataclass(frozen=True, order=True)
+@frozen(order=True)
 class Site:
     """Where a supply is threaded to (see is_threading_site)."""
 

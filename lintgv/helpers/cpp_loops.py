@@ -13,7 +13,6 @@ Three shapes, each asking a map, a set or a module whether a name is taken:
 """
 
 import re
-from dataclasses import dataclass
 
 import tree_sitter
 
@@ -23,6 +22,7 @@ from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import Verdict, judge
 from lintgv.parsing.cpp import FUNCTION_NODES, UNITS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_regions import Region
+from lintgv.records import frozen
 
 Node = tree_sitter.Node
 # Member calls that ask a container whether it holds a key.
@@ -36,7 +36,7 @@ _TAKEN_WORDS = (b"count(", b"find(", b"ontains(", b"ContainGlobalVar(")
 _ENDLESS = frozenset({"true", "1", ""})
 
 
-@dataclass(frozen=True)
+@frozen
 class InlineLoop:
     """A loop that makes a name unique by hand."""
 

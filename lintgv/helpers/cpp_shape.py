@@ -3,7 +3,6 @@ its uniquing facts (see cpp_facts), found once per parse for GV201, GV202 and GV
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 import tree_sitter
 
@@ -16,6 +15,7 @@ from lintgv.parsing.cpp import UNITS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.parsing.cpp_regions import Region
 from lintgv.prefilter import bytes_pattern
+from lintgv.records import frozen
 
 Node = tree_sitter.Node
 _SPACE = re.compile(r"\s+")
@@ -24,7 +24,7 @@ _NAME_NODES = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class CppUnit:
     """A function definition, or a lambda stored in a named variable."""
 

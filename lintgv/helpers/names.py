@@ -2,13 +2,13 @@
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
 from lintgv.config import Config
 from lintgv.model import Language, Message
 from lintgv.prefilter import LINE_START
+from lintgv.records import frozen, mutable
 
 # GetUniqueName, _GetUniqueName, get_unique_name, GetUniqueBufferName, GenerateUniqueName,
 # make_unique_var_name, ...: a verb, "unique", an optional word, "name".
@@ -64,7 +64,7 @@ class Shape(StrEnum):
     STORED = "stored counter"  # keeps a counter per name and appends it, no retry
 
 
-@dataclass
+@mutable
 class Facts:
     """What one function's body does, as far as uniquing goes; filled by a language walker."""
 
@@ -116,7 +116,7 @@ def judge(name: str, facts: Facts, config: Config) -> Verdict | None:
     return Verdict.BY_STRUCTURE if facts.is_helper() else None
 
 
-@dataclass(frozen=True)
+@frozen
 class Catalogue:
     """The helpers one file defines."""
 

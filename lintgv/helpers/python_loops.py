@@ -14,19 +14,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from lintgv.helpers.python_text import LOOKUPS, is_built, is_number_text
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import descendants
+from lintgv.records import frozen
 
 _ASKS = re.compile(r"name|unique|fresh", re.IGNORECASE)
 COUNTING = frozenset({"range", "count", "itertools.count"})
 _MODULES = frozenset({"mod", "module", "ir_module", "irmodule"})
 
 
-@dataclass(frozen=True)
+@frozen
 class InlineLoop:
     """A loop that makes a name unique by hand."""
 

@@ -12,16 +12,17 @@ it reports after that point may be wrong.
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+
+from lintgv.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Comment:
     offset: int
     text: str  # as in the file: a C++ comment may hold line splices
 
 
-@dataclass(frozen=True)
+@frozen
 class Comments:
     found: tuple[Comment, ...]
     # False when some text could not be lexed: comments after it may be missed or wrong.

@@ -6,7 +6,7 @@ import threading
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache, cached_property
 from itertools import accumulate
 from typing import Any, TypeVar, cast
@@ -18,6 +18,7 @@ from lintgv.errors import ParseError
 from lintgv.model import Edit, Span
 from lintgv.parsing.cpp_incremental import TextChange, changed, edited
 from lintgv.parsing.cpp_regions import Region, RegionMemo, joined_ranges
+from lintgv.records import frozen
 
 _T = TypeVar("_T")
 
@@ -95,7 +96,7 @@ MAX_RANGES = 32
 _PARENTS = "parents"  # ParsedCpp.indexes key of the parents charted so far
 
 
-@dataclass(frozen=True)
+@frozen
 class ParsedCpp:
     tree: tree_sitter.Tree
     data: bytes

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from lintgv.parsing import libcst_lazy as cst
+from lintgv.records import mutable
 
 
 def resolve_relative(name: str, module_name: str) -> str:
@@ -83,7 +84,7 @@ def _statements(body: object) -> Iterator[cst.CSTNode]:
 _REEXPORTED_TVM = re.compile(r"^(?:\w+\.)+tvm$")
 
 
-@dataclass
+@mutable
 class NameTable:
     """Bound names of one file: imported (to their dotted targets) and local."""
 

@@ -21,7 +21,7 @@ import ast
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import accumulate
 from typing import TypeGuard, cast
 
@@ -30,18 +30,19 @@ from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodePosition, CodeRange
 
 from lintgv.parsing.python_lines import line_offsets
+from lintgv.records import frozen, mutable
 
 _HEADER = -1  # nodes of the module's header and footer: not in any statement
 
 
-@dataclass(frozen=True)
+@frozen
 class _Statement:
     node: cst.BaseStatement
     line: int  # the line its code generation starts on (its leading lines included)
     indent: tuple[str, ...]  # the indentation tokens in force there
 
 
-@dataclass
+@mutable
 class _IndexingState(CodegenState):
     """Plain code generation that notes where each statement starts and holds what."""
 
@@ -155,7 +156,7 @@ class _Mark:
         marks[id(self._node)] = (self._node, state.chart, start, end)
 
 
-@dataclass
+@mutable
 class _MarkingState(CodegenState):
     """Code generation that notes, for every node, the tokens its range spans: its
     syntactic part where libcst records one, else all it generates (as PositionProvider

@@ -8,7 +8,7 @@ import ast
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from itertools import islice
 from typing import TYPE_CHECKING, cast
@@ -21,6 +21,7 @@ from lintgv.parsing.names import NameTable
 from lintgv.parsing.python_lines import Selection, compact, has_lone_return
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.parsing.walk import parents, trivia, walk
+from lintgv.records import frozen, mutable
 
 # positions.py builds on libcst's code generation, so importing it imports libcst: it is
 # imported where a parse needs it, not with this module.
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from lintgv.parsing.positions import Located
 
 
-@dataclass
+@mutable
 class _Parents:
     """Each node's parent in one module. It holds the module, never the ParsedPython
     that holds it: positions ask it their way up, and a cycle back to the parse would
@@ -57,7 +58,7 @@ class _Parents:
         return self.found.get(id(node))
 
 
-@dataclass(frozen=True)
+@frozen
 class ParsedPython:
     """A parsed file; positions and names are worked out only when a rule asks."""
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from lintgv.lines import LineIndex
 from lintgv.model import Span
 from lintgv.parsing.python import parse_python, quiet_parse
 from lintgv.parsing.python_lines import Selection, partial_text, statement_at
+from lintgv.records import frozen
 
 # What CPython's parser raises for a text it cannot read (ValueError: a NUL byte).
 _UNREADABLE = (SyntaxError, ValueError, MemoryError, RecursionError)
@@ -35,7 +36,7 @@ class NewerSyntax(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
+@frozen
 class ParsedAst:
     """CPython's parse of a file, or of the lines of it a partial check keeps."""
 

@@ -10,12 +10,12 @@ with the text) and maps each kept line back to the file's.
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 from typing import NamedTuple
 
 from lintgv.prefilter import Triggers
+from lintgv.records import frozen
 
 _TOKEN = re.compile(r'"""|\'\'\'|"|\'|#|[\[\](){}]|\\\r?\n|\n')
 # The rest of a line that holds none of _TOKEN's tokens but brackets and its newline.
@@ -192,7 +192,7 @@ def _parents(logical: Sequence[Logical]) -> list[int]:
     return parents
 
 
-@dataclass(frozen=True)
+@frozen
 class Selection:
     """The lines of a file worth parsing: kept lines, and lines replaced by `pass` stubs."""
 

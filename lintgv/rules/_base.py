@@ -6,7 +6,7 @@ import ast
 import logging
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum, auto
 from functools import cache
 from pathlib import Path
@@ -33,6 +33,7 @@ from lintgv.parsing.cpp_regions import joined_ranges
 from lintgv.parsing.python import ParsedPython
 from lintgv.parsing.python_ast import ParsedAst
 from lintgv.prefilter import bytes_pattern
+from lintgv.records import frozen
 from lintgv.suppress import Suppression
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ class MigrationPhase(Enum):
     SUPPRESSIONS = auto()
 
 
-@dataclass(frozen=True)
+@frozen
 class RuleMeta:
     code: str
     name: str
@@ -103,14 +104,14 @@ class RuleMeta:
         return self.fix
 
 
-@dataclass(frozen=True)
+@frozen
 class Valid:
     code: str
     path: str = ""
     config: Mapping[str, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Invalid:
     code: str
     # Where the example is reported, as (start_line, start_col, end_line, end_col) with
@@ -123,7 +124,7 @@ class Invalid:
     config: Mapping[str, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Session:
     """An artifact rule's example: the files a session starts from (path, text), the
     arguments of the `lintgv` command run among them, and lines it prints, in order. The
@@ -134,7 +135,7 @@ class Session:
     prints: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Exported:
     """An example of a symbol check no manifest can show (lintgv's emitter never writes
     such a symbol; the check guards the build): the symbols one model's object file
@@ -146,7 +147,7 @@ class Exported:
     prints: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class RuleContext:
     path: Path
     config: Config

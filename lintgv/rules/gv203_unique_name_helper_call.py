@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import tree_sitter
 
@@ -26,6 +25,7 @@ from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
 from lintgv.parsing.python import ParsedPython
+from lintgv.records import frozen
 from lintgv.rules._base import (
     CppRule,
     Invalid,
@@ -236,7 +236,7 @@ def _is_own(func: cst.BaseExpression) -> bool:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class _PythonCall:
     node: cst.Call
     name: str

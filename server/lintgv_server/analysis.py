@@ -5,7 +5,7 @@ after it is made, except for its memoised fixes, which are filled under a lock.
 """
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -17,10 +17,11 @@ from lintgv.fixing.settle import Settled, settle
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, FileResult, Finding, Language, ProjectFacts, SourceFile, Span
 from lintgv.parsing.python import python_error
+from lintgv.records import mutable
 from lintgv_server.convert import line_index
 
 
-@dataclass
+@mutable
 class Analysis:
     """A document version's findings; its fixes are computed on first use only."""
 

@@ -4,7 +4,6 @@ progress' own cancel button."""
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from lintgv.errors import ConfigError
 from lintgv.fixing.files import not_fixed
 from lintgv.model import FileError
 from lintgv.reading import BOM, read_source
+from lintgv.records import frozen
 from lintgv_server import actions, features
 from lintgv_server.convert import error_diagnostic, fs_path, result_id, to_diagnostic
 from lintgv_server.documents import diagnostics_of, publish, relint_open
@@ -109,7 +109,7 @@ def _unsafe_option(arguments: Sequence[Any], command: str) -> bool:
     return unsafe
 
 
-@dataclass(frozen=True)
+@frozen
 class PlannedFix:
     """One file's fixes as edits, and the version and text they were planned on."""
 

@@ -14,8 +14,9 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Protocol
+
+from lintgv.records import frozen
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ class Reader(Protocol):
     def readexactly(self, n: int) -> Awaitable[bytes]: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Frame:
     """One frame's body, or why the header block before it was unusable."""
 

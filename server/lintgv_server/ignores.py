@@ -15,7 +15,6 @@ each comment of a batch that fails. Proved edits are kept per document version.
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from lintgv.edits import apply_edits
 from lintgv.errors import ParseError
@@ -23,6 +22,7 @@ from lintgv.model import Edit, Finding, Language, Span
 from lintgv.parsing.comments import cpp_comments, python_comments
 from lintgv.parsing.cpp import parse_cpp
 from lintgv.parsing.python import python_error
+from lintgv.records import frozen
 from lintgv.registry import codes_where
 from lintgv.rules._base import MigrationPhase
 from lintgv.suppress import Suppression, find_suppressions
@@ -33,7 +33,7 @@ from lintgv_server.analysis import Analysis
 _ON_COMMENTS = codes_where(lambda meta: meta.phase is MigrationPhase.SUPPRESSIONS)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Proposal:
     """An edit that would suppress `code` on `line`, not yet proved."""
 
@@ -81,7 +81,7 @@ def _chosen(known: dict[tuple[str, int], Edit | None], finding: Finding) -> Edit
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class _Facts:
     """What the proofs read of a document version, once."""
 

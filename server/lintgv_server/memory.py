@@ -6,19 +6,20 @@ statements. Kept while the document is open and dropped when it closes, so memor
 follows what is open. Used by the lint thread only, except the change log, which the
 document fills on the event loop and hands over as a copy."""
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_incremental import TextChange
 from lintgv.parsing.cpp_regions import RegionMemo
 from lintgv.parsing.python_parts import ModuleParts
 from lintgv.prefilter import Hints
+from lintgv.records import mutable
 
 # Changes kept per document: more between two checks and the texts are compared instead.
 _KEPT = 64
 
 
-@dataclass
+@mutable
 class ChangeLog:
     """The changes a client made to a document: `count` since it opened, the last of them
     in `recent` (as text offsets), the first of which is change number `first`."""
@@ -50,7 +51,7 @@ class ChangeLog:
         return ChangeLog(self.count, self.first, list(self.recent))
 
 
-@dataclass
+@mutable
 class DocumentMemory:
     """One open document's memory (see the module docstring)."""
 

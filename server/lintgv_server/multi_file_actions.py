@@ -6,7 +6,6 @@ scope to name it, with every caller updated (stage three, lintgv/fixing/threadin
 Both in C++ and in Python."""
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -24,13 +23,14 @@ from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.identities import bare_name
 from lintgv.lines import with_newline
 from lintgv.model import Finding, Language
+from lintgv.records import frozen
 from lintgv_server.analysis import Analysis
 from lintgv_server.convert import whole_text_edit
 from lintgv_server.scan import folder_targets
 from lintgv_server.state import LintgvServer
 
 
-@dataclass(frozen=True)
+@frozen
 class GroupChange:
     """One proved multi-file change: each file's text before and after, with `\\n` ends."""
 
@@ -39,7 +39,7 @@ class GroupChange:
     newlines: dict[Path, str]
 
 
-@dataclass(frozen=True)
+@frozen
 class Planned:
     """The multi-file changes to offer, and why others are not offered: a change that
     would edit a file `lintgv fix` may not write (LintgvServer.write_tree). `refused` is
@@ -89,7 +89,7 @@ def _workspace(
     return workspace
 
 
-@dataclass(frozen=True)
+@frozen
 class _Folder:
     """The files of one language in a workspace folder, or why a change over them
     cannot be planned."""

@@ -1,16 +1,16 @@
 """What a workspace scan keeps between runs: each file's result, with the state and
 settings it was checked under (scan.py fills it; the server state holds it)."""
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from lintgv.cache import FileState
 from lintgv.discovery import Candidate
 from lintgv.lines import LineIndex
 from lintgv.model import FileResult
+from lintgv.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Scanned:
     """One file of a scan: its result and the text it was checked in (for positions)."""
 
@@ -19,7 +19,7 @@ class Scanned:
     index: LineIndex
 
 
-@dataclass(frozen=True)
+@frozen
 class ScanKey:
     stat: FileState | None
     fingerprint: str

@@ -3,17 +3,18 @@ workspace/configuration), checked, and laid over the project's own configuration
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from lintgv.config import Config, apply_settings
 from lintgv.model import Severity
+from lintgv.records import frozen
 from lintgv.registry import rule_codes
 
 DIAGNOSTIC_MODES = ("push", "pull")
 _PREFIX = re.compile(r"^GV\d{0,3}$")
 
 
-@dataclass(frozen=True)
+@frozen
 class ClientSettings:
     """What an editor may decide; `None` and empty values leave it to the config file."""
 
@@ -34,7 +35,7 @@ class ClientSettings:
     index_workspace: bool = True
 
 
-@dataclass(frozen=True)
+@frozen
 class Parsed:
     settings: ClientSettings
     problems: tuple[str, ...] = field(default_factory=tuple)

@@ -9,12 +9,12 @@ It is an overwrite when the function visibly had a symbol: see `evidence`.
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import tree_sitter
 
 from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import named_descendants
+from lintgv.records import frozen
 from lintgv.rules._global_symbol.messages import Evidence, Kind
 
 Node = tree_sitter.Node
@@ -45,7 +45,7 @@ _JUMPS = frozenset({"return_statement", "continue_statement", "break_statement",
 _MAX_HOPS = 4
 
 
-@dataclass(frozen=True)
+@frozen
 class CppMutation:
     kind: Kind
     call: Node

@@ -1,10 +1,10 @@
 """Messages of the global_symbol rules, worded for the configured TVM release."""
 
-from dataclasses import dataclass
 from enum import Enum
 
 from lintgv.config import Config
 from lintgv.model import Language, Message
+from lintgv.records import frozen
 
 
 class Kind(Enum):
@@ -12,7 +12,7 @@ class Kind(Enum):
     REMOVE = "remove"
 
 
-@dataclass(frozen=True)
+@frozen
 class Evidence:
     """Why a mutation changes a symbol the function already has, and where that shows."""
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from lintgv.parsing.python_ast import ParsedAst, arguments, children, descendants, dotted
+from lintgv.records import frozen, mutable
 from lintgv.rules._global_symbol import KEY
 from lintgv.rules._global_symbol.messages import Evidence, Kind
 
@@ -57,14 +58,14 @@ def _is_one_literal(code: str) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@frozen
 class PythonMutation:
     kind: Kind
     target: ast.expr  # the function changed
     value: ast.expr | None  # the new symbol, for a setting
 
 
-@dataclass(frozen=True)
+@frozen
 class Mutation:
     """A setting or removal of a function's global_symbol, and what shows the function
     had one before (None: nothing seen)."""
@@ -135,7 +136,7 @@ def read_subject(node: ast.AST, parsed: ParsedAst) -> ast.expr | None:
     return None
 
 
-@dataclass
+@mutable
 class Read:
     node: ast.AST
     subject: set[str]
@@ -143,7 +144,7 @@ class Read:
     negated: bool
 
 
-@dataclass
+@mutable
 class FunctionState:
     """What one function has shown so far, in source order."""
 
