@@ -1,24 +1,32 @@
 """Record classes: standard dataclasses, made in a fraction of the time.
 
-Python 3.11 and 3.12's `dataclasses.dataclass` compiles every method it adds with an `exec`
-of its own: six for a frozen class, about 70 microseconds each. A check imports about sixty record
-classes, so they cost about 30 ms of a one-file run's 150 ms. `frozen` and `mutable` make
-the same classes with one compile each, for `__init__`; equality, hashing, ordering, `repr`
-and frozenness are functions shared by every class, over the fields that take part.
+Python 3.11 and 3.12's `dataclasses.dataclass` compiles every method it adds with an
+`exec` of its own: six for a frozen class, about 70 microseconds each. A check imports
+about sixty record classes, so they cost about 30 ms of a one-file run's 150 ms. `frozen`
+and `mutable` make the same classes with one compile each, for `__init__`; equality,
+hashing, ordering, `repr` and frozenness are functions shared by every class, over the
+fields that take part.
 
-What stays standard: the class is a dataclass (`dataclasses.fields`, `replace`, `is_dataclass`
-and `__match_args__` work), its fields are declared with `dataclasses.field`, `__eq__` and
-`__hash__` give the values the standard ones give, and type checkers read the decorators
-through `dataclass_transform`. What a record does not support, it refuses when the class is
-made: `__post_init__`, `InitVar`, keyword-only and `init=False` fields.
+What stays standard: the class is a dataclass (`dataclasses.fields`, `replace`,
+`is_dataclass` and `__match_args__` work), its fields are declared with
+`dataclasses.field`, `__eq__` and `__hash__` give the values the standard ones give, and
+type checkers read the decorators through `dataclass_transform`. What a record does not
+support, it refuses when the class is made: `__post_init__`, `InitVar`, keyword-only and
+`init=False` fields, a frozen record's own `__setattr__`, a base dataclass frozen where the
+record is not or the other way round. Differences that remain: an undocumented record has
+no docstring (the standard one holds the signature); `__dataclass_params__` says what the
+standard decorator was asked for (no methods), so derive records from records, not with
+`dataclasses.dataclass` (ruff's banned-api keeps it out of lintgv and the server); any
+subclass of a frozen record is frozen too.
 
-The reference runtime (lintgv/runtime) keeps standard dataclasses: it is stdlib-only by design.
+The reference runtime (lintgv/runtime) keeps standard dataclasses: it is stdlib-only by
+design.
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
-import inspect
 import operator
 import reprlib
 from collections.abc import Callable
@@ -55,6 +63,8 @@ def mutable(cls: type[_T], /) -> type[_T]:
 
 def _make(cls: type[_T], *, frozen: bool, order: bool) -> type[_T]:
     _refuse_unsupported(cls, frozen)
+    # Taken before any method is added: whether the class body defines them.
+    own = set(cls.__dict__)
     # Fields, defaults, `fields()` and `replace()` come from the standard decorator; with
     # these switches it compiles nothing. It would also write the signature into an
     # undocumented class's docstring, with inspect.signature; the placeholder keeps it from
@@ -68,78 +78,114 @@ def _make(cls: type[_T], *, frozen: bool, order: bool) -> type[_T]:
     _refuse_unsupported_fields(cls, every)
     compared = _values([f.name for f in every if f.compare])
     hashed = _values([f.name for f in every if (f.compare if f.hash is None else f.hash)])
-    own = cls.__dict__
-    _add(cls, "__init__", _init(cls, every, frozen))
-    _add(cls, "__repr__", _repr([f.name for f in every if f.repr]))
-    _add(cls, "__eq__", _equal(compared))
+    _add(cls, own, "__init__", _init(cls, every, frozen))
+    _add(cls, own, "__repr__", _repr([f.name for f in every if f.repr]))
+    _add(cls, own, "__eq__", _equal(compared))
     if order:
         for name in ("__lt__", "__le__", "__gt__", "__ge__"):
             if name in own:
                 raise TypeError(f"{cls.__name__} defines {name}, which order=True would add")
             setattr(cls, name, _compare(compared, getattr(operator, name.strip("_"))))
     # As the standard decorator does: a class body that defines __eq__ gets __hash__ = None
-    # implicitly, which is not a choice of its own.
-    explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
+    # implicitly, which is not a choice of its own; `__hash__ = None` alone is one.
+    explicit_hash = "__hash__" in own and not (cls.__dict__["__hash__"] is None and "__eq__" in own)
     if not explicit_hash:
         cls.__hash__ = _hash(hashed) if frozen else None  # type: ignore[assignment]
     if frozen:
-        _add(cls, "__setattr__", _frozen_setattr)
-        _add(cls, "__delattr__", _frozen_delattr)
+        for name, method in (("__setattr__", _frozen_setattr), ("__delattr__", _frozen_delattr)):
+            if name in own:
+                raise TypeError(f"{cls.__name__} defines {name}, which a frozen record replaces")
+            setattr(cls, name, method)
     setattr(cls, _FROZEN, frozen)
+    # Methods added above may implement abstract ones (the standard decorator does this too).
+    abc.update_abstractmethods(cls)
     return cls
 
 
 def _refuse_unsupported(cls: type, frozen: bool) -> None:
-    if "__post_init__" in cls.__dict__:
+    if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: records do not call __post_init__")
+    kind = "frozen" if frozen else "mutable"
     for base in cls.__mro__[1:]:
-        if base.__dict__.get(_FROZEN, frozen) != frozen:
-            kind = "frozen" if frozen else "mutable"
+        if _FROZEN in base.__dict__:
+            base_frozen = base.__dict__[_FROZEN]
+        elif "__dataclass_params__" in base.__dict__:
+            base_frozen = base.__dict__["__dataclass_params__"].frozen
+        else:
+            continue
+        if base_frozen != frozen:
             raise TypeError(f"{cls.__name__}: a {kind} record cannot derive from {base.__name__}")
 
 
+# The standard decorator's own mark for an InitVar pseudo-field (it reads string
+# annotations too); private, but the same from Python 3.7 to 3.14.
+_INITVAR = getattr(dataclasses, "_FIELD_INITVAR", None)
+
+
 def _refuse_unsupported_fields(cls: type, every: tuple[dataclasses.Field[Any], ...]) -> None:
+    defaulted = None
     for f in every:
         if not f.init or f.kw_only is True:
             raise TypeError(f"{cls.__name__}.{f.name}: records take every field in __init__")
-        if f.name == "self":
-            raise TypeError(f"{cls.__name__}: a field may not be called self")
-    # Annotations may be strings (PEP 563); the standard decorator reads them by name too.
-    initvars = [
-        name for name, hint in inspect.get_annotations(cls).items() if "InitVar" in str(hint)
-    ]
+        if f.name == "self" or f.name.startswith("__record_"):
+            raise TypeError(f"{cls.__name__}: a field may not be called {f.name}")
+        if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+            defaulted = f.name
+        elif defaulted is not None:
+            raise TypeError(
+                f"{cls.__name__}: field {f.name!r} without a default follows {defaulted!r}"
+            )
+    pseudo = cls.__dict__["__dataclass_fields__"].values()
+    initvars = [f.name for f in pseudo if f._field_type is _INITVAR]
     if initvars:
         raise TypeError(f"{cls.__name__}.{initvars[0]}: records do not take InitVar fields")
 
 
-def _add(cls: type, name: str, value: object) -> None:
-    if name not in cls.__dict__:
+def _add(cls: type, own: set[str], name: str, value: object) -> None:
+    if name not in own:
         setattr(cls, name, value)
 
 
+class _Missing:
+    """No argument given for a field with a default factory (a private marker: a caller
+    may pass dataclasses.MISSING as a value)."""
+
+
+_MISSING = _Missing()
+
+
 def _init(cls: type, every: tuple[dataclasses.Field[Any], ...], frozen: bool) -> object:
-    """Compile `__init__`, the one method that is worth its compile: it runs per object."""
-    names: dict[str, object] = {"_missing": dataclasses.MISSING, "_set": object.__setattr__}
+    """Compile `__init__`, the one method that is worth its compile: it runs per object.
+    The names it uses besides the fields' start with `__record_`, which no field may."""
+    names: dict[str, object] = {
+        "__record_missing__": _MISSING,
+        "__record_set__": object.__setattr__,
+    }
     params = []
     body = []
     for f in every:
         value = f.name
         if f.default is not dataclasses.MISSING:
-            names[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
+            names[f"__record_default_{f.name}__"] = f.default
+            params.append(f"{f.name}=__record_default_{f.name}__")
         elif f.default_factory is not dataclasses.MISSING:
-            names[f"_factory_{f.name}"] = f.default_factory
-            params.append(f"{f.name}=_missing")
-            value = f"_factory_{f.name}() if {f.name} is _missing else {f.name}"
+            names[f"__record_factory_{f.name}__"] = f.default_factory
+            params.append(f"{f.name}=__record_missing__")
+            value = f"__record_factory_{f.name}__() if {f.name} is __record_missing__ else {f.name}"
         else:
             params.append(f.name)
-        body.append(f"_set(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
+        if frozen:
+            body.append(f"__record_set__(self, {f.name!r}, {value})")
+        else:
+            body.append(f"self.{f.name} = {value}")
     source = "def __init__(self, {}):\n    {}\n".format(
         ", ".join(params), "\n    ".join(body or ["pass"])
     )
     exec(source, names)  # the source is built above from field names only
-    init = names["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
+    init: Any = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    init.__annotations__ = {f.name: f.type for f in every} | {"return": None}
     return init
 
 

@@ -4,6 +4,7 @@ hashes (the values themselves, so that no set or dict orders differently), order
 frozenness, replace, fields, pickling. What records do not support is refused when the
 class is made."""
 
+import abc
 import dataclasses
 import pickle
 from collections.abc import Callable
@@ -248,6 +249,55 @@ def refused_self() -> type:
     return type("Selfish", (), {"__annotations__": {"self": int}})
 
 
+def refused_own_name() -> type:
+    return type("Shadow", (), {"__annotations__": {"__record_set__": int}})
+
+
+def refused_inherited_post_init() -> type:
+    class Checks:
+        def __post_init__(self) -> None:
+            pass
+
+    class Checked(Checks):
+        name: str
+
+    return Checked
+
+
+def refused_aliased_init_var() -> type:
+    # A string annotation the standard decorator resolves through the module's names.
+    return type("Aliased", (), {"__annotations__": {"name": "str", "hint": "IV[int]"}, "hint": 0})
+
+
+def refused_default_order() -> type:
+    class Misordered:
+        name: str = "x"
+        line: int
+
+    return Misordered
+
+
+def refused_own_setattr() -> type:
+    class Guarded:
+        name: str
+
+        def __setattr__(self, name: str, value: object) -> None:
+            pass
+
+    return Guarded
+
+
+def refused_mutable_base() -> type:
+    @dataclasses.dataclass
+    class Base:
+        name: str
+
+    class Child(Base):
+        line: int = 0
+
+    return Child
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -256,11 +306,52 @@ def refused_self() -> type:
         (refused_keyword, "take every field in __init__"),
         (refused_not_in_init, "take every field in __init__"),
         (refused_self, "may not be called self"),
+        (refused_own_name, "may not be called __record_set__"),
+        (refused_inherited_post_init, "do not call __post_init__"),
+        (refused_aliased_init_var, "do not take InitVar"),
+        (refused_default_order, "field 'line' without a default follows 'name'"),
+        (refused_own_setattr, "defines __setattr__"),
+        (refused_mutable_base, "frozen record cannot derive from Base"),
     ],
 )
 def test_what_records_do_not_support_is_refused(body: Callable[[], type], message: str) -> None:
     with pytest.raises(TypeError, match=message):
         records.frozen(body())
+
+
+IV = InitVar  # what refused_aliased_init_var's annotation names
+
+
+def test_a_literal_naming_init_var_is_a_field() -> None:
+    cls = records.frozen(type("Named", (), {"__annotations__": {"kind": 'Literal["InitVar"]'}}))
+    assert cls("InitVar").kind == "InitVar"
+
+
+def test_explicit_hash_none_keeps_a_frozen_record_unhashable() -> None:
+    @records.frozen
+    class Unhashable:
+        name: str
+        __hash__ = None  # type: ignore[assignment]
+
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(Unhashable("a"))
+
+
+def test_a_factory_field_takes_any_value_passed() -> None:
+    cls = records.mutable(bodies()["Factories"])
+    assert cls("a", (), frozenset(), dataclasses.MISSING).table is dataclasses.MISSING
+
+
+def test_a_method_a_record_adds_settles_an_abstract_one() -> None:
+    class Shown(abc.ABC):
+        @abc.abstractmethod
+        def __repr__(self) -> str: ...
+
+    @records.frozen
+    class Point(Shown):
+        line: int
+
+    assert repr(Point(1)).endswith("Point(line=1)")
 
 
 def test_a_record_keeps_its_base_frozen_or_mutable() -> None:
