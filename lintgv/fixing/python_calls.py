@@ -4,7 +4,10 @@ a call lintgv can update, or a use it cannot follow (a value, an alias, a star i
 a string, a rebinding, a possible re-export), which stops the change."""
 
 import functools
+import heapq
+import operator
 from collections.abc import Callable, Mapping
+from dataclasses import field
 from pathlib import Path
 
 import libcst as cst
@@ -15,7 +18,7 @@ from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.walk import descendants
-from lintgv.records import frozen
+from lintgv.records import frozen, mutable
 
 
 class PyFile:
@@ -45,11 +48,55 @@ class PyFile:
     def where(self, node: cst.CSTNode) -> str:
         return f"{self.path.name}:{self.span_of(node).start_line}"
 
-    @functools.cached_property
+    @property
     def functions(self) -> list[cst.FunctionDef]:
-        """Every function definition of the file, nested ones too (walked once: every
-        site of the file asks which holds it)."""
-        return [node for node in descendants(self.module) if isinstance(node, cst.FunctionDef)]
+        """Every function definition of the file, nested ones too, in the order of a walk."""
+        return self._walked.functions
+
+    def naming(self, name: str) -> list[cst.CSTNode]:
+        """Return, in the order of a walk of the module, every node `reference` may find
+        naming `name`, and every `def` of it: the names, attributes, definitions and
+        parameters spelled `name`, and every import and plain string (whose value is read
+        only when asked). Of any other node, `reference` says None."""
+        walked = self._walked
+        spelled = walked.spelled.get(name, [])
+        if not walked.always:
+            return [node for _, node in spelled]
+        merged = heapq.merge(spelled, walked.always, key=operator.itemgetter(0))
+        return [node for _, node in merged]
+
+    @functools.cached_property
+    def _walked(self) -> "_Walked":
+        # Walked once per parse: every site of the file asks which function holds it, and
+        # every function threaded asks for its references in each file that names it
+        # (walking the whole module per name was most of a migration's planning).
+        walked = _Walked()
+        for order, node in enumerate(descendants(self.module)):
+            if isinstance(node, cst.Name):
+                key = node.value
+            elif isinstance(node, cst.Attribute):
+                key = node.attr.value
+            elif isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Param):
+                key = node.name.value
+                if isinstance(node, cst.FunctionDef):
+                    walked.functions.append(node)
+            else:
+                if isinstance(node, cst.ImportAlias | cst.ImportFrom | cst.SimpleString):
+                    walked.always.append((order, node))
+                continue
+            walked.spelled.setdefault(key, []).append((order, node))
+        return walked
+
+
+@mutable
+class _Walked:
+    """What one walk of a module gives `PyFile`: by the name each is spelled with, the
+    nodes that may name a function; the nodes that may name any (imports, strings); the
+    function definitions. Nodes go with their place in the walk."""
+
+    spelled: dict[str, list[tuple[int, cst.CSTNode]]] = field(default_factory=dict)
+    always: list[tuple[int, cst.CSTNode]] = field(default_factory=list)
+    functions: list[cst.FunctionDef] = field(default_factory=list)
 
 
 @frozen

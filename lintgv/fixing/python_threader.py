@@ -34,7 +34,6 @@ from lintgv.fixing.python_stubs import stub_declaration
 from lintgv.fixing.thread_edits import PARAMETER, ThreadEdits, excluded_naming
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted, parameter_names
-from lintgv.parsing.walk import descendants
 from lintgv.reading import may_name
 
 _NEW_SUPPLY = python_members.NEW_SUPPLY
@@ -149,7 +148,7 @@ class PythonThreader(ThreadEdits):
             file = load(self.files, path, self.modules, self.read)
             if isinstance(file, str):
                 return f"{file}, so its calls of {target.name} are unknown"
-            for node in descendants(file.module):
+            for node in file.naming(target.name):
                 if isinstance(node, cst.FunctionDef) and node.name.value == target.name:
                     if node is not target.function and hides(file, target):
                         kind = "method" if target.cls is not None else "definition"
