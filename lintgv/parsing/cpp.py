@@ -63,6 +63,14 @@ def _parser() -> tree_sitter.Parser:
     return parser
 
 
+def _read_buffer() -> bytearray:
+    """This thread's buffer for the text its parser reads (see _bounded_parse)."""
+    buffer: bytearray | None = getattr(_PARSERS, "buffer", None)
+    if buffer is None:
+        buffer = _PARSERS.buffer = bytearray()
+    return buffer
+
+
 # What holds a body of statements: where "the function around a node" stops.
 FUNCTION_NODES = ("function_definition", "lambda_expression")
 
@@ -465,19 +473,25 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
     earliest = time.monotonic() + PARSE_SECONDS
 
     # Only parsing from a callback can be given up. tree-sitter asks for the text about
-    # twice a file; a node's `.text` would ask again (and crashes on a memoryview), so
-    # lintgv slices text out of ParsedCpp.data instead.
+    # twice a file; a node's `.text` would ask again, so lintgv slices text out of
+    # ParsedCpp.data instead.
     # py-tree-sitter (0.25 to 0.26.1 at least) keeps one reference to every object the
-    # callback returns and never drops it: handing it `data` itself kept every C++ text
-    # the process ever parsed, the language server's every version of a document. It is
-    # handed views of `data` instead, released once the parse is over: a view the binding
-    # still counts then holds nothing.
-    handed: list[memoryview] = []
+    # callback returns and never drops it. Handed `data` itself, it kept every C++ text
+    # the process ever parsed (the language server's every version of a document);
+    # handed a view of it per call, released after the parse, it kept the views: two
+    # small objects a parse, for as long as the process lives, each keeping the
+    # allocator's arena it was made in (one plan of supply threading across TVM's C++
+    # files left 105 arenas of a MiB where 47 now remain, once the collector has run).
+    # It is handed only objects that live anyway: this thread's buffer, filled with the
+    # text from the offset asked for, and b"" at the end.
+    buffer = _read_buffer()
 
-    def read(offset: int, _point: tree_sitter.Point) -> memoryview:
-        view = memoryview(data)[offset:]
-        handed.append(view)
-        return view
+    def read(offset: int, _point: tree_sitter.Point) -> bytes | bytearray:
+        if offset >= len(data):
+            return b""
+        # tree-sitter reads what it was handed before it asks again: refilling is safe.
+        buffer[:] = memoryview(data)[offset:]
+        return buffer
 
     def given_up(_offset: int, _has_error: bool) -> bool:
         return time.monotonic() > earliest and time.thread_time() > deadline
@@ -503,8 +517,7 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
             column=1,
         ) from None
     finally:
-        for view in handed:
-            view.release()
+        del buffer[:]  # no text is kept between parses
 
 
 def _interrupt_behind(error: SystemError) -> BaseException:
