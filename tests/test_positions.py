@@ -1,5 +1,6 @@
 """Positions worked out one statement at a time equal libcst's PositionProvider's."""
 
+import ast
 from pathlib import Path
 
 import libcst as cst
@@ -8,7 +9,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from lintgv.parsing import positions as positions_module
 from lintgv.parsing.positions import LazyPositions, Located
-from lintgv.parsing.python import parse_python
+from lintgv.parsing.python import ParsedPython, parse_python
 
 SOURCES = {
     "statements": "import tvm\n\nx = 1; y = 2\nif x:\n    z = (1,\n         2)\nelse:\n    pass\n",
@@ -112,9 +113,9 @@ def test_indexing_only_the_top_level_statement_asked_about_places_nodes_alike(
         assert positions._owners is None or positions._top_of(node) is None
 
 
-@pytest.mark.parametrize("source", SOURCES.values(), ids=list(SOURCES))
-def test_statements_placed_from_cpythons_lines_place_nodes_alike(source: str) -> None:
-    parsed = parse_python(source)
+def _placed_from_cpythons_lines(source: str, parsed: ParsedPython) -> None:
+    """Assert that every node is placed as PositionProvider places it, each statement
+    from the line CPython's parse gives it."""
     expected = _full(parsed.module)
     for node in reversed(list(expected)):
         positions = LazyPositions(parsed.module, parsed.starts, parsed.parent_of, parsed.located)
@@ -122,6 +123,31 @@ def test_statements_placed_from_cpythons_lines_place_nodes_alike(source: str) ->
         if source.endswith("\n") and positions._top_of(node) is not None:
             # Placed without the plain generation of its top-level statement.
             assert positions._located_done and not positions._indexed_tops
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=list(SOURCES))
+def test_statements_placed_from_cpythons_lines_place_nodes_alike(source: str) -> None:
+    _placed_from_cpythons_lines(source, parse_python(source))
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=list(SOURCES))
+def test_statements_placed_from_cpythons_statements_alone_place_nodes_alike(
+    source: str,
+) -> None:
+    parsed = parse_python(source)
+    assert parsed.located is not None
+    parsed.located.keep_statements_only()  # as supply threading keeps its parses
+    tree = parsed.located._tree
+    below_statements = {
+        id(node)
+        for statement in ast.walk(tree)
+        if isinstance(statement, ast.stmt)
+        for decorator in getattr(statement, "decorator_list", ())
+        for node in ast.walk(decorator)
+    }
+    kept = [n for n in ast.walk(tree) if isinstance(n, ast.expr) and id(n) not in below_statements]
+    assert kept == []  # no expression is left but decorators
+    _placed_from_cpythons_lines(source, parsed)
 
 
 @pytest.mark.parametrize("shift", [-1, 1])

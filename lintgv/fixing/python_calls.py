@@ -29,6 +29,8 @@ class PyFile:
         self.text = text
         self.module_name = module_name
         self.parsed: ParsedPython = parse_python(text, module_name)
+        if self.parsed.located is not None:
+            self.parsed.located.keep_statements_only()  # kept for the whole run
         self.planner = SupplyPlanner(self, complete=True, unique_names=False)
 
     @property

@@ -382,6 +382,20 @@ class Located:
         # long function share its lookup (worked out per site, it made a check quadratic).
         self._blocks: dict[int, dict[int, ast.stmt] | None] = {}
 
+    def keep_statements_only(self) -> None:
+        """Drop from CPython's tree all that statements' starts are not read from: keep
+        each statement's kind, lines, decorators and blocks. Expressions are most of a
+        tree, and a parse kept long (supply threading keeps every file it reads until the
+        run ends) held CPython's whole tree, larger than libcst's."""
+        stack: list[ast.AST] = list(self._tree.body)
+        while stack:
+            node = stack.pop()
+            for name in node._fields:
+                if name in _BLOCKS:
+                    stack.extend(getattr(node, name))
+                elif name != "decorator_list":
+                    delattr(node, name)
+
     def start_of(self, module: cst.Module, path: Sequence[cst.CSTNode]) -> int | None:
         """Return the line where the code generation of `path`'s last node, a statement,
         starts (its leading lines included); `path` runs from a top-level statement of
@@ -433,6 +447,9 @@ class Located:
 
 
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# The fields of CPython's statements (and of their except and case clauses) that hold
+# statements: all Located follows.
+_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
 
 
 def code_start(statement: cst.BaseStatement, theirs: ast.stmt) -> int:
