@@ -473,8 +473,8 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
     earliest = time.monotonic() + PARSE_SECONDS
 
     # Only parsing from a callback can be given up. tree-sitter asks for the text about
-    # twice a file; a node's `.text` would ask again, so lintgv slices text out of
-    # ParsedCpp.data instead.
+    # twice a file; a node's `.text` would ask again (and crashes the process on
+    # anything but bytes), so lintgv slices text out of ParsedCpp.data instead.
     # py-tree-sitter (0.25 to 0.26.1 at least) keeps one reference to every object the
     # callback returns and never drops it. Handed `data` itself, it kept every C++ text
     # the process ever parsed (the language server's every version of a document);
@@ -516,6 +516,12 @@ def _bounded_parse(data: bytes, old_tree: tree_sitter.Tree | None) -> tree_sitte
             line=1,
             column=1,
         ) from None
+    except BaseException:
+        # An interrupt that lands in `given_up` comes straight out; the parser, halted
+        # mid-parse, would resume that parse on its next call (a caller that goes on
+        # after an interrupt, as the language server may, would get a wrong tree).
+        parser.reset()
+        raise
     finally:
         del buffer[:]  # no text is kept between parses
 

@@ -151,3 +151,32 @@ def test_a_ctrl_c_inside_a_parse_ends_the_run_as_an_interrupt() -> None:
         raise AssertionError("the interrupt was lost")
     assert text.reads == 2
     assert not parse_cpp("int x;\n").root.has_error
+
+
+def test_a_ctrl_c_in_the_parse_budgets_check_leaves_the_next_parse_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+    import types
+
+    import lintgv.parsing.cpp as cpp
+
+    calls = 0
+
+    def monotonic() -> float:
+        nonlocal calls
+        calls += 1
+        if calls == 3:  # the first is the parse's own; then the budget's checks
+            raise KeyboardInterrupt
+        return time.monotonic()
+
+    clock = types.SimpleNamespace(monotonic=monotonic, thread_time=time.thread_time)
+    monkeypatch.setattr(cpp, "time", clock)
+    with pytest.raises(KeyboardInterrupt):
+        parse_cpp('void f() { GlobalVar g("x"); }\n' * 2000)
+    assert calls == 3  # interrupted inside the parse, by its budget's check
+    monkeypatch.undo()
+    # A parser left halted would resume the interrupted parse here.
+    after = parse_cpp("int main() { return 0; }\n")
+    assert after.root.end_byte == len("int main() { return 0; }\n")
+    assert not after.root.has_error
