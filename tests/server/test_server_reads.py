@@ -115,8 +115,9 @@ def test_refused_requests_answer_with_a_message_and_log_one_line_without_traceba
     server.notify("exit")
     assert server.close() == 0
     lines = log.read_text().splitlines()
-    assert len(lines) == len(requests)
-    assert all(line.startswith("lintgv: WARNING: ") for line in lines)
+    # The whole log on failure: a line nobody expected is what to look at.
+    assert len(lines) == len(requests), "\n".join(lines)
+    assert all(line.startswith("lintgv: WARNING: ") for line in lines), "\n".join(lines)
 
 
 async def test_fix_file_keeps_the_max_file_size_of_a_closed_file(
