@@ -80,7 +80,7 @@ def _make(cls: type[_T], *, frozen: bool, order: bool) -> type[_T]:
     hashed = _values([f.name for f in every if (f.compare if f.hash is None else f.hash)])
     _add(cls, own, "__init__", _init(cls, every, frozen))
     _add(cls, own, "__repr__", _repr([f.name for f in every if f.repr]))
-    _add(cls, own, "__eq__", _equal(compared))
+    _add(cls, own, "__eq__", _compare(compared, operator.eq))
     if order:
         for name in ("__lt__", "__le__", "__gt__", "__ge__"):
             if name in own:
@@ -199,19 +199,13 @@ def _values(names: list[str]) -> Callable[[object], tuple[Any, ...]]:
     return lambda obj: ()
 
 
-def _equal(values: Callable[[object], tuple[Any, ...]]) -> object:
-    def __eq__(self: object, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return values(self) == values(other)
-        return NotImplemented
-
-    return __eq__
-
-
 def _compare(
     values: Callable[[object], tuple[Any, ...]],
     test: Callable[[tuple[Any, ...], tuple[Any, ...]], bool],
 ) -> object:
+    """`__eq__` or an ordering: `test` of the two records' field tuples, for records of
+    one class."""
+
     def method(self: object, other: object) -> object:
         if other.__class__ is self.__class__:
             return test(values(self), values(other))

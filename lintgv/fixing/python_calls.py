@@ -62,8 +62,6 @@ class PyFile:
         only when asked). Of any other node, `reference` says None."""
         walked = self._walked
         spelled = walked.spelled.get(name, [])
-        if not walked.always:
-            return [node for _, node in spelled]
         merged = heapq.merge(spelled, walked.always, key=operator.itemgetter(0))
         return [node for _, node in merged]
 
@@ -82,9 +80,10 @@ class PyFile:
                 key = node.name.value
                 if isinstance(node, cst.FunctionDef):
                     walked.functions.append(node)
+            elif isinstance(node, cst.ImportAlias | cst.ImportFrom | cst.SimpleString):
+                walked.always.append((order, node))
+                continue
             else:
-                if isinstance(node, cst.ImportAlias | cst.ImportFrom | cst.SimpleString):
-                    walked.always.append((order, node))
                 continue
             walked.spelled.setdefault(key, []).append((order, node))
         return walked
