@@ -104,13 +104,15 @@ class _Table:
         """Return `relative_to_root(path, root)`, the folder's part worked out once per
         folder (pathlib's arithmetic took 40 microseconds a file)."""
         folder, name = os.path.split(path)
-        known = None
-        if path.is_absolute():
-            known = self._folders.get(folder)
-            if known is None:
-                known = self._folders[folder] = relative_to_root(Path(folder), self._config.root)
-        if known is None or name in ("", ".", ".."):
+        if name in ("", ".", ".."):
             return relative_to_root(path, self._config.root)
+        if not os.path.isabs(folder):
+            # Read from the current folder, as relative_to_root reads a relative path (a
+            # check of `.` names every file so).
+            folder = os.path.join(os.getcwd(), folder)
+        known = self._folders.get(folder)
+        if known is None:
+            known = self._folders[folder] = relative_to_root(Path(folder), self._config.root)
         if os.path.isabs(known):
             # A folder outside the root: its files are named in full, but for the one
             # that is the root itself.

@@ -1,8 +1,10 @@
 """The engine names a file relative to its root as paths.relative_to_root does, and asks
 per-file globs about it as git asks about a path and each folder above it."""
 
+import contextlib
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,6 +27,28 @@ def test_a_file_is_named_relative_to_its_root_as_relative_to_root_names_it(
     assert table.relative(path) == relative_to_root(path, ROOT)
     # Asked again: the folder's part now comes from what was worked out the first time.
     assert table.relative(path) == relative_to_root(path, ROOT)
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real root, p/root, with a folder in it, for a check run from each of them."""
+    base = tmp_path_factory.mktemp("places")
+    (base / "p" / "root" / "a").mkdir(parents=True)
+    return base
+
+
+@given(parts=st.lists(PARTS, min_size=1, max_size=6))
+def test_a_relative_path_is_named_from_the_current_folder_whichever_it_is(
+    places: Path, parts: list[str]
+) -> None:
+    root = places / "p" / "root"
+    path = Path("/".join(parts))
+    table = _table(Config(root=root))
+    # One table, asked from the root, a folder in it, the folder above it and beyond: a
+    # folder's part worked out from one current folder must not answer for another.
+    for where in ("p/root", "p/root/a", "p", "", "p/root"):
+        with contextlib.chdir(places / where):
+            assert table.relative(path) == relative_to_root(path, root)
 
 
 GLOBS = st.sampled_from(
