@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from lintgv.config import Config
 from lintgv.engine import _Triggered
-from lintgv.prefilter import LINE_START, Hints, Triggers, combined, guard_of
+from lintgv.fixing.python_members import _ATTRIBUTE_USE
+from lintgv.prefilter import LINE_START, Hints, Triggers, combined, guard_of, matches
 
 # (pattern, texts it matches, a text it cannot match)
 CASES = [
@@ -49,6 +50,27 @@ def test_an_alternation_requires_one_literal_of_each_branch() -> None:
     assert guard_of(r"kGlobalSymbol|\w+").groups == ()
     assert guard_of(r"kGlobalSymbol|x\w+").groups == (frozenset({"kGlobalSymbol", "x"}),)
     assert frozenset({"while", "for"}) in guard_of(r"(?:while|for)\(").groups
+
+
+# Compiled patterns as callers pass them: flags given at compile time change what their
+# literals are (a guard of the pattern's text alone would reject "GLOBALVAR", or require
+# the blank of a verbose pattern).
+COMPILED = [
+    re.compile(r"\bclass\s+\w+\s*\([^)]*\bBase\b"),
+    _ATTRIBUTE_USE,
+    re.compile("globalvar", re.IGNORECASE),
+    re.compile("global var", re.VERBOSE),
+    re.compile(r"^def f", re.MULTILINE),
+]
+PIECES = ["class", "Base", " ", "(", ")", "D", ".", "global_var_supply", "\n", "GLOBALVAR"]
+TEXTS = st.lists(st.sampled_from([*PIECES, "globalvar", "def f", "x", "_"]), max_size=12).map(
+    "".join
+)
+
+
+@given(st.sampled_from(COMPILED), TEXTS)
+def test_matches_is_a_search_of_the_compiled_pattern(pattern: re.Pattern[str], text: str) -> None:
+    assert matches(pattern, text) == (pattern.search(text) is not None)
 
 
 def test_combined_matches_any_of_its_patterns_in_order() -> None:

@@ -34,6 +34,7 @@ from lintgv.fixing.python_stubs import stub_declaration
 from lintgv.fixing.thread_edits import PARAMETER, ThreadEdits, excluded_naming
 from lintgv.model import Edit, Span
 from lintgv.parsing.names import dotted, parameter_names
+from lintgv.prefilter import matches
 from lintgv.reading import may_name
 
 _NEW_SUPPLY = python_members.NEW_SUPPLY
@@ -227,7 +228,7 @@ class PythonThreader(ThreadEdits):
             self.users[pattern.pattern] = [
                 path
                 for path in self.modules
-                if (text := self.read(path)) is not None and pattern.search(text) is not None
+                if (text := self.read(path)) is not None and matches(pattern, text)
             ]
         return self.users[pattern.pattern]
 
