@@ -23,7 +23,7 @@ from lintgv.fixing.files import Tree
 from lintgv.fixing.groups import GroupFix, Workspace, apply_change, beyond_given
 from lintgv.fixing.python_calls import Parses
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
-from lintgv.fixing.threading import plan_threading
+from lintgv.fixing.threading import CppParses, plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
 from lintgv.model import Language
 from lintgv.paths import display_path, is_too_wide, project_root_of
@@ -52,6 +52,7 @@ def thread_supplies(
     handled: set[str] = set()
     refusals: dict[str, GroupFix] = {}
     parses = Parses()
+    cpp_parses = CppParses()
     while True:
         # In the files' order, not the order their fixes came back in from the workers:
         # the same tree gives the same changes and the same summary, run after run.
@@ -63,13 +64,8 @@ def thread_supplies(
         )
         python = [s for s in sites if candidates[s.path].language == Language.PYTHON]
         try:
-            changes, refused = plan_threading(
-                [s for s in sites if s not in python],
-                project.cpp,
-                workspace.read,
-                workspace.config_of,
-                project.excluded,
-            )
+            # Python first: its first plan, the costliest in memory, then comes before
+            # any C++ parse is kept (C++ changes still come first).
             more, refused_more = plan_python_threading(
                 python,
                 project.python,
@@ -78,6 +74,14 @@ def thread_supplies(
                 files=parses,
                 skip=handled | refusals.keys(),
                 excluded=project.excluded,
+            )
+            changes, refused = plan_threading(
+                [s for s in sites if s not in python],
+                project.cpp,
+                workspace.read,
+                workspace.config_of,
+                project.excluded,
+                cpp_parses,
             )
         except Exception as exc:  # a planning bug must not lose the changes already made
             log.debug("planning supply threading failed", exc_info=True)
