@@ -6,7 +6,7 @@ a string, a rebinding, a possible re-export), which stops the change."""
 import functools
 import heapq
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from lintgv.errors import ParseError
 from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
-from lintgv.parsing.walk import descendants
+from lintgv.parsing.walk import children, trivia
 from lintgv.records import frozen, mutable
 
 
@@ -70,23 +70,37 @@ class PyFile:
         # Walked once per parse: every site of the file asks which function holds it, and
         # every function threaded asks for its references in each file that names it
         # (walking the whole module per name was most of a migration's planning).
+        # Told apart by their exact class (a parse makes no subclass of these; isinstance
+        # on libcst's abstract classes took a quarter of the walk), in the order of
+        # `descendants`, less the trivia, which hold none of these.
         walked = _Walked()
-        for order, node in enumerate(descendants(self.module)):
-            if isinstance(node, cst.Name):
+        skipped = trivia()
+        stack: list[cst.CSTNode] = [self.module]
+        order = 0
+        while stack:
+            node = stack.pop()
+            stack += children(node, skipped)
+            order += 1
+            if type(node) is cst.Name:
                 key = node.value
-            elif isinstance(node, cst.Attribute):
+            elif type(node) is cst.Attribute:
                 key = node.attr.value
-            elif isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Param):
+            elif type(node) is cst.FunctionDef:
                 key = node.name.value
-                if isinstance(node, cst.FunctionDef):
-                    walked.functions.append(node)
-            elif isinstance(node, cst.ImportAlias | cst.ImportFrom | cst.SimpleString):
+                walked.functions.append(node)
+            elif type(node) is cst.ClassDef or type(node) is cst.Param:
+                key = node.name.value
+            elif type(node) in _ALWAYS:
                 walked.always.append((order, node))
                 continue
             else:
                 continue
             walked.spelled.setdefault(key, []).append((order, node))
         return walked
+
+
+# The nodes `naming` gives whatever the name: an import may bind it, a string hold it.
+_ALWAYS = (cst.ImportAlias, cst.ImportFrom, cst.SimpleString)
 
 
 @mutable
@@ -122,7 +136,50 @@ class Target:
 
 class Parses(dict[Path, "PyFile"]):
     """The parses of a run's Python files, each of the text it was last read with: a
-    run plans again after every change, and most files have not changed since."""
+    run plans again after every change, and most files have not changed since. And which
+    of those texts hold a name, for the same reason: each plan asks again about every
+    function it threads, and the question reads every file of a project."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ordered: tuple[Mapping[Path, str], list[Path]] | None = None
+        # Each file's text as last read (the object the read gave: a text changed is a
+        # new one), and the count of changes seen when it was read.
+        self._texts: dict[Path, str] = {}
+        self._read_at: dict[Path, int] = {}
+        self._changes = 0
+        # By name: the count of changes seen when it was last looked for, and the files
+        # that held it then.
+        self._holding: dict[str, tuple[int, set[Path]]] = {}
+
+    def holding(
+        self, name: str, modules: Mapping[Path, str], read: Callable[[Path], str | None]
+    ) -> Iterator[tuple[Path, str | None]]:
+        """Yield, in the order of their paths, the `modules` whose current text holds
+        `name` (anywhere: a substring), with that text; and those that cannot be read,
+        with None. Only texts changed since `name` was last looked for are searched."""
+        if self._ordered is None or self._ordered[0] is not modules:
+            self._ordered = (modules, sorted(modules, key=lambda p: p.as_posix()))
+        since, found = self._holding.get(name, (-1, set()))
+        for path in self._ordered[1]:
+            text = read(path)
+            if text is None:
+                yield path, None
+                continue
+            if self._texts.get(path) is not text:
+                self._texts[path] = text
+                self._changes += 1
+                self._read_at[path] = self._changes
+            if self._read_at[path] > since:
+                if name in text:
+                    found.add(path)
+                else:
+                    found.discard(path)
+            if path in found:
+                yield path, text
+        # Only once every file was looked at: a caller that stops early leaves `since`
+        # as it was, and the files it did not reach are searched next time.
+        self._holding[name] = (self._changes, found)
 
 
 def load(

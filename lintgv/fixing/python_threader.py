@@ -126,13 +126,12 @@ class PythonThreader(ThreadEdits):
         # is a call on a receiver lintgv cannot resolve, or an override, and stops the
         # change (found by text, without a parse).
         method_use = re.compile(rf"\.\s*{name}(?!\w)|\bdef\s+{name}(?!\w)")
-        for path in sorted(self.modules, key=lambda p: p.as_posix()):
-            text = self.read(path)
+        for path, text in self.files.holding(target.name, self.modules, self.read):
             if text is None:
                 if may_name(path, target.name):
                     return calls, [f"{path.name} (names it, and cannot be read as text)"], stubs
                 continue
-            if target.name not in text or word.search(text) is None:
+            if word.search(text) is None:
                 continue
             if path == stub_path and path != target.file.path:
                 stub = stub_declaration(load(self.files, path, self.modules, self.read), target)
