@@ -3,6 +3,7 @@ parsed once per text, the function a site is in, and who names that function and
 a call lintgv can update, or a use it cannot follow (a value, an alias, a star import,
 a string, a rebinding, a possible re-export), which stops the change."""
 
+import bisect
 import functools
 import heapq
 import operator
@@ -55,6 +56,19 @@ class PyFile:
         """Every function definition of the file, nested ones too, in the order of a walk."""
         return self._walked.functions
 
+    def functions_near(self, line: int) -> list[cst.FunctionDef]:
+        """The functions of `functions` that may hold `line`: those in the top-level
+        statement whose code holds it (a statement's code ends where the next one's, its
+        leading lines included, starts). All of them when those starts are unknown. A
+        function's range is worked out by generating its code, which for every function
+        of a file was a seventh of a migration's first plan."""
+        walked = self._walked
+        starts = self.parsed.starts
+        if starts is None:
+            return walked.functions
+        top = bisect.bisect_right(starts, line) - 1
+        return [f for f, at in zip(walked.functions, walked.tops, strict=True) if at == top]
+
     def naming(self, name: str) -> list[cst.CSTNode]:
         """Return, in the order of a walk of the module, every node `reference` may find
         naming `name`, and every `def` of it: the names, attributes, definitions and
@@ -75,27 +89,31 @@ class PyFile:
         # `descendants`, less the trivia, which hold none of these.
         walked = _Walked()
         skipped = trivia()
-        stack: list[cst.CSTNode] = [self.module]
-        order = 0
-        while stack:
-            node = stack.pop()
-            stack += children(node, skipped)
-            order += 1
-            if type(node) is cst.Name:
-                key = node.value
-            elif type(node) is cst.Attribute:
-                key = node.attr.value
-            elif type(node) is cst.FunctionDef:
-                key = node.name.value
-                walked.functions.append(node)
-            elif type(node) is cst.ClassDef or type(node) is cst.Param:
-                key = node.name.value
-            elif type(node) in _ALWAYS:
-                walked.always.append((order, node))
-                continue
-            else:
-                continue
-            walked.spelled.setdefault(key, []).append((order, node))
+        order = 1  # the module's own place
+        # The module's children but trivia are its statements; a walk from it takes the
+        # last first, and each one's nodes together.
+        for top in reversed(range(len(self.module.body))):
+            stack: list[cst.CSTNode] = [self.module.body[top]]
+            while stack:
+                node = stack.pop()
+                stack += children(node, skipped)
+                order += 1
+                if type(node) is cst.Name:
+                    key = node.value
+                elif type(node) is cst.Attribute:
+                    key = node.attr.value
+                elif type(node) is cst.FunctionDef:
+                    key = node.name.value
+                    walked.functions.append(node)
+                    walked.tops.append(top)
+                elif type(node) is cst.ClassDef or type(node) is cst.Param:
+                    key = node.name.value
+                elif type(node) in _ALWAYS:
+                    walked.always.append((order, node))
+                    continue
+                else:
+                    continue
+                walked.spelled.setdefault(key, []).append((order, node))
         return walked
 
 
@@ -112,6 +130,7 @@ class _Walked:
     spelled: dict[str, list[tuple[int, cst.CSTNode]]] = field(default_factory=dict)
     always: list[tuple[int, cst.CSTNode]] = field(default_factory=list)
     functions: list[cst.FunctionDef] = field(default_factory=list)
+    tops: list[int] = field(default_factory=list)  # each function's top-level statement
 
 
 @frozen
@@ -206,7 +225,7 @@ def target_at(file: PyFile, line: int) -> Target | None:
     a module-level function or a method of a module-level class."""
     holding = [
         node
-        for node in file.functions
+        for node in file.functions_near(line)
         if file.span_of(node).start_line <= line <= file.span_of(node).end_line
     ]
     if not holding:
