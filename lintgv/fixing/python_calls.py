@@ -46,6 +46,7 @@ class PyFile:
         return self.parsed.names.qualified_names(node)
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        self._walked  # noqa: B018  # notes the parents of every node but trivia
         return self.parsed.parent_of(node)
 
     def where(self, node: cst.CSTNode) -> str:
@@ -87,16 +88,24 @@ class PyFile:
         # Told apart by their exact class (a parse makes no subclass of these; isinstance
         # on libcst's abstract classes took a quarter of the walk), in the order of
         # `descendants`, less the trivia, which hold none of these.
+        # The parents of the nodes met are noted on the way: mapping them in a walk of
+        # their own took twice as long as this one.
         walked = _Walked()
         skipped = trivia()
+        module = self.module
+        parents: dict[int, cst.CSTNode] = {}
         order = 1  # the module's own place
         # The module's children but trivia are its statements; a walk from it takes the
         # last first, and each one's nodes together.
-        for top in reversed(range(len(self.module.body))):
-            stack: list[cst.CSTNode] = [self.module.body[top]]
+        for top in reversed(range(len(module.body))):
+            parents[id(module.body[top])] = module
+            stack: list[cst.CSTNode] = [module.body[top]]
             while stack:
                 node = stack.pop()
-                stack += children(node, skipped)
+                below = children(node, skipped)
+                for child in below:
+                    parents[id(child)] = node
+                stack += below
                 order += 1
                 if type(node) is cst.Name:
                     key = node.value
@@ -114,6 +123,7 @@ class PyFile:
                 else:
                     continue
                 walked.spelled.setdefault(key, []).append((order, node))
+        self.parsed.note_parents(parents)
         return walked
 
 

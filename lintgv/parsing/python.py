@@ -102,6 +102,13 @@ class ParsedPython:
         mapped on first use when there was none."""
         return self._parents.parent_of(node)
 
+    def note_parents(self, found: dict[int, cst.CSTNode]) -> None:
+        """Take each node's parent, by the node's id, from a caller's own walk of every
+        node but the trivia (as `walk` notes them), unless a walk noted them already."""
+        if not self._parents.walked and not self._parents.complete:
+            self._parents.found.update(found)
+            self._parents.walked = True
+
     @cached_property
     def names(self) -> NameTable:
         """Return the names the file binds (computed on first use)."""
