@@ -33,6 +33,7 @@ class PyFile:
         if self.parsed.located is not None:
             self.parsed.located.keep_statements_only()  # kept for the whole run
         self.planner = SupplyPlanner(self, complete=True, unique_names=False)
+        self._codes: dict[int, str] = {}  # by the node's id: the parse holds the node
 
     @property
     def module(self) -> cst.Module:
@@ -48,6 +49,15 @@ class PyFile:
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         self._walked  # noqa: B018  # notes the parents of every node but trivia
         return self.parsed.parent_of(node)
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        """Return the module's code for `node`, generated once per parse: a class's is
+        asked at every call of its methods, in every plan (a generation is libcst's code
+        generation of the whole class, which was a third of a migration's later plans)."""
+        found = self._codes.get(id(node))
+        if found is None:
+            found = self._codes[id(node)] = self.module.code_for_node(node)
+        return found
 
     def where(self, node: cst.CSTNode) -> str:
         return f"{self.path.name}:{self.span_of(node).start_line}"

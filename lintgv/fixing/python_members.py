@@ -72,9 +72,9 @@ def member_for(
     passed = f"{receiver}.{ATTRIBUTE}"
     setting = f"{own}.{ATTRIBUTE} = {NEW_SUPPLY}"
     statements = list(init.body.body)
-    if statements and file.module.code_for_node(statements[0]).strip() == setting:
+    if statements and file.code_for(statements[0]).strip() == setting:
         return Member(id(owner), passed, None)  # set by a change before
-    code = file.module.code_for_node(owner)
+    code = file.code_for(owner)
     if _ATTRIBUTE_USE.search(code) or _used_elsewhere(file, owner, users):
         return None
     if is_docstring(statements[0]):
