@@ -15,6 +15,7 @@ import libcst as cst
 
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.errors import ParseError
+from lintgv.fixing.thread_edits import Holding
 from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
@@ -176,49 +177,20 @@ class Target:
 class Parses(dict[Path, "PyFile"]):
     """The parses of a run's Python files, each of the text it was last read with: a
     run plans again after every change, and most files have not changed since. And which
-    of those texts hold a name, for the same reason: each plan asks again about every
-    function it threads, and the question reads every file of a project."""
+    of those texts hold a name, for the same reason (see Holding)."""
 
     def __init__(self) -> None:
         super().__init__()
         self._ordered: tuple[Mapping[Path, str], list[Path]] | None = None
-        # Each file's text as last read (the object the read gave: a text changed is a
-        # new one), and the count of changes seen when it was read.
-        self._texts: dict[Path, str] = {}
-        self._read_at: dict[Path, int] = {}
-        self._changes = 0
-        # By name: the count of changes seen when it was last looked for, and the files
-        # that held it then.
-        self._holding: dict[str, tuple[int, set[Path]]] = {}
+        self._holding = Holding()
 
     def holding(
         self, name: str, modules: Mapping[Path, str], read: Callable[[Path], str | None]
     ) -> Iterator[tuple[Path, str | None]]:
-        """Yield, in the order of their paths, the `modules` whose current text holds
-        `name` (anywhere: a substring), with that text; and those that cannot be read,
-        with None. Only texts changed since `name` was last looked for are searched."""
+        """Holding.search over `modules`, in the order of their paths."""
         if self._ordered is None or self._ordered[0] is not modules:
             self._ordered = (modules, sorted(modules, key=lambda p: p.as_posix()))
-        since, found = self._holding.get(name, (-1, set()))
-        for path in self._ordered[1]:
-            text = read(path)
-            if text is None:
-                yield path, None
-                continue
-            if self._texts.get(path) is not text:
-                self._texts[path] = text
-                self._changes += 1
-                self._read_at[path] = self._changes
-            if self._read_at[path] > since:
-                if name in text:
-                    found.add(path)
-                else:
-                    found.discard(path)
-            if path in found:
-                yield path, text
-        # Only once every file was looked at: a caller that stops early leaves `since`
-        # as it was, and the files it did not reach are searched next time.
-        self._holding[name] = (self._changes, found)
+        return self._holding.search(name, self._ordered[1], read)
 
 
 def load(

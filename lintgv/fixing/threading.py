@@ -42,6 +42,7 @@ from lintgv.fixing import cpp_callers, cpp_members
 from lintgv.fixing.thread_edits import (
     PARAMETER,
     UNNAMED_SITE,
+    Holding,
     Refusal,
     Site,
     ThreadEdits,
@@ -70,6 +71,7 @@ class CppParses:
     def __init__(self) -> None:
         self._kept: dict[Path, tuple[str, ParsedCpp]] = {}
         self._used: set[Path] = set()
+        self.holding = Holding()  # which files name a function, for the same reason
 
     def of(self, path: Path, text: str) -> ParsedCpp:
         """Return the parse of `text`, the current text of `path`; raise ParseError."""
@@ -102,7 +104,6 @@ def plan_threading(
     that one of the `excluded` files names is not changed. `parses` keeps the files'
     parses for the next plan."""
     parses = parses if parses is not None else CppParses()
-    parse = parses.of
     by_function: dict[tuple[Path, int], list[Site]] = {}
     parsed_of: dict[Path, ParsedCpp] = {}
     functions: dict[tuple[Path, int], Node] = {}
@@ -112,7 +113,7 @@ def plan_threading(
             continue
         if site.path not in parsed_of:
             try:
-                parsed_of[site.path] = parse(site.path, text)
+                parsed_of[site.path] = parses.of(site.path, text)
             except ParseError:
                 continue  # its GV101 findings came from this text: not expected, but safe
         parsed = parsed_of[site.path]
@@ -129,7 +130,7 @@ def plan_threading(
         if config.release.has_unique_name_supply:
             continue  # no GlobalVarSupply in this release
         function = functions[key]
-        outcome = _thread(path, parsed_of, parse, function, paths, read, config, excluded)
+        outcome = _thread(path, parsed_of, parses, function, paths, read, config, excluded)
         if isinstance(outcome, Change):
             outcome = without_supply(outcome, config_for) or outcome
         if isinstance(outcome, Change):
@@ -193,7 +194,7 @@ def _index(parameters: Node) -> int:
 def _thread(
     path: Path,
     parsed_of: dict[Path, ParsedCpp],
-    parse: Callable[[Path, str], ParsedCpp],
+    parses: CppParses,
     function: Node,
     paths: Sequence[Path],
     read: Callable[[Path], str | None],
@@ -205,7 +206,7 @@ def _thread(
     or None when there is nothing to thread (no named function, done already).
     `parsed_of` holds the parses of the files' current texts, shared by every function
     planned in a run (a change is made from edits, never by altering a parse), made
-    by `parse`."""
+    by `parses`."""
     parsed = parsed_of[path]
     unit = unit_of(parsed, function, config)
     parameters = _parameters(function)
@@ -213,7 +214,7 @@ def _thread(
         return None
     if PARAMETER in parsed.text(parameters):
         return None  # threaded already
-    threader = _Threader(paths, read, config, parsed_of, parse, excluded)
+    threader = _Threader(paths, read, config, parsed_of, parses, excluded)
     refusal = threader.thread(path, function, config.supply_depth, frozenset())
     if refusal is not None:
         return refusal
@@ -244,7 +245,7 @@ class _Threader(ThreadEdits):
         read: Callable[[Path], str | None],
         config: Config,
         parsed: dict[Path, ParsedCpp],
-        parse: Callable[[Path, str], ParsedCpp],
+        parses: CppParses,
         excluded: Callable[[], Sequence[Path]],
     ) -> None:
         super().__init__()
@@ -252,7 +253,7 @@ class _Threader(ThreadEdits):
         self.read = read
         self.config = config
         self.parsed = parsed
-        self.parse = parse
+        self.parses = parses
         self.excluded = excluded  # files the run excludes, which no change may leave behind
         self.naming: dict[str, dict[Path, ParsedCpp] | str] = {}  # see _files_naming
         self.classes: dict[str, bool] = {}  # class names, by whether the project defines one
@@ -267,15 +268,16 @@ class _Threader(ThreadEdits):
 
     def _find_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
         found: dict[Path, ParsedCpp] = {}
-        for other in self.paths:
-            text = self.read(other)
-            if text is None and may_name(other, name):
-                return f"{other.name} names {name}, and cannot be read as text"
-            if text is None or not names_word(text, name):
+        for other, text in self.parses.holding.search(name, self.paths, self.read):
+            if text is None:
+                if may_name(other, name):
+                    return f"{other.name} names {name}, and cannot be read as text"
+                continue
+            if not names_word(text, name):
                 continue
             if other not in self.parsed:
                 try:
-                    self.parsed[other] = self.parse(other, text)
+                    self.parsed[other] = self.parses.of(other, text)
                 except ParseError:
                     return f"{other.name} cannot be parsed, so its calls of {name} are unknown"
             found[other] = self.parsed[other]

@@ -1,0 +1,56 @@
+"""Holding: which of a project's texts hold a name, remembered across plans. After any
+sequence of changed texts and of questions, some of them given up part way (a caller
+that stops at the first refusal), some about another list of files, it answers as a
+search of every current text does."""
+
+from itertools import islice
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lintgv.fixing.python_calls import Parses
+from lintgv.fixing.thread_edits import Holding
+
+PATHS = [Path(f"pkg/{n}.py") for n in ("b", "a", "c", "d")]
+OTHERS = [PATHS[2], Path("pkg/e.py"), PATHS[0]]
+NAMES = ["make", "make_global", "lower"]
+TEXTS = st.sampled_from(["", "make()", "make_global()", "lower(make)", "x = 1", None])
+# A step: a file given a new text (a new object, as a fix makes), or a question about a
+# name, over one of two lists of files, read to the end or stopped after some answers.
+STEPS = st.one_of(
+    st.tuples(st.just("change"), st.sampled_from([*PATHS, *OTHERS]), TEXTS, st.just(None)),
+    st.tuples(
+        st.just("ask"),
+        st.sampled_from(NAMES),
+        st.none() | st.integers(0, 3),
+        st.sampled_from([PATHS, OTHERS]),
+    ),
+)
+
+
+@given(st.lists(STEPS, max_size=30))
+def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple]) -> None:
+    texts: dict[Path, str | None] = dict.fromkeys([*PATHS, *OTHERS], "make_global()")
+    holding = Holding()
+    for kind, subject, value, paths in steps:
+        if kind == "change":
+            # Joined at run time: a new object even when the text is one seen before.
+            texts[subject] = None if value is None else "".join([value, ""])
+            continue
+        expected = [
+            (path, texts[path])
+            for path in paths
+            if texts[path] is None or subject in texts[path]  # type: ignore[operator]
+        ]
+        answers = holding.search(subject, paths, texts.get)
+        if value is None:
+            assert list(answers) == expected
+        else:
+            assert list(islice(answers, value)) == expected[:value]
+
+
+def test_a_projects_python_files_are_answered_in_the_order_of_their_paths() -> None:
+    modules = {path: path.stem for path in PATHS}
+    found = Parses().holding("make", modules, lambda _: "make()")
+    assert [path for path, _ in found] == sorted(PATHS, key=lambda p: p.as_posix())
