@@ -84,6 +84,8 @@ class Holding:
         for path in paths:
             text = read(path)
             if text is None:
+                # Readable again later, it is looked at again, whatever the object.
+                self._texts.pop(path, None)
                 yield path, None
                 continue
             if self._texts.get(path) is not text:

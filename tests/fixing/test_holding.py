@@ -16,10 +16,17 @@ PATHS = [Path(f"pkg/{n}.py") for n in ("b", "a", "c", "d")]
 OTHERS = [PATHS[2], Path("pkg/e.py"), PATHS[0]]
 NAMES = ["make", "make_global", "lower"]
 TEXTS = st.sampled_from(["", "make()", "make_global()", "lower(make)", "x = 1", None])
-# A step: a file given a new text (a new object, as a fix makes), or a question about a
-# name, over one of two lists of files, read to the end or stopped after some answers.
+# Objects made once: a file may be given back a text object it held before (after being
+# unreadable, say), which must be looked at again.
+KEPT = ["".join(["make", "()"]), "".join(["x = ", "1"])]
+# A step: a file given a new text (a new object, as a fix makes) or a kept one, or a
+# question about a name, over one of two lists of files, read to the end or stopped after
+# some answers.
 STEPS = st.one_of(
     st.tuples(st.just("change"), st.sampled_from([*PATHS, *OTHERS]), TEXTS, st.just(None)),
+    st.tuples(
+        st.just("restore"), st.sampled_from([*PATHS, *OTHERS]), st.sampled_from(KEPT), st.just(None)
+    ),
     st.tuples(
         st.just("ask"),
         st.sampled_from(NAMES),
@@ -38,6 +45,9 @@ def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple]) -
             # Joined at run time: a new object even when the text is one seen before.
             texts[subject] = None if value is None else "".join([value, ""])
             continue
+        if kind == "restore":
+            texts[subject] = value
+            continue
         expected = [
             (path, texts[path])
             for path in paths
@@ -48,6 +58,18 @@ def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple]) -
             assert list(answers) == expected
         else:
             assert list(islice(answers, value)) == expected[:value]
+
+
+def test_a_file_unreadable_for_a_while_is_looked_at_again_when_it_comes_back() -> None:
+    # The same object as before it could not be read: nothing else tells it changed.
+    holding = Holding()
+    path, text = Path("a.py"), "def make_global(): pass\n"
+    paths, texts = [path], dict[Path, str | None]({path: text})
+    list(holding.search("other", paths, texts.get))
+    texts[path] = None
+    assert list(holding.search("make_global", paths, texts.get)) == [(path, None)]
+    texts[path] = text
+    assert list(holding.search("make_global", paths, texts.get)) == [(path, text)]
 
 
 def test_a_projects_python_files_are_answered_in_the_order_of_their_paths() -> None:
