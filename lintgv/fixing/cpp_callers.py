@@ -34,25 +34,7 @@ def declarations(
     byte `at` (of this file's text; -1 when the function is in another file)."""
     found = []
     others = 0
-    stack = [parsed.root]
-    while stack:
-        node = stack.pop()
-        is_definition = node.type == "function_definition"
-        if node.type == "compound_statement":
-            continue
-        stack.extend(node.named_children)
-        if node.type not in ("declaration", "field_declaration") and not is_definition:
-            continue
-        declarator = function_declarator(node)
-        if declarator is None:
-            continue
-        inner = declarator.child_by_field_name("declarator")
-        parameters = declarator.child_by_field_name("parameters")
-        if inner is None or parameters is None:
-            continue
-        written = "".join(parsed.text(inner).split())
-        if written.rsplit("::", 1)[-1] != name:
-            continue
+    for node, is_definition, written, parameters in _declarators(parsed).get(name, ()):
         owner = class_name(parsed, node)
         qualified = f"{owner}::{written}" if owner and "::" not in written else written
         if cpp_identity(qualified) != identity:
@@ -64,6 +46,43 @@ def declarations(
         elif not is_definition:
             found.append(parameters)
     return found, others
+
+
+# A declaration or definition of a function: its node, whether it is a definition, its
+# declarator's name as written (blanks out), and its parameter list.
+_Declarator = tuple[Node, bool, str, Node]
+
+
+def _declarators(parsed: ParsedCpp) -> dict[str, list[_Declarator]]:
+    """Return the file's function declarations and definitions outside function bodies,
+    by the last part of their name, in the order of a walk: found once per parse (a
+    migration asks about every function it threads in each file naming it, plan after
+    plan)."""
+
+    def found() -> dict[str, list[_Declarator]]:
+        by_name: dict[str, list[_Declarator]] = {}
+        stack = [parsed.root]
+        while stack:
+            node = stack.pop()
+            is_definition = node.type == "function_definition"
+            if node.type == "compound_statement":
+                continue
+            stack.extend(node.named_children)
+            if node.type not in ("declaration", "field_declaration") and not is_definition:
+                continue
+            declarator = function_declarator(node)
+            if declarator is None:
+                continue
+            inner = declarator.child_by_field_name("declarator")
+            parameters = declarator.child_by_field_name("parameters")
+            if inner is None or parameters is None:
+                continue
+            written = "".join(parsed.text(inner).split())
+            entry = (node, is_definition, written, parameters)
+            by_name.setdefault(written.rsplit("::", 1)[-1], []).append(entry)
+        return by_name
+
+    return parsed.once(_declarators, found)
 
 
 def parameter_types(parsed: ParsedCpp, parameters: Node) -> tuple[str, ...]:
