@@ -454,15 +454,27 @@ _BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
 
 def code_start(statement: cst.BaseStatement, theirs: ast.stmt) -> int:
     """Return the line where the code generation of `statement` starts (its leading lines
-    included), from CPython's statement `theirs` for it: the line of its first token, or
-    of its first decorator."""
-    line = theirs.lineno
-    before = len(statement.leading_lines)  # type: ignore[attr-defined]  # every kind has them
+    included), from CPython's statement `theirs` for it: the line of its first token (of
+    a definition's `def` or `class`), less the lines libcst generates before that token.
+    Lines are counted, not leading lines: one may run on with a backslash. A decorated
+    definition is counted back from its keyword: CPython numbers a decorator by its
+    expression, which may start lines after its `@` (`@(` and a line break)."""
+    before = _lines_of(statement.leading_lines)  # type: ignore[attr-defined]  # every kind
     decorators = getattr(statement, "decorators", ())
-    if decorators and isinstance(theirs, _DECORATED) and theirs.decorator_list:
-        line = min(d.lineno for d in theirs.decorator_list)
-        before += len(decorators[0].leading_lines)
-    return line - before
+    if decorators and isinstance(theirs, _DECORATED):
+        # Each decorator's code holds its own leading lines and ends with its line break.
+        state = CodegenState(default_indent="", default_newline="\n")
+        for decorator in decorators:
+            decorator._codegen(state)
+        before += sum(_newlines(token) for token in state.tokens)
+        before += _lines_of(getattr(statement, "lines_after_decorators", ()))
+    return theirs.lineno - before
+
+
+def _lines_of(empty_lines: Sequence[cst.EmptyLine]) -> int:
+    """Return how many lines `empty_lines` take: one each, and one more for each line
+    break a backslash continues them over."""
+    return sum(1 + _newlines(line.whitespace.value) for line in empty_lines)
 
 
 def top_level_starts(module: cst.Module, tree: ast.Module) -> tuple[int, ...] | None:
