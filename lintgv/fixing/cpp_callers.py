@@ -34,7 +34,7 @@ def declarations(
     byte `at` (of this file's text; -1 when the function is in another file)."""
     found = []
     others = 0
-    for node, is_definition, written, parameters in _declarators(parsed).get(name, ()):
+    for node, is_definition, written, parameters in _declarators(parsed, name):
         owner = class_name(parsed, node)
         qualified = f"{owner}::{written}" if owner and "::" not in written else written
         if cpp_identity(qualified) != identity:
@@ -53,14 +53,14 @@ def declarations(
 _Declarator = tuple[Node, bool, str, Node]
 
 
-def _declarators(parsed: ParsedCpp) -> dict[str, list[_Declarator]]:
-    """Return the file's function declarations and definitions outside function bodies,
-    by the last part of their name, in the order of a walk: found once per parse (a
+def _declarators(parsed: ParsedCpp, name: str) -> list[_Declarator]:
+    """Return the file's function declarations and definitions outside function bodies
+    whose name ends in `name`, in the order of a walk: found once per parse and name (a
     migration asks about every function it threads in each file naming it, plan after
-    plan)."""
+    plan; an index of every declarator of a file held a tenth of its memory)."""
 
-    def found() -> dict[str, list[_Declarator]]:
-        by_name: dict[str, list[_Declarator]] = {}
+    def found() -> list[_Declarator]:
+        matching: list[_Declarator] = []
         stack = [parsed.root]
         while stack:
             node = stack.pop()
@@ -78,11 +78,11 @@ def _declarators(parsed: ParsedCpp) -> dict[str, list[_Declarator]]:
             if inner is None or parameters is None:
                 continue
             written = "".join(parsed.text(inner).split())
-            entry = (node, is_definition, written, parameters)
-            by_name.setdefault(written.rsplit("::", 1)[-1], []).append(entry)
-        return by_name
+            if written.rsplit("::", 1)[-1] == name:
+                matching.append((node, is_definition, written, parameters))
+        return matching
 
-    return parsed.once(_declarators, found)
+    return parsed.once((_declarators, name), found)
 
 
 def parameter_types(parsed: ParsedCpp, parameters: Node) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""cpp_callers.declarations reads a per-parse index of the file's function declarators;
+"""cpp_callers.declarations reads the declarators of a name, found once per parse;
 it answers as a walk of the whole tree for each question did, for every function of a
 file with overloads, methods declared in and defined outside their class, namespaces,
 and declarations inside function bodies (which are not the function's)."""
