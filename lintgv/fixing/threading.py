@@ -84,7 +84,7 @@ class CppParses:
     def keep_used(self) -> None:
         """Forget the parses no plan asked for since the last call: the next plan reads
         what this one did, but for the change between them, and the run holds no more
-        than one plan did (a parse takes some 25 times its text)."""
+        than one plan did (a parse holds many times its text)."""
         self._kept = {path: self._kept[path] for path in self._used if path in self._kept}
         self._used = set()
 
