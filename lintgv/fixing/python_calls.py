@@ -13,6 +13,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from lintgv.allocator import give_back
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.errors import ParseError
 from lintgv.fixing.thread_edits import Holding
@@ -209,6 +210,8 @@ def load(
             files[path] = PyFile(path, text, modules.get(path, ""))
         except ParseError:
             return f"{path.name} cannot be parsed"
+        finally:
+            give_back()  # what libcst's parser freed (see lintgv/allocator.py)
     return files[path]
 
 
