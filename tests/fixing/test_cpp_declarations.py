@@ -1,15 +1,10 @@
-"""cpp_callers.declarations reads the declarators of a name, found once per parse;
-it answers as a walk of the whole tree for each question did, for every function of a
-file with overloads, methods declared in and defined outside their class, namespaces,
-and declarations inside function bodies (which are not the function's)."""
+"""cpp_callers.declarations: the declarations of a function in a file with overloads,
+methods declared in and defined outside their class, namespaces, and a declaration
+inside a function body (which is not the function's). What a name finds is kept per
+parse: asked again, in any order, a parse answers as a fresh one does."""
 
-from tree_sitter import Node
-
-from lintgv.fixing.cpp_callers import declarations, parameter_types
-from lintgv.helpers.cpp_shape import class_name
-from lintgv.identities import cpp_identity
+from lintgv.fixing.cpp_callers import declarations
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
-from lintgv.parsing.cpp_nodes import function_declarator
 
 SOURCE = """\
 namespace tvm {
@@ -30,66 +25,43 @@ GlobalVar Builder::Fresh(const String& name, Map<String, int>* seen) { return Ma
 """
 
 
-def _walked(
-    parsed: ParsedCpp, name: str, identity: str, types: tuple[str, ...], at: int
-) -> tuple[list[Node], int]:
-    """The walk each question made before the index."""
-    found: list[Node] = []
-    others = 0
-    stack = [parsed.root]
-    while stack:
-        node = stack.pop()
-        is_definition = node.type == "function_definition"
-        if node.type == "compound_statement":
-            continue
-        stack.extend(node.named_children)
-        if node.type not in ("declaration", "field_declaration") and not is_definition:
-            continue
-        declarator = function_declarator(node)
-        if declarator is None:
-            continue
-        inner = declarator.child_by_field_name("declarator")
-        parameters = declarator.child_by_field_name("parameters")
-        if inner is None or parameters is None:
-            continue
-        written = "".join(parsed.text(inner).split())
-        if written.rsplit("::", 1)[-1] != name:
-            continue
-        owner = class_name(parsed, node)
-        qualified = f"{owner}::{written}" if owner and "::" not in written else written
-        if cpp_identity(qualified) != identity:
-            continue
-        if parameter_types(parsed, parameters) != types or (
-            is_definition and node.start_byte != at
-        ):
-            others += 1
-        elif not is_definition:
-            found.append(parameters)
-    return found, others
+FRESH = ("constString&", "Map<String,int>*")  # parameter types as written, blanks out
+MAKE_AT = SOURCE.index("GlobalVar Make(String name) {")
+METHOD_AT = SOURCE.index("GlobalVar Builder::Make")
+FRESH_AT = SOURCE.index("GlobalVar Builder::Fresh(")
+# (name, identity, parameter types, the definition's byte), and the lines of the
+# declarations found with how many others of the name there are.
+QUESTIONS = [
+    # The other overload, and the definition where no definition was given.
+    (("Make", "Make", ("String",), -1), ([2], 2)),
+    (("Make", "Make", ("String",), MAKE_AT), ([2], 1)),
+    (("Make", "Make", ("String", "int"), -1), ([3], 2)),
+    # The method: its declaration in the class, its definition outside.
+    (("Make", "Builder::Make", ("String",), METHOD_AT), ([6], 0)),
+    (("Make", "Builder::Make", ("String",), -1), ([6], 1)),
+    (("Fresh", "Builder::Fresh", FRESH, FRESH_AT), ([7], 0)),
+    # Other parameter types: both the declaration and the definition are others; the
+    # declaration in Make's body is none.
+    (("Fresh", "Builder::Fresh", ("int",), FRESH_AT), ([], 2)),
+    # A free Fresh is declared only in a body, which is none of the file's declarations.
+    (("Fresh", "Fresh", ("int",), -1), ([], 0)),
+    (("Missing", "Missing", (), -1), ([], 0)),
+]
 
 
-def test_declarations_are_those_a_walk_of_the_whole_tree_finds() -> None:
+def _answer(
+    parsed: ParsedCpp, question: tuple[str, str, tuple[str, ...], int]
+) -> tuple[list[int], int]:
+    found, others = declarations(parsed, *question)
+    return [node.start_point.row + 1 for node in found], others
+
+
+def test_each_declaration_is_found_and_every_other_counted() -> None:
+    for question, expected in QUESTIONS:
+        assert _answer(parse_cpp(SOURCE), question) == expected, question
+
+
+def test_a_parse_asked_again_in_any_order_answers_as_a_fresh_one() -> None:
     parsed = parse_cpp(SOURCE)
-    questions = [
-        (name, identity, types, at)
-        for name, identity in [
-            ("Make", "Make"),
-            ("Make", "tvm::Make"),
-            ("Make", "Builder::Make"),
-            ("Fresh", "Builder::Fresh"),
-            ("Fresh", "Fresh"),
-            ("Missing", "Missing"),
-        ]
-        for types in [("String",), ("String", "int"), ("const String&", "Map<String,int>*")]
-        for at in [
-            -1,
-            SOURCE.index("GlobalVar Builder::Make"),
-            SOURCE.index("GlobalVar Make(String name) {"),
-        ]
-    ]
-    answered = 0
-    for name, identity, types, at in questions:
-        expected = _walked(parsed, name, identity, types, at)
-        assert declarations(parsed, name, identity, types, at) == expected, (name, identity)
-        answered += bool(expected[0]) or bool(expected[1])
-    assert answered > 10  # the questions find something
+    for question, expected in [*QUESTIONS, *reversed(QUESTIONS), *QUESTIONS]:
+        assert _answer(parsed, question) == expected, question
