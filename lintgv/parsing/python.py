@@ -106,7 +106,7 @@ class ParsedPython:
         """Take each node's parent, by the node's id, from a caller's own walk of every
         node but the trivia (as `walk` notes them), unless a walk noted them already."""
         if not self._parents.walked and not self._parents.complete:
-            self._parents.found.update(found)
+            self._parents.found = found  # nothing was noted yet: taken, not copied
             self._parents.walked = True
 
     @cached_property
