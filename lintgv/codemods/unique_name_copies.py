@@ -20,6 +20,7 @@ from lintgv.codemods.unique_name_shapes import (
 from lintgv.config import Config
 from lintgv.errors import ParseError
 from lintgv.helpers.cpp_facts import facts_of
+from lintgv.holding import Holding
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.parsing.cpp_nodes import function_declarator, named_descendants, parameters
 from lintgv.reading import may_name
@@ -46,17 +47,27 @@ class Unit:
 class Project:
     """The C++ files of a run, read and parsed on demand."""
 
-    def __init__(self, paths: Iterable[Path], read: Callable[[Path], str | None]) -> None:
+    def __init__(
+        self,
+        paths: Iterable[Path],
+        read: Callable[[Path], str | None],
+        holding: Holding | None = None,
+    ) -> None:
         self.paths = sorted(paths, key=lambda p: p.as_posix())
         self.read = read
+        # Which texts hold a word, kept by a caller that plans again and again over the
+        # same files (a migration): else each plan searches every file for each word.
+        self._holding = holding if holding is not None else Holding()
         self._texts: dict[Path, str | None] = {}
         self._units: dict[Path, Unit | None] = {}
         self._bases: dict[str, set[str]] = {}
 
     def text(self, path: Path) -> str | None:
-        if path not in self._texts:
-            self._texts[path] = self.read(path)
-        return self._texts[path]
+        try:
+            return self._texts[path]
+        except KeyError:
+            text = self._texts[path] = self.read(path)
+            return text
 
     def mentioning(self, word: str) -> list[Path]:
         """Return the files whose text holds `word` (or matches it, given a pattern)."""
@@ -64,12 +75,7 @@ class Project:
 
     def matching(self, pattern: re.Pattern[str], needle: str) -> list[Path]:
         """Return the files that match `pattern`; `needle` must occur in any match."""
-        found = []
-        for path in self.paths:
-            text = self.text(path)
-            if text is not None and needle in text and pattern.search(text):
-                found.append(path)
-        return found
+        return self._holding.matching(pattern, needle, self.paths, self.text)
 
     def unit(self, path: Path) -> Unit | None:
         """Return the parsed file, or None when tree-sitter cannot make sense of it."""

@@ -56,6 +56,7 @@ from lintgv.codemods.unique_name_module_copies import ModuleRewrite
 from lintgv.codemods.unique_name_shapes import NotRewritable
 from lintgv.config import Config, config_for
 from lintgv.edits import apply_edits
+from lintgv.holding import Holding
 from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
 from lintgv.parsing.cpp_nodes import within
@@ -92,17 +93,20 @@ def plan_changes(
     names: frozenset[str] = HELPER_NAMES,
     within: Collection[Path] | None = None,
     config_of: Callable[[Path], Config] = config_for,
+    holding: Holding | None = None,
 ) -> tuple[list[Change], list[Skipped]]:
     """Return a change for every copy among the files `paths` (text from `read`), and
     the copies that cannot be changed, with the reason; Python files go to
     unique_names_python. With `within`, only copies defined in those files are looked
     for (their callers still anywhere in `paths`): proving one change needs no more.
     The supply is the one of the TVM release `config_of` gives for the file defining
-    the copy's class, or the free copy itself (`UniqueNameSupply` from 0.25 on)."""
+    the copy's class, or the free copy itself (`UniqueNameSupply` from 0.25 on).
+    `holding` remembers which C++ texts hold a word, for a caller that plans again over
+    the same files."""
     paths = list(paths)
     python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
     project = Project(
-        [p for p in paths if p.suffix not in unique_names_python.PYTHON_SUFFIXES], read
+        [p for p in paths if p.suffix not in unique_names_python.PYTHON_SUFFIXES], read, holding
     )
     copies, skipped = CopyFinder(project, names).copies(within)
     changes = _python_changes(python, read, skipped, within, config_of)

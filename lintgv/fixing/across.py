@@ -90,7 +90,9 @@ def with_changes_across_files(
     configs = {c.path: c.config for c in sources}
     workspace = Workspace(max(c.config.max_file_size for c in sources), configs=configs)
     within = copy_files(results, sources)
-    changes, _ = plan_changes(paths, workspace.read, names, within, workspace.config_of)
+    changes, _ = plan_changes(
+        paths, workspace.read, names, within, workspace.config_of, workspace.holding
+    )
     fixes: dict[int, Fix] = {}
     for change in changes:
         if prove_change(change, workspace, paths, names) is not None:

@@ -29,6 +29,7 @@ from lintgv.fixing.files import (
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import syntax_errors
 from lintgv.fixing.thread_edits import excluded_naming
+from lintgv.holding import Holding
 from lintgv.identities import bare_name
 from lintgv.model import Applicability, FileError, Language
 from lintgv.parsing.python import parse_module
@@ -80,6 +81,9 @@ class Workspace:
     # The config of a file the run did not find: by default its folder's config file's.
     # The language server passes its own, which lays the editor's settings over that.
     config_source: Callable[[Path], Config] = _folder_config
+    # Which texts hold a word: every plan of multi-file changes asks, and most texts stay
+    # the same from one plan to the next (a text changed is a new object).
+    holding: Holding = field(default_factory=Holding)
 
     def config_of(self, path: Path) -> Config:
         """Return the config of `path`: the run's, else `config_source`'s."""
@@ -131,7 +135,12 @@ def prove_change(
         return change.texts.get(path, workspace.read(path))
 
     changes, skipped = plan_changes(
-        paths, overlay, names, within=set(change.texts), config_of=workspace.config_of
+        paths,
+        overlay,
+        names,
+        within=set(change.texts),
+        config_of=workspace.config_of,
+        holding=workspace.holding,
     )
     if any(c.helper == change.helper for c in changes) or any(
         s.helper == change.helper for s in skipped
@@ -214,7 +223,7 @@ def fix_groups(
     for _ in range(max_rounds):
         try:
             changes, skipped = plan_changes(
-                ordered, workspace.read, names, within, workspace.config_of
+                ordered, workspace.read, names, within, workspace.config_of, workspace.holding
             )
         except Exception as exc:  # a planning bug must not lose the fixes already made
             log.debug("planning multi-file changes failed", exc_info=True)

@@ -16,7 +16,7 @@ import libcst as cst
 from lintgv.allocator import give_back
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.errors import ParseError
-from lintgv.fixing.thread_edits import Holding
+from lintgv.holding import Holding
 from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python

@@ -4,7 +4,7 @@ refuses, the edits of one change with the callers' evidence, and the site's rule
 fix naming the site through the new parameter."""
 
 import os
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -49,59 +49,6 @@ class Site:
     path: Path
     line: int  # 1-based
     column: int  # 0-based
-
-
-class Holding:
-    """Which of a project's texts hold a name, remembered from one plan to the next:
-    each plan asks again about every function it threads, and the question reads every
-    file of the project (for Python, on TVM v0.16's migration, most of the plans after
-    the first). Only the texts changed since a name was last looked for are searched."""
-
-    def __init__(self) -> None:
-        self._know(None)
-
-    def _know(self, paths: Sequence[Path] | None) -> None:
-        """Start knowing nothing, of `paths`."""
-        self._paths = paths
-        # Each file's text as last read (the object the read gave: a text changed is a
-        # new one), and the count of changes seen when it was read.
-        self._texts: dict[Path, str] = {}
-        self._read_at: dict[Path, int] = {}
-        self._changes = 0
-        # By name: the count of changes seen when it was last looked for, and the files
-        # that held it then.
-        self._names: dict[str, tuple[int, set[Path]]] = {}
-
-    def search(
-        self, name: str, paths: Sequence[Path], read: Callable[[Path], str | None]
-    ) -> Iterator[tuple[Path, str | None]]:
-        """Yield, in the order of `paths`, those whose current text holds `name`
-        (anywhere: a substring), with that text; and those that cannot be read, with
-        None. Asked about other paths than last time, it starts again."""
-        if paths is not self._paths:
-            self._know(paths)
-        since, found = self._names.get(name, (-1, set()))
-        for path in paths:
-            text = read(path)
-            if text is None:
-                # Readable again later, it is looked at again, whatever the object.
-                self._texts.pop(path, None)
-                yield path, None
-                continue
-            if self._texts.get(path) is not text:
-                self._texts[path] = text
-                self._changes += 1
-                self._read_at[path] = self._changes
-            if self._read_at[path] > since:
-                if name in text:
-                    found.add(path)
-                else:
-                    found.discard(path)
-            if path in found:
-                yield path, text
-        # Only once every file was looked at: a caller that stops early leaves `since`
-        # as it was, and the files it did not reach are searched next time.
-        self._names[name] = (self._changes, found)
 
 
 def excluded_files(

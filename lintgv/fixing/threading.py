@@ -42,7 +42,6 @@ from lintgv.fixing import cpp_callers, cpp_members
 from lintgv.fixing.thread_edits import (
     PARAMETER,
     UNNAMED_SITE,
-    Holding,
     Refusal,
     Site,
     ThreadEdits,
@@ -51,6 +50,7 @@ from lintgv.fixing.thread_edits import (
 )
 from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import names_word
+from lintgv.holding import Holding
 from lintgv.identities import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
 from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp

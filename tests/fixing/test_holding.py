@@ -1,7 +1,7 @@
 """Holding: which of a project's texts hold a name, remembered across plans. After any
 sequence of changed texts and of questions, some of them given up part way (a caller
-that stops at the first refusal), some about another list of files, it answers as a
-search of every current text does."""
+that stops at the first refusal), some about another list of files or an equal one made
+anew, it answers as a search of every current text does."""
 
 from itertools import islice
 from pathlib import Path
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lintgv.fixing.python_calls import Parses
-from lintgv.fixing.thread_edits import Holding
+from lintgv.holding import Holding
 
 PATHS = [Path(f"pkg/{n}.py") for n in ("b", "a", "c", "d")]
 OTHERS = [PATHS[2], Path("pkg/e.py"), PATHS[0]]
@@ -31,7 +31,8 @@ STEPS = st.one_of(
         st.just("ask"),
         st.sampled_from(NAMES),
         st.none() | st.integers(0, 3),
-        st.sampled_from([PATHS, OTHERS]),
+        # The list a caller made anew for this plan (an equal one) as well as the same.
+        st.sampled_from([PATHS, OTHERS]) | st.sampled_from([PATHS, OTHERS]).map(list),
     ),
 )
 
@@ -76,3 +77,27 @@ def test_a_projects_python_files_are_answered_in_the_order_of_their_paths() -> N
     modules = {path: path.stem for path in PATHS}
     found = Parses().holding("make", modules, lambda _: "make()")
     assert [path for path, _ in found] == sorted(PATHS, key=lambda p: p.as_posix())
+
+
+class _Counted(str):
+    """A text that counts the searches made in it."""
+
+    searches = 0
+
+    def __contains__(self, name: object) -> bool:
+        _Counted.searches += 1
+        return super().__contains__(name)  # type: ignore[operator]
+
+
+def test_an_equal_list_of_files_made_anew_is_not_searched_again() -> None:
+    # The multi-file planner makes its list of C++ files anew for every plan.
+    texts = {path: _Counted(f"make() in {path}") for path in PATHS}
+    holding = Holding()
+    first = list(holding.search("make", list(PATHS), texts.get))
+    searched = _Counted.searches
+    assert list(holding.search("make", list(PATHS), texts.get)) == first
+    assert _Counted.searches == searched
+    # Another list of files is another project: its texts are searched.
+    others = {**texts, **{path: _Counted("lower()") for path in OTHERS if path not in texts}}
+    assert [p for p, _ in holding.search("make", OTHERS, others.get)] == [PATHS[2], PATHS[0]]
+    assert _Counted.searches > searched
