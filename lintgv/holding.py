@@ -29,8 +29,9 @@ class Holding:
         # By name: the count of changes seen when it was last looked for, and the files
         # that held it then.
         self._names: dict[str, tuple[int, set[Path]]] = {}
-        # By pattern and file: the text it was searched in, and whether it matched.
-        self._matched: dict[tuple[re.Pattern[str], Path], tuple[str, bool]] = {}
+        # By pattern and file: when the text it was searched in was read (the count of
+        # changes then, which no other text of the file shares), and whether it matched.
+        self._matched: dict[tuple[re.Pattern[str], Path], tuple[int, bool]] = {}
 
     def search(
         self, name: str, paths: Sequence[Path], read: Callable[[Path], str | None]
@@ -76,16 +77,17 @@ class Holding:
     ) -> list[Path]:
         """Return, in the order of `paths`, those whose current text matches `pattern`,
         which only a text holding `needle` can. Each text is searched once for each
-        pattern while it stays the same: a pattern that finds a class's definition scans
-        the whole of every file naming the class (a third of a second for each plan of
-        TVM's multi-file changes)."""
+        pattern while it stays the same: the multi-file planner asks the same patterns
+        (a class's definition, a word) in each of its plans, and a pattern scans the
+        whole of every file holding its needle."""
         found = []
         for path, text in self.search(needle, paths, read):
             if text is None:
                 continue
+            read_at = self._texts[path][1]
             known = self._matched.get((pattern, path))
-            if known is None or known[0] is not text:
-                known = self._matched[pattern, path] = (text, pattern.search(text) is not None)
+            if known is None or known[0] != read_at:
+                known = self._matched[pattern, path] = (read_at, pattern.search(text) is not None)
             if known[1]:
                 found.append(path)
         return found

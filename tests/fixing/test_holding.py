@@ -1,12 +1,13 @@
-"""Holding: which of a project's texts hold a name, remembered across plans. After any
-sequence of changed texts and of questions, some of them given up part way (a caller
-that stops at the first refusal), some about another list of files or an equal one made
-anew, it answers as a search of every current text does."""
+"""Holding: which of a project's texts hold a name, or match a pattern, remembered
+across plans. After any sequence of changed texts and of questions, some of them given
+up part way (a caller that stops at the first refusal), some about another list of
+files or an equal one made anew, it answers as a search of every current text does."""
 
+import re
 from itertools import islice
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from lintgv.fixing.python_calls import Parses
@@ -28,7 +29,7 @@ STEPS = st.one_of(
         st.just("restore"), st.sampled_from([*PATHS, *OTHERS]), st.sampled_from(KEPT), st.just(None)
     ),
     st.tuples(
-        st.just("ask"),
+        st.sampled_from(["ask", "match"]),
         st.sampled_from(NAMES),
         st.none() | st.integers(0, 3),
         # The list a caller made anew for this plan (an equal one) as well as the same.
@@ -37,6 +38,14 @@ STEPS = st.one_of(
 )
 
 
+# A text changed into one that matches where its last version did not, its needle in both.
+@example(
+    [
+        ("match", "make", None, PATHS),
+        ("change", PATHS[0], "make()", None),
+        ("match", "make", None, list(PATHS)),
+    ]
+)
 @given(st.lists(STEPS, max_size=30))
 def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple]) -> None:
     texts: dict[Path, str | None] = dict.fromkeys([*PATHS, *OTHERS], "make_global()")
@@ -48,6 +57,12 @@ def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple]) -
             continue
         if kind == "restore":
             texts[subject] = value
+            continue
+        if kind == "match":
+            # A word, which only a text holding it can match.
+            word = re.compile(rf"\b{subject}\b")
+            matched = [p for p in paths if texts[p] is not None and word.search(texts[p])]
+            assert holding.matching(word, subject, paths, texts.get) == matched
             continue
         expected = [
             (path, texts[path])
