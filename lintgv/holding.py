@@ -46,6 +46,7 @@ class Holding:
             self._paths = paths
         since, found = self._names.get(name, (-1, set()))
         texts = self._texts
+        start, made = self._changes, 0
         for path in paths:
             text = read(path)
             if text is None:
@@ -56,6 +57,7 @@ class Holding:
             known = texts.get(path)
             if known is None or known[0] is not text:
                 self._changes += 1
+                made += 1
                 known = texts[path] = (text, self._changes)
             if known[1] > since:
                 if name in text:
@@ -65,8 +67,12 @@ class Holding:
             if path in found:
                 yield path, text
         # Only once every file was looked at: a caller that stops early leaves `since`
-        # as it was, and the files it did not reach are searched next time.
-        self._names[name] = (self._changes, found)
+        # as it was, and the files it did not reach are searched next time. And only as
+        # of what this search saw: another one run while it was suspended may have read
+        # newer texts of files it had passed (those are searched next time), or started
+        # over on other paths (then this one's answers are not theirs).
+        if texts is self._texts:
+            self._names[name] = (self._changes if self._changes == start + made else start, found)
 
     def matching(
         self,
@@ -77,9 +83,9 @@ class Holding:
     ) -> list[Path]:
         """Return, in the order of `paths`, those whose current text matches `pattern`,
         which only a text holding `needle` can. Each text is searched once for each
-        pattern while it stays the same: the multi-file planner asks the same patterns
-        (a class's definition, a word) in each of its plans, and a pattern scans the
-        whole of every file holding its needle."""
+        pattern while it stays the same and the paths asked about stay equal: the
+        multi-file planner asks the same patterns (a class's definition, a word) in each
+        of its plans, and a pattern scans the whole of every file holding its needle."""
         found = []
         for path, text in self.search(needle, paths, read):
             if text is None:

@@ -101,8 +101,8 @@ def plan_changes(
     for (their callers still anywhere in `paths`): proving one change needs no more.
     The supply is the one of the TVM release `config_of` gives for the file defining
     the copy's class, or the free copy itself (`UniqueNameSupply` from 0.25 on).
-    `holding` remembers which C++ texts hold a word, for a caller that plans again over
-    the same files."""
+    `holding` remembers which of the files' texts (all but Python's) hold a word and
+    match a pattern, for a caller that plans again over the same files."""
     paths = list(paths)
     python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
     project = Project(

@@ -49,7 +49,8 @@ def logical_lines(text: str, offsets: list[int]) -> list[Logical] | None:
     result: list[Logical] = []
     # This loop runs once per line of every Python file with a trigger (4.5 MB of TVM
     # v0.16): methods are looked up once, and each Logical is made by tuple's own
-    # constructor, not by the Python-level one NamedTuple generates (a tenth of the scan).
+    # constructor, not by the Python-level one NamedTuple generates (a tenth of the scan;
+    # Logical must therefore stay three plain fields, without defaults or checks).
     append = result.append
     code_line, skipped_line, plain_line = _CODE_LINE.match, _SKIPPED_LINE.match, _PLAIN.match
     brackets_in, token_at = _BRACKET.findall, _TOKEN.search
@@ -135,7 +136,8 @@ def logical_lines(text: str, offsets: list[int]) -> list[Logical] | None:
         elif token in "([{":
             depth += 1
         elif token in ")]}":
-            depth = max(depth - 1, 0)
+            if depth:
+                depth -= 1
         elif token.startswith("\\"):
             line += 1
         else:  # a newline

@@ -4,6 +4,7 @@ up part way (a caller that stops at the first refusal), some about another list 
 files or an equal one made anew, it answers as a search of every current text does."""
 
 import re
+from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -116,3 +117,48 @@ def test_an_equal_list_of_files_made_anew_is_not_searched_again() -> None:
     others = {**texts, **{path: _Counted("lower()") for path in OTHERS if path not in texts}}
     assert [p for p, _ in holding.search("make", OTHERS, others.get)] == [PATHS[2], PATHS[0]]
     assert _Counted.searches > searched
+
+
+# Searches left part way and resumed later, between changes and other searches: a step
+# changes a file, starts a search and takes some of its answers, resumes one, or asks
+# for a whole search, which must answer as a search of every current text does.
+INTERLEAVED = st.one_of(
+    st.tuples(st.just("change"), st.sampled_from([*PATHS, *OTHERS]), TEXTS),
+    st.tuples(st.just("start"), st.sampled_from(NAMES), st.integers(0, 3)),
+    st.tuples(st.just("resume"), st.integers(0, 3), st.just(None)),
+    st.tuples(st.just("ask"), st.sampled_from(NAMES), st.sampled_from([PATHS, OTHERS])),
+)
+
+
+# A search suspended on a text's old version finishes after another has read the new one.
+@example(
+    [
+        ("start", "make", 1),
+        ("change", PATHS[0], "lower()"),
+        ("ask", "make", PATHS),
+        ("resume", 0, None),
+        ("ask", "make", PATHS),
+    ]
+)
+@given(st.lists(INTERLEAVED, max_size=30))
+def test_a_search_resumed_after_others_leaves_no_stale_answer(steps: list[tuple]) -> None:
+    texts: dict[Path, str | None] = dict.fromkeys([*PATHS, *OTHERS], "make()")
+    holding = Holding()
+    suspended: list[Iterator[tuple[Path, str | None]]] = []
+    for kind, subject, value in steps:
+        if kind == "change":
+            texts[subject] = None if value is None else "".join([value, ""])
+        elif kind == "start":
+            # Reads the texts as they are now, whatever changes before it resumes.
+            search = holding.search(subject, list(PATHS), dict(texts).get)
+            list(islice(search, value))
+            suspended.append(search)
+        elif kind == "resume" and suspended:
+            list(suspended.pop(subject % len(suspended)))
+        elif kind == "ask":
+            expected = [
+                (path, texts[path])
+                for path in value
+                if texts[path] is None or subject in texts[path]  # type: ignore[operator]
+            ]
+            assert list(holding.search(subject, value, texts.get)) == expected
