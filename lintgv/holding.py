@@ -40,6 +40,37 @@ class Holding:
         (anywhere: a substring), with that text; and those that cannot be read, with
         None. Asked about other paths than last time, it starts again; an equal list
         (a caller that makes its list anew for each plan) is the same paths."""
+        for path, text, _ in self._search(name, paths, read):
+            yield path, text
+
+    def matches(
+        self,
+        pattern: re.Pattern[str],
+        needle: str,
+        paths: Sequence[Path],
+        read: Callable[[Path], str | None],
+    ) -> Iterator[tuple[Path, str | None]]:
+        """Yield, in the order of `paths`, those whose current text matches `pattern`,
+        which only a text holding `needle` can, with that text; and those that cannot be
+        read, with None. Each text is searched once for each pattern while it stays the
+        same and the paths asked about stay equal: the planners ask the same patterns (a
+        class's definition, a name as a word) in each of their plans, and a pattern scans
+        the whole of every file holding its needle."""
+        matched = self._matched  # this search's, should another start over meanwhile
+        for path, text, read_at in self._search(needle, paths, read):
+            if text is None:
+                yield path, None
+                continue
+            known = matched.get((pattern, path))
+            if known is None or known[0] != read_at:
+                known = matched[pattern, path] = (read_at, pattern.search(text) is not None)
+            if known[1]:
+                yield path, text
+
+    def _search(
+        self, name: str, paths: Sequence[Path], read: Callable[[Path], str | None]
+    ) -> Iterator[tuple[Path, str | None, int]]:
+        """`search`, with when each text was read (the count of changes then)."""
         if paths is not self._paths:
             if paths != self._paths:
                 self._know(paths)
@@ -52,7 +83,7 @@ class Holding:
             if text is None:
                 # Readable again later, it is looked at again, whatever the object.
                 texts.pop(path, None)
-                yield path, None
+                yield path, None, 0
                 continue
             known = texts.get(path)
             if known is None or known[0] is not text:
@@ -65,7 +96,7 @@ class Holding:
                 else:
                     found.discard(path)
             if path in found:
-                yield path, text
+                yield path, text, known[1]
         # Only once every file was looked at: a caller that stops early leaves `since`
         # as it was, and the files it did not reach are searched next time. And only as
         # of what this search saw: another one run while it was suspended may have read
@@ -73,27 +104,3 @@ class Holding:
         # over on other paths (then this one's answers are not theirs).
         if texts is self._texts:
             self._names[name] = (self._changes if self._changes == start + made else start, found)
-
-    def matching(
-        self,
-        pattern: re.Pattern[str],
-        needle: str,
-        paths: Sequence[Path],
-        read: Callable[[Path], str | None],
-    ) -> list[Path]:
-        """Return, in the order of `paths`, those whose current text matches `pattern`,
-        which only a text holding `needle` can. Each text is searched once for each
-        pattern while it stays the same and the paths asked about stay equal: the
-        multi-file planner asks the same patterns (a class's definition, a word) in each
-        of its plans, and a pattern scans the whole of every file holding its needle."""
-        found = []
-        for path, text in self.search(needle, paths, read):
-            if text is None:
-                continue
-            read_at = self._texts[path][1]
-            known = self._matched.get((pattern, path))
-            if known is None or known[0] != read_at:
-                known = self._matched[pattern, path] = (read_at, pattern.search(text) is not None)
-            if known[1]:
-                found.append(path)
-        return found

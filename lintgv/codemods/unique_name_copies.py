@@ -75,7 +75,8 @@ class Project:
 
     def matching(self, pattern: re.Pattern[str], needle: str) -> list[Path]:
         """Return the files that match `pattern`; `needle` must occur in any match."""
-        return self._holding.matching(pattern, needle, self.paths, self.text)
+        found = self._holding.matches(pattern, needle, self.paths, self.text)
+        return [path for path, text in found if text is not None]
 
     def unit(self, path: Path) -> Unit | None:
         """Return the parsed file, or None when tree-sitter cannot make sense of it."""

@@ -16,6 +16,7 @@ import libcst as cst
 from lintgv.allocator import give_back
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.errors import ParseError
+from lintgv.helpers.names import word_pattern
 from lintgv.holding import Holding
 from lintgv.model import Span
 from lintgv.parsing.names import dotted, module_of, resolve_relative
@@ -185,13 +186,14 @@ class Parses(dict[Path, "PyFile"]):
         self._ordered: tuple[Mapping[Path, str], list[Path]] | None = None
         self._holding = Holding()
 
-    def holding(
+    def naming(
         self, name: str, modules: Mapping[Path, str], read: Callable[[Path], str | None]
     ) -> Iterator[tuple[Path, str | None]]:
-        """Holding.search over `modules`, in the order of their paths."""
+        """Yield the files of `modules` whose text names `name` as a word, with that
+        text, and those that cannot be read, with None; in the order of their paths."""
         if self._ordered is None or self._ordered[0] is not modules:
             self._ordered = (modules, sorted(modules, key=lambda p: p.as_posix()))
-        return self._holding.search(name, self._ordered[1], read)
+        return self._holding.matches(word_pattern(name), name, self._ordered[1], read)
 
 
 def load(

@@ -121,17 +121,14 @@ class PythonThreader(ThreadEdits):
         stubs: list[tuple[PyFile, cst.FunctionDef]] = []
         stub_path = target.file.path.with_suffix(".pyi")
         name = re.escape(target.name)
-        word = re.compile(rf"(?<!\w){name}(?!\w)")
         # A method is followed in its own file only: elsewhere, any `.name` or `def name`
         # is a call on a receiver lintgv cannot resolve, or an override, and stops the
         # change (found by text, without a parse).
         method_use = re.compile(rf"\.\s*{name}(?!\w)|\bdef\s+{name}(?!\w)")
-        for path, text in self.files.holding(target.name, self.modules, self.read):
+        for path, text in self.files.naming(target.name, self.modules, self.read):
             if text is None:
                 if may_name(path, target.name):
                     return calls, [f"{path.name} (names it, and cannot be read as text)"], stubs
-                continue
-            if word.search(text) is None:
                 continue
             if path == stub_path and path != target.file.path:
                 stub = stub_declaration(load(self.files, path, self.modules, self.read), target)

@@ -49,7 +49,7 @@ from lintgv.fixing.thread_edits import (
     named_with_parameter,
 )
 from lintgv.helpers.cpp_shape import unit_of
-from lintgv.helpers.names import names_word
+from lintgv.helpers.names import word_pattern
 from lintgv.holding import Holding
 from lintgv.identities import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
@@ -268,12 +268,11 @@ class _Threader(ThreadEdits):
 
     def _find_naming(self, name: str) -> dict[Path, ParsedCpp] | str:
         found: dict[Path, ParsedCpp] = {}
-        for other, text in self.parses.holding.search(name, self.paths, self.read):
+        naming = self.parses.holding.matches(word_pattern(name), name, self.paths, self.read)
+        for other, text in naming:
             if text is None:
                 if may_name(other, name):
                     return f"{other.name} names {name}, and cannot be read as text"
-                continue
-            if not names_word(text, name):
                 continue
             if other not in self.parsed:
                 try:

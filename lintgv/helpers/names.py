@@ -143,11 +143,12 @@ def catalogue(verdicts: Iterable[tuple[str, Verdict | None]]) -> Catalogue:
 def names_word(text: str, name: str) -> bool:
     """Tell whether `text` names `name` as a whole word: a file that only names
     `CreateBuffers` does not name `Create`."""
-    return name in text and _word(name).search(text) is not None
+    return name in text and word_pattern(name).search(text) is not None
 
 
 @cache
-def _word(name: str) -> re.Pattern[str]:
+def word_pattern(name: str) -> re.Pattern[str]:
+    """Return the pattern of `name` as a whole word (see names_word)."""
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
 
 

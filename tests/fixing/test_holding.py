@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -48,7 +49,7 @@ STEPS = st.one_of(
     ]
 )
 @given(st.lists(STEPS, max_size=30))
-def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple]) -> None:
+def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple[Any, ...]]) -> None:
     texts: dict[Path, str | None] = dict.fromkeys([*PATHS, *OTHERS], "make_global()")
     holding = Holding()
     for kind, subject, value, paths in steps:
@@ -62,8 +63,17 @@ def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple]) -
         if kind == "match":
             # A word, which only a text holding it can match.
             word = re.compile(rf"\b{subject}\b")
-            matched = [p for p in paths if texts[p] is not None and word.search(texts[p])]
-            assert holding.matching(word, subject, paths, texts.get) == matched
+            matched = [
+                (path, texts[path])
+                for path in paths
+                if texts[path] is None or word.search(texts[path])  # type: ignore[arg-type]
+            ]
+            if value is None:
+                found = holding.matches(word, subject, paths, texts.get)
+                assert list(found) == matched
+            else:
+                answers = holding.matches(word, subject, paths, texts.get)
+                assert list(islice(answers, value)) == matched[:value]
             continue
         expected = [
             (path, texts[path])
@@ -91,7 +101,7 @@ def test_a_file_unreadable_for_a_while_is_looked_at_again_when_it_comes_back() -
 
 def test_a_projects_python_files_are_answered_in_the_order_of_their_paths() -> None:
     modules = {path: path.stem for path in PATHS}
-    found = Parses().holding("make", modules, lambda _: "make()")
+    found = Parses().naming("make", modules, lambda _: "make()")
     assert [path for path, _ in found] == sorted(PATHS, key=lambda p: p.as_posix())
 
 
@@ -124,7 +134,9 @@ def test_an_equal_list_of_files_made_anew_is_not_searched_again() -> None:
 # for a whole search, which must answer as a search of every current text does.
 INTERLEAVED = st.one_of(
     st.tuples(st.just("change"), st.sampled_from([*PATHS, *OTHERS]), TEXTS),
-    st.tuples(st.just("start"), st.sampled_from(NAMES), st.integers(0, 3)),
+    st.tuples(
+        st.sampled_from(["start", "start matches"]), st.sampled_from(NAMES), st.integers(0, 3)
+    ),
     st.tuples(st.just("resume"), st.integers(0, 3), st.just(None)),
     st.tuples(st.just("ask"), st.sampled_from(NAMES), st.sampled_from([PATHS, OTHERS])),
 )
@@ -141,16 +153,21 @@ INTERLEAVED = st.one_of(
     ]
 )
 @given(st.lists(INTERLEAVED, max_size=30))
-def test_a_search_resumed_after_others_leaves_no_stale_answer(steps: list[tuple]) -> None:
+def test_a_search_resumed_after_others_leaves_no_stale_answer(steps: list[tuple[Any, ...]]) -> None:
     texts: dict[Path, str | None] = dict.fromkeys([*PATHS, *OTHERS], "make()")
     holding = Holding()
     suspended: list[Iterator[tuple[Path, str | None]]] = []
     for kind, subject, value in steps:
         if kind == "change":
             texts[subject] = None if value is None else "".join([value, ""])
-        elif kind == "start":
+        elif kind.startswith("start"):
             # Reads the texts as they are now, whatever changes before it resumes.
-            search = holding.search(subject, list(PATHS), dict(texts).get)
+            read = dict(texts).get
+            search = (
+                holding.matches(re.compile(subject), subject, list(PATHS), read)
+                if kind == "start matches"
+                else holding.search(subject, list(PATHS), read)
+            )
             list(islice(search, value))
             suspended.append(search)
         elif kind == "resume" and suspended:
@@ -162,3 +179,11 @@ def test_a_search_resumed_after_others_leaves_no_stale_answer(steps: list[tuple]
                 if texts[path] is None or subject in texts[path]  # type: ignore[operator]
             ]
             assert list(holding.search(subject, value, texts.get)) == expected
+            word = re.compile(rf"\b{subject}\b")
+            matched = [
+                path
+                for path in value
+                if texts[path] is not None and word.search(texts[path])  # type: ignore[arg-type]
+            ]
+            found = holding.matches(word, subject, value, texts.get)
+            assert [path for path, text in found if text is not None] == matched
