@@ -44,6 +44,11 @@ class Unit:
     parsed: ParsedCpp
 
 
+# The files' parses, each with the text it is of, that plans of multi-file changes over
+# the same files share (see Project).
+Parsed = dict[Path, tuple[str, Unit | None]]
+
+
 class Project:
     """The C++ files of a run, read and parsed on demand."""
 
@@ -52,12 +57,15 @@ class Project:
         paths: Iterable[Path],
         read: Callable[[Path], str | None],
         holding: Holding | None = None,
+        parsed: Parsed | None = None,
     ) -> None:
         self.paths = sorted(paths, key=lambda p: p.as_posix())
         self.read = read
-        # Which texts hold a word, kept by a caller that plans again and again over the
-        # same files (a migration): else each plan searches every file for each word.
+        # Which texts hold a word, and each file's parse with the text it is of, kept by
+        # a caller that plans again and again over the same files (a migration): else
+        # each plan searches every file for each word, and parses the files it reads.
         self._holding = holding if holding is not None else Holding()
+        self._parsed = parsed if parsed is not None else {}
         self._texts: dict[Path, str | None] = {}
         self._units: dict[Path, Unit | None] = {}
         self._bases: dict[str, set[str]] = {}
@@ -82,10 +90,13 @@ class Project:
         """Return the parsed file, or None when tree-sitter cannot make sense of it."""
         if path not in self._units:
             text = self.text(path) or ""
-            try:
-                self._units[path] = Unit(path, text, parse_cpp(text))
-            except ParseError:
-                self._units[path] = None
+            kept = self._parsed.get(path)
+            if kept is None or kept[0] is not text:
+                try:
+                    kept = self._parsed[path] = (text, Unit(path, text, parse_cpp(text)))
+                except ParseError:
+                    kept = self._parsed[path] = (text, None)
+            self._units[path] = kept[1]
         return self._units[path]
 
     def units(self, word: str) -> list[Unit]:

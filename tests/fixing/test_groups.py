@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from lintgv.codemods.unique_name_copies import Parsed
 from lintgv.codemods.unique_names import HELPER_NAMES, UNPROVEN, Change, Skipped
 from lintgv.fixing import groups
 from lintgv.fixing.files import Tree
@@ -109,9 +110,13 @@ def test_a_file_changed_on_disk_stops_the_whole_change(
     real_prove = groups.prove_change
 
     def prove_then_edit(
-        change: Change, workspace: Workspace, paths: list[Path], names: frozenset[str]
+        change: Change,
+        workspace: Workspace,
+        paths: list[Path],
+        names: frozenset[str],
+        parsed: Parsed | None = None,
     ) -> str | None:
-        reason = real_prove(change, workspace, paths, names)
+        reason = real_prove(change, workspace, paths, names, parsed)
         (project / "src" / "codegen_c.cc").write_text("// edited meanwhile\n")
         return reason
 
