@@ -1,4 +1,5 @@
-"""Which of a project's texts hold a name, remembered while the texts stay the same.
+"""Which of a project's texts hold a name or match a pattern, remembered while the
+texts stay the same.
 
 A migration plans again after every change it makes, and each plan asks which files
 name each function it threads or each copy it replaces: every time, a search of every
@@ -11,10 +12,11 @@ from pathlib import Path
 
 
 class Holding:
-    """Which of a project's texts hold a name, remembered from one plan to the next:
-    each plan asks again about every function it threads, and the question reads every
-    file of the project (for Python, on TVM v0.16's migration, most of the plans after
-    the first). Only the texts changed since a name was last looked for are searched."""
+    """Which of a project's texts hold a name, and which match a pattern, remembered
+    from one plan to the next: each plan asks again about every function it threads,
+    and the question reads every file of the project (for Python, on TVM v0.16's
+    migration, most of the plans after the first). Only the texts changed since a name
+    was last looked for are searched."""
 
     def __init__(self) -> None:
         self._know(None)

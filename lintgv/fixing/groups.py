@@ -81,8 +81,9 @@ class Workspace:
     # The config of a file the run did not find: by default its folder's config file's.
     # The language server passes its own, which lays the editor's settings over that.
     config_source: Callable[[Path], Config] = _folder_config
-    # Which texts hold a word: every plan of multi-file changes asks, and most texts stay
-    # the same from one plan to the next (a text changed is a new object).
+    # Which texts hold a word or match a pattern: every plan of multi-file changes asks,
+    # and most texts stay the same from one plan to the next (a text changed is a new
+    # object).
     holding: Holding = field(default_factory=Holding)
 
     def config_of(self, path: Path) -> Config:
