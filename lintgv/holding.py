@@ -19,21 +19,27 @@ class Holding:
     was last looked for are searched."""
 
     def __init__(self) -> None:
+        # Counts every text read, across starts over: no two texts share a count.
+        self._changes = 0
         self._know(None)
 
     def _know(self, paths: Sequence[Path] | None) -> None:
         """Start knowing nothing, of `paths`."""
         self._paths = paths
-        # Each file's text as last read (the object the read gave: a text changed is a
-        # new one), with the count of changes seen when it was read.
-        self._texts: dict[Path, tuple[str, int]] = {}
-        self._changes = 0
-        # By name: the count of changes seen when it was last looked for, and the files
-        # that held it then.
-        self._names: dict[str, tuple[int, set[Path]]] = {}
+        count = len(paths) if paths is not None else 0
+        # What is known of each file is kept by its place in `paths`, where an equal list
+        # has the same file: the loop over them hashes no path (a Path's hash is Python
+        # code, asked hundreds of thousands of times a migration). Each file's text as
+        # last read (the object the read gave: a text changed is a new one; None: not
+        # read, or unreadable then), and the count of changes seen when it was read.
+        self._texts: list[str | None] = [None] * count
+        self._read_at: list[int] = [0] * count
+        # By name: the count of changes seen when it was last looked for, and whether
+        # each file held it then.
+        self._names: dict[str, tuple[int, bytearray]] = {}
         # By pattern and file: when the text it was searched in was read (the count of
         # changes then, which no other text of the file shares), and whether it matched.
-        self._matched: dict[tuple[re.Pattern[str], Path], tuple[int, bool]] = {}
+        self._matched: dict[tuple[re.Pattern[str], int], tuple[int, bool]] = {}
 
     def search(
         self, name: str, paths: Sequence[Path], read: Callable[[Path], str | None]
@@ -42,7 +48,7 @@ class Holding:
         (anywhere: a substring), with that text; and those that cannot be read, with
         None. Asked about other paths than last time, it starts again; an equal list
         (a caller that makes its list anew for each plan) is the same paths."""
-        for path, text, _ in self._search(name, paths, read):
+        for _, path, text, _ in self._search(name, paths, read):
             yield path, text
 
     def matches(
@@ -58,51 +64,56 @@ class Holding:
         same and the paths asked about stay equal: the planners ask the same patterns (a
         class's definition, a name as a word) in each of their plans, and a pattern scans
         the whole of every file holding its needle."""
+        self._adopt(paths)
         matched = self._matched  # this search's, should another start over meanwhile
-        for path, text, read_at in self._search(needle, paths, read):
+        for place, path, text, read_at in self._search(needle, paths, read):
             if text is None:
                 yield path, None
                 continue
-            known = matched.get((pattern, path))
+            known = matched.get((pattern, place))
             if known is None or known[0] != read_at:
-                known = matched[pattern, path] = (read_at, pattern.search(text) is not None)
+                known = matched[pattern, place] = (read_at, pattern.search(text) is not None)
             if known[1]:
                 yield path, text
 
-    def _search(
-        self, name: str, paths: Sequence[Path], read: Callable[[Path], str | None]
-    ) -> Iterator[tuple[Path, str | None, int]]:
-        """`search`, with when each text was read (the count of changes then)."""
+    def _adopt(self, paths: Sequence[Path]) -> None:
+        """Know `paths` from now on: the same files as before when the list is equal,
+        else nothing of them yet."""
         if paths is not self._paths:
             if paths != self._paths:
                 self._know(paths)
             self._paths = paths
-        since, found = self._names.get(name, (-1, set()))
-        texts = self._texts
+
+    def _search(
+        self, name: str, paths: Sequence[Path], read: Callable[[Path], str | None]
+    ) -> Iterator[tuple[int, Path, str | None, int]]:
+        """`search`, with each file's place in `paths` and when its text was read (the
+        count of changes then)."""
+        self._adopt(paths)
+        since, held = self._names.get(name, (-1, None))
+        if held is None:
+            held = bytearray(len(paths))
+        texts, read_at = self._texts, self._read_at
         start, made = self._changes, 0
-        for path in paths:
+        for place, path in enumerate(paths):
             text = read(path)
             if text is None:
                 # Readable again later, it is looked at again, whatever the object.
-                texts.pop(path, None)
-                yield path, None, 0
+                texts[place] = None
+                yield place, path, None, 0
                 continue
-            known = texts.get(path)
-            if known is None or known[0] is not text:
+            if texts[place] is not text:
                 self._changes += 1
                 made += 1
-                known = texts[path] = (text, self._changes)
-            if known[1] > since:
-                if name in text:
-                    found.add(path)
-                else:
-                    found.discard(path)
-            if path in found:
-                yield path, text, known[1]
+                texts[place], read_at[place] = text, self._changes
+            if read_at[place] > since:
+                held[place] = name in text
+            if held[place]:
+                yield place, path, text, read_at[place]
         # Only once every file was looked at: a caller that stops early leaves `since`
         # as it was, and the files it did not reach are searched next time. And only as
         # of what this search saw: another one run while it was suspended may have read
         # newer texts of files it had passed (those are searched next time), or started
         # over on other paths (then this one's answers are not theirs).
         if texts is self._texts:
-            self._names[name] = (self._changes if self._changes == start + made else start, found)
+            self._names[name] = (self._changes if self._changes == start + made else start, held)

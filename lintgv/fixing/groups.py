@@ -98,13 +98,16 @@ class Workspace:
 
     def read(self, path: Path) -> str | None:
         """Return the current text of `path`, or None when it cannot be read as text."""
-        if path not in self.known:
+        known = self.known.get(path)
+        if known is None:
             loaded = read_source(path, self.max_size)
             if isinstance(loaded, FileError):
                 return None
             stored = stored_text(loaded.text, loaded.data)
-            self.known[path] = _Known(stored, stored.text, stored.text, digest_of(loaded.data))
-        return self.known[path].text
+            known = self.known[path] = _Known(
+                stored, stored.text, stored.text, digest_of(loaded.data)
+            )
+        return known.text
 
     def plan(
         self,

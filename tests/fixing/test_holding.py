@@ -48,6 +48,16 @@ STEPS = st.one_of(
         ("match", "make", None, list(PATHS)),
     ]
 )
+# A pattern asked about another list of files right after a match in the first: nothing
+# known of the first list's files may answer for the other's.
+@example(
+    [
+        ("change", PATHS[0], "make()", None),
+        ("match", "make", None, PATHS),
+        ("match", "make", None, list(PATHS)),
+        ("match", "make", None, OTHERS),
+    ]
+)
 @given(st.lists(STEPS, max_size=30))
 def test_holding_answers_as_a_search_of_every_current_text(steps: list[tuple[Any, ...]]) -> None:
     texts: dict[Path, str | None] = dict.fromkeys([*PATHS, *OTHERS], "make_global()")
