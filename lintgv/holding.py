@@ -1,5 +1,6 @@
-"""Which of a project's texts hold a name or match a pattern, remembered while the
-texts stay the same.
+"""What plans over the same files keep from one to the next, while the texts stay the
+same: which texts hold a name or match a pattern (Holding), and the C++ files' parses
+(CppParses).
 
 A migration plans again after every change it makes, and each plan asks which files
 name each function it threads or each copy it replaces: every time, a search of every
@@ -9,6 +10,8 @@ file of the project. Only the texts changed since a name was last looked for nee
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+
+from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 
 
 class Holding:
@@ -117,3 +120,29 @@ class Holding:
         # over on other paths (then this one's answers are not theirs).
         if texts is self._texts:
             self._names[name] = (self._changes if self._changes == start + made else start, held)
+
+
+class CppParses:
+    """The parses of a run's C++ files, each of the text it was last read with: a run
+    plans again after every change, and most files have not changed since (on TVM
+    v0.16, eight plans parsed 3,617 texts, 454 of them different)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[Path, tuple[str, ParsedCpp]] = {}
+        self._used: set[Path] = set()
+        self.holding = Holding()  # which files name a function, for the same reason
+
+    def of(self, path: Path, text: str) -> ParsedCpp:
+        """Return the parse of `text`, the current text of `path`; raise ParseError."""
+        self._used.add(path)
+        kept = self._kept.get(path)
+        if kept is None or kept[0] != text:
+            kept = self._kept[path] = (text, parse_cpp(text))
+        return kept[1]
+
+    def keep_used(self) -> None:
+        """Forget the parses no plan asked for since the last call: the next plan reads
+        what this one did, but for the change between them, and the run holds no more
+        than one plan did (a parse holds many times its text)."""
+        self._kept = {path: self._kept[path] for path in self._used if path in self._kept}
+        self._used = set()

@@ -20,8 +20,8 @@ from lintgv.codemods.unique_name_shapes import (
 from lintgv.config import Config
 from lintgv.errors import ParseError
 from lintgv.helpers.cpp_facts import facts_of
-from lintgv.holding import Holding
-from lintgv.parsing.cpp import ParsedCpp, parse_cpp
+from lintgv.holding import CppParses, Holding
+from lintgv.parsing.cpp import ParsedCpp
 from lintgv.parsing.cpp_nodes import function_declarator, named_descendants, parameters
 from lintgv.reading import may_name
 from lintgv.records import frozen, mutable
@@ -44,11 +44,6 @@ class Unit:
     parsed: ParsedCpp
 
 
-# The files' parses, each with the text it is of, that plans of multi-file changes over
-# the same files share (see Project).
-Parsed = dict[Path, tuple[str, Unit | None]]
-
-
 class Project:
     """The C++ files of a run, read and parsed on demand."""
 
@@ -57,15 +52,15 @@ class Project:
         paths: Iterable[Path],
         read: Callable[[Path], str | None],
         holding: Holding | None = None,
-        parsed: Parsed | None = None,
+        parses: CppParses | None = None,
     ) -> None:
         self.paths = sorted(paths, key=lambda p: p.as_posix())
         self.read = read
-        # Which texts hold a word, and each file's parse with the text it is of, kept by
-        # a caller that plans again and again over the same files (a migration): else
-        # each plan searches every file for each word, and parses the files it reads.
+        # Which texts hold a word, and the files' parses, kept by a caller that plans
+        # again and again over the same files (a migration): else each plan searches
+        # every file for each word, and parses the files it reads.
         self._holding = holding if holding is not None else Holding()
-        self._parsed = parsed if parsed is not None else {}
+        self._parses = parses if parses is not None else CppParses()
         self._texts: dict[Path, str | None] = {}
         self._units: dict[Path, Unit | None] = {}
         self._bases: dict[str, set[str]] = {}
@@ -90,13 +85,10 @@ class Project:
         """Return the parsed file, or None when tree-sitter cannot make sense of it."""
         if path not in self._units:
             text = self.text(path) or ""
-            kept = self._parsed.get(path)
-            if kept is None or kept[0] is not text:
-                try:
-                    kept = self._parsed[path] = (text, Unit(path, text, parse_cpp(text)))
-                except ParseError:
-                    kept = self._parsed[path] = (text, None)
-            self._units[path] = kept[1]
+            try:
+                self._units[path] = Unit(path, text, self._parses.of(path, text))
+            except ParseError:
+                self._units[path] = None
         return self._units[path]
 
     def units(self, word: str) -> list[Unit]:

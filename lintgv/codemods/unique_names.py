@@ -44,7 +44,6 @@ from lintgv.codemods.unique_name_copies import (
     CopyFinder,
     FreeCopy,
     ModuleCopy,
-    Parsed,
     Project,
     Skipped,
     Unit,
@@ -57,7 +56,7 @@ from lintgv.codemods.unique_name_module_copies import ModuleRewrite
 from lintgv.codemods.unique_name_shapes import NotRewritable
 from lintgv.config import Config, config_for
 from lintgv.edits import apply_edits
-from lintgv.holding import Holding
+from lintgv.holding import CppParses, Holding
 from lintgv.lines import split_lines
 from lintgv.model import Applicability, Edit
 from lintgv.parsing.cpp_nodes import within
@@ -95,7 +94,7 @@ def plan_changes(
     within: Collection[Path] | None = None,
     config_of: Callable[[Path], Config] = config_for,
     holding: Holding | None = None,
-    parsed: Parsed | None = None,
+    parses: CppParses | None = None,
 ) -> tuple[list[Change], list[Skipped]]:
     """Return a change for every copy among the files `paths` (text from `read`), and
     the copies that cannot be changed, with the reason; Python files go to
@@ -104,15 +103,15 @@ def plan_changes(
     The supply is the one of the TVM release `config_of` gives for the file defining
     the copy's class, or the free copy itself (`UniqueNameSupply` from 0.25 on).
     `holding` remembers which of the files' texts (all but Python's) hold a word and
-    match a pattern, and `parsed` their parses, each with the text it is of, for a
-    caller that plans again over the same files."""
+    match a pattern, and `parses` their parses, for a caller that plans again over the
+    same files."""
     paths = list(paths)
     python = [p for p in paths if p.suffix in unique_names_python.PYTHON_SUFFIXES]
     project = Project(
         [p for p in paths if p.suffix not in unique_names_python.PYTHON_SUFFIXES],
         read,
         holding,
-        parsed,
+        parses,
     )
     copies, skipped = CopyFinder(project, names).copies(within)
     changes = _python_changes(python, read, skipped, within, config_of)

@@ -81,8 +81,8 @@ def with_changes_across_files(
     open_findings = [f for f in findings if f.code in ACROSS_CODES and f.fix is None]
     if not open_findings or not any(fixes_unique_names(c.config) for c in sources):
         return findings
-    from lintgv.codemods.unique_name_copies import Parsed
     from lintgv.fixing.groups import Workspace, prove_change  # imports libcst: see above
+    from lintgv.holding import CppParses
 
     helpers = frozenset(name for r in results for name in r.defined_helpers)
     names = copy_names(results, sources, helpers)
@@ -90,11 +90,11 @@ def with_changes_across_files(
     configs = {c.path: c.config for c in sources}
     workspace = Workspace(max(c.config.max_file_size for c in sources), configs=configs)
     within = copy_files(results, sources)
-    parsed: Parsed = {}
-    changes, _ = workspace.plan(paths, names, within, parsed)
+    parses = CppParses()
+    changes, _ = workspace.plan(paths, names, within, parses)
     fixes: dict[int, Fix] = {}
     for change in changes:
-        if prove_change(change, workspace, paths, names, parsed) is not None:
+        if prove_change(change, workspace, paths, names, parses) is not None:
             continue
         edits = _edits_of(change, workspace)
         for finding in open_findings:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from lintgv.codemods.unique_name_copies import Copy, Parsed
+from lintgv.codemods.unique_name_copies import Copy
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
 from lintgv.config import Config, config_for
 from lintgv.errors import ParseError
@@ -29,7 +29,7 @@ from lintgv.fixing.files import (
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.settle import syntax_errors
 from lintgv.fixing.thread_edits import excluded_naming
-from lintgv.holding import Holding
+from lintgv.holding import CppParses, Holding
 from lintgv.identities import bare_name
 from lintgv.model import Applicability, FileError, Language
 from lintgv.parsing.python import parse_module
@@ -114,13 +114,13 @@ class Workspace:
         paths: list[Path],
         names: frozenset[str],
         within: Collection[Path] | None,
-        parsed: Parsed,
+        parses: CppParses,
     ) -> tuple[list[Change], list[Skipped]]:
         """Plan the multi-file changes of the copies named `names` among `paths`, on the
-        current texts (see plan_changes). `parsed` is kept by a caller while it plans:
+        current texts (see plan_changes). `parses` is kept by a caller while it plans:
         not here, where the parses would outlive the plans of copies and add to the peak
         of the supply stage after them."""
-        return plan_changes(paths, self.read, names, within, self.config_of, self.holding, parsed)
+        return plan_changes(paths, self.read, names, within, self.config_of, self.holding, parses)
 
     def original(self, path: Path) -> str:
         known = self.known[path]
@@ -136,10 +136,10 @@ def prove_change(
     workspace: Workspace,
     paths: list[Path],
     names: frozenset[str],
-    parsed: Parsed | None = None,
+    parses: CppParses | None = None,
 ) -> str | None:
     """Return why `change` fails its proof (see the module docstring), or None; the
-    planning it does again reuses the `parsed` files."""
+    planning it does again reuses the files' `parses`."""
     for path, text in change.texts.items():
         before = workspace.read(path) or ""
         language = Language.PYTHON if path.suffix in (".py", ".pyi") else Language.CPP
@@ -163,7 +163,7 @@ def prove_change(
         within=set(change.texts),
         config_of=workspace.config_of,
         holding=workspace.holding,
-        parsed=parsed,
+        parses=parses,
     )
     if any(c.helper == change.helper for c in changes) or any(
         s.helper == change.helper for s in skipped
@@ -240,13 +240,13 @@ def fix_groups(
     C++ copy is run (in the sandbox) to tell whether its change is safe; without, no
     code of the tree runs."""
     ordered = sorted(paths, key=lambda p: p.as_posix())
-    parsed: Parsed = {}
+    parses = CppParses()
     outcomes: list[GroupFix] = []
     handled: set[str] = set()
     skipped: list[Skipped] = []
     for _ in range(max_rounds):
         try:
-            changes, skipped = workspace.plan(ordered, names, within, parsed)
+            changes, skipped = workspace.plan(ordered, names, within, parses)
         except Exception as exc:  # a planning bug must not lose the fixes already made
             log.debug("planning multi-file changes failed", exc_info=True)
             why = f"multi-file changes could not be planned: {type(exc).__name__}: {exc}"
@@ -269,7 +269,7 @@ def fix_groups(
                 reason = f"unsafe fix ({evidence}); apply with --unsafe"
             reason = reason or beyond_given(change, given)
             reason = reason or excluded_naming(excluded, workspace.read, bare_name(change.helper))
-            reason = reason or prove_change(change, workspace, ordered, names, parsed)
+            reason = reason or prove_change(change, workspace, ordered, names, parses)
             reason = reason or _commit(change, workspace, write, tree)
             wrapped = isinstance(change.copy, Copy) and bool(change.copy.wrapper)
             outcomes.append(

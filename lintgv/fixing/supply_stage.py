@@ -23,8 +23,9 @@ from lintgv.fixing.files import Tree
 from lintgv.fixing.groups import GroupFix, Workspace, apply_change, beyond_given
 from lintgv.fixing.python_calls import Parses
 from lintgv.fixing.thread_edits import Site, excluded_files, is_threading_site
-from lintgv.fixing.threading import CppParses, plan_threading
+from lintgv.fixing.threading import plan_threading
 from lintgv.fixing.threading_python import plan_python_threading
+from lintgv.holding import CppParses
 from lintgv.model import Language
 from lintgv.paths import display_path, is_too_wide, project_root_of
 from lintgv.records import frozen

@@ -50,10 +50,10 @@ from lintgv.fixing.thread_edits import (
 )
 from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import word_pattern
-from lintgv.holding import Holding
+from lintgv.holding import CppParses
 from lintgv.identities import cpp_identity
 from lintgv.model import Applicability, Edit, Language, SourceFile, Span
-from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, parse_cpp
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp
 from lintgv.parsing.cpp_nodes import LOOPS, function_declarator
 from lintgv.reading import may_name
 
@@ -61,32 +61,6 @@ Node = tree_sitter.Node
 _DECLARATION = f"GlobalVarSupply {PARAMETER}"
 _NEW_SUPPLY = cpp_members.NEW_SUPPLY
 _DEFAULTED = frozenset({"optional_parameter_declaration", "variadic_parameter_declaration"})
-
-
-class CppParses:
-    """The parses of a run's C++ files, each of the text it was last read with: a run
-    plans again after every change, and most files have not changed since (on TVM
-    v0.16, eight plans parsed 3,617 texts, 454 of them different)."""
-
-    def __init__(self) -> None:
-        self._kept: dict[Path, tuple[str, ParsedCpp]] = {}
-        self._used: set[Path] = set()
-        self.holding = Holding()  # which files name a function, for the same reason
-
-    def of(self, path: Path, text: str) -> ParsedCpp:
-        """Return the parse of `text`, the current text of `path`; raise ParseError."""
-        self._used.add(path)
-        kept = self._kept.get(path)
-        if kept is None or kept[0] != text:
-            kept = self._kept[path] = (text, parse_cpp(text))
-        return kept[1]
-
-    def keep_used(self) -> None:
-        """Forget the parses no plan asked for since the last call: the next plan reads
-        what this one did, but for the change between them, and the run holds no more
-        than one plan did (a parse holds many times its text)."""
-        self._kept = {path: self._kept[path] for path in self._used if path in self._kept}
-        self._used = set()
 
 
 def plan_threading(

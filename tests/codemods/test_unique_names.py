@@ -4,11 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from lintgv.codemods.unique_name_copies import Parsed
+from lintgv import holding as holding_module
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
 from lintgv.config import Config
-from lintgv.holding import Holding
+from lintgv.holding import CppParses, Holding
 from lintgv.model import Applicability
+from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 from lintgv.release import Release
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -383,26 +384,33 @@ def test_a_copy_returning_a_reference_is_replaced_with_its_declaration() -> None
     assert ' public:\n  tvm::NameSupply name_supply_ = tvm::NameSupply("");\n' in header
 
 
-def test_plans_over_the_same_files_share_their_parses_while_the_texts_stay() -> None:
-    # A migration plans again after each change: a file whose text is the same object is
-    # not parsed again, one whose text changed is, and the plan is the one a fresh
-    # planner makes.
+def test_plans_over_the_same_files_share_their_parses_while_the_texts_stay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A migration plans again after each change: a file whose text is the same is not
+    # parsed again, one whose text changed is, and the plan is the one a fresh planner
+    # makes.
+    parsed: list[str] = []  # the texts parsed, in order
+
+    def counted(text: str) -> ParsedCpp:
+        parsed.append(text)
+        return parse_cpp(text)
+
+    monkeypatch.setattr(holding_module, "parse_cpp", counted)
     source = FIXTURES / "fix_unique_names" / "src"
     texts = {path: path.read_text() for path in sorted(source.iterdir())}
-    holding, parsed = Holding(), Parsed()
-    first = plan_changes(list(texts), texts.get, holding=holding, parsed=parsed)
-    kept = {path: unit for path, (_, unit) in parsed.items()}
-    assert kept and all(unit is not None for unit in kept.values())
-    changed = next(iter(kept))
+    holding, parses = Holding(), CppParses()
+    first = plan_changes(list(texts), texts.get, holding=holding, parses=parses)
+    read = {text: path for path, text in texts.items() if text in parsed}
+    assert read
+    changed = next(iter(read.values()))
     texts[changed] = texts[changed] + "\n// edited\n"
-    again = plan_changes(list(texts), texts.get, holding=holding, parsed=parsed)
+    parsed.clear()
+    again = plan_changes(list(texts), texts.get, holding=holding, parses=parses)
+    assert parsed == [texts[changed]]
     fresh = plan_changes(list(texts), texts.get)
     assert [(c.helper, c.texts, c.sites) for c in again[0]] == [
         (c.helper, c.texts, c.sites) for c in fresh[0]
     ]
     assert again[1] == fresh[1]
     assert [c.texts for c in again[0]] != [c.texts for c in first[0]]
-    for path, unit in kept.items():
-        now = parsed[path][1]
-        assert (now is unit) == (path != changed), path
-        assert now is not None and now.text is texts[path]

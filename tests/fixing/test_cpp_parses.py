@@ -3,7 +3,7 @@ kept for as long as its text is the same, and made again when it changes."""
 
 from pathlib import Path
 
-from lintgv.fixing.threading import CppParses
+from lintgv.holding import CppParses
 
 
 def test_a_cpp_parse_is_kept_for_its_text_and_made_again_for_a_new_one() -> None:

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from lintgv.codemods.unique_name_copies import Parsed
 from lintgv.codemods.unique_names import HELPER_NAMES, UNPROVEN, Change, Skipped
 from lintgv.fixing import groups
 from lintgv.fixing.files import Tree
@@ -14,6 +13,7 @@ from lintgv.fixing.groups import GroupFix, Workspace, fix_groups
 from lintgv.fixing.proof import NameProof
 from lintgv.fixing.run import fix_paths
 from lintgv.fixing.summary import render_summary
+from lintgv.holding import CppParses
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 EXPECTED = FIXTURES / "fix_unique_names_fixed" / "src"
@@ -114,9 +114,9 @@ def test_a_file_changed_on_disk_stops_the_whole_change(
         workspace: Workspace,
         paths: list[Path],
         names: frozenset[str],
-        parsed: Parsed | None = None,
+        parses: CppParses | None = None,
     ) -> str | None:
-        reason = real_prove(change, workspace, paths, names, parsed)
+        reason = real_prove(change, workspace, paths, names, parses)
         (project / "src" / "codegen_c.cc").write_text("// edited meanwhile\n")
         return reason
 
