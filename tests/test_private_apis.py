@@ -7,6 +7,7 @@ new release: a failure names the API that moved, and the module that must change
 
 import contextlib
 import inspect
+import json
 import re
 import subprocess
 import sys
@@ -200,3 +201,99 @@ def test_a_check_loads_no_openssl(tmp_path: Path) -> None:
         [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr
+
+
+_DESCRIBE_LIBCST_DATACLASSES = r"""
+import dataclasses, json, re, sys, types
+
+if sys.argv[1] == "load":
+    from lintgv.parsing.libcst_import import load
+
+    load()
+else:
+    import libcst  # noqa: F401
+
+
+def value(v):
+    if isinstance(v, types.FunctionType):
+        cells = [value(c.cell_contents) for c in v.__closure__ or ()]
+        return ["function", v.__qualname__, code(v.__code__), cells,
+                value(v.__defaults__), value(v.__kwdefaults__)]
+    if isinstance(v, types.CodeType):
+        return code(v)
+    if isinstance(v, type):
+        return ["type", v.__module__, v.__qualname__]
+    if isinstance(v, (tuple, list)):
+        return [value(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): value(x) for k, x in v.items()}
+    if isinstance(v, frozenset):  # its repr's order changes with the string hashes
+        return ["frozenset", sorted(repr(x) for x in v)]
+    return re.sub(r" at 0x[0-9a-f]+", "", repr(v))
+
+
+def code(c):
+    return [c.co_name, c.co_code.hex(), list(c.co_names), list(c.co_varnames),
+            list(c.co_freevars), list(c.co_cellvars), [value(k) for k in c.co_consts]]
+
+
+def outcomes(cls, method, names):
+    # A subclass that can be made without __init__, abstract or not.
+    probe = type("Probe", (cls,), {})
+    probe.__abstractmethods__ = frozenset()
+    done = {}
+    for name in names:
+        try:
+            method(object.__new__(probe), name, *([0] if "set" in method.__name__ else []))
+            done[name] = "done"
+        except Exception as exc:
+            done[name] = [type(exc).__name__, str(exc)]
+    return done
+
+
+classes = {}
+for module in [m for n, m in sorted(sys.modules.items()) if n.startswith("libcst")]:
+    for cls in vars(module).values():
+        if not dataclasses.is_dataclass(cls) or not isinstance(cls, type):
+            continue
+        if cls.__module__ != module.__name__:
+            continue
+        names = [f.name for f in dataclasses.fields(cls)] + ["not_a_field"]
+        described = {}
+        for key, method in sorted(vars(cls).items()):
+            if key in ("__setattr__", "__delattr__") and cls.__dataclass_params__.frozen:
+                described[key] = outcomes(cls, method, names)
+            elif isinstance(method, types.FunctionType):
+                described[key] = value(method)
+        classes[f"{cls.__module__}.{cls.__qualname__}"] = described
+print(json.dumps(classes, sort_keys=True))
+"""
+
+
+def test_dataclass_internals_libcst_import_py_builds_libcst_with() -> None:
+    """lintgv/parsing/libcst_import.py has dataclasses skip, defer or share the compiling
+    of libcst's generated methods while libcst is imported. Every class must end with
+    what a plain import gives it: the same code closing over the same values, and a
+    deferred `__setattr__` or `__delattr__` that does the same (raises the same error
+    for each field, lets another name through the same way)."""
+    import dataclasses
+
+    if sys.version_info < (3, 13):
+        assert callable(dataclasses._create_fn) and callable(dataclasses._process_class)  # type: ignore[attr-defined]
+        assert "exec(" in inspect.getsource(dataclasses._create_fn)  # type: ignore[attr-defined]
+    described = {}
+    for mode in ("plain", "load"):
+        done = subprocess.run(
+            [sys.executable, "-c", _DESCRIBE_LIBCST_DATACLASSES, mode],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parents[1],
+        )
+        described[mode] = json.loads(done.stdout)
+    plain, loaded = described["plain"], described["load"]
+    assert len(plain) > 150 and plain.keys() == loaded.keys()
+    frozen = sum("__setattr__" in methods for methods in plain.values())
+    assert frozen > 100
+    for name, methods in plain.items():
+        assert loaded[name] == methods, name

@@ -21,9 +21,6 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
-
 from lintgv.codemods.includes import SUPPLY_MODULE, import_edit
 from lintgv.codemods.unique_name_copies import Skipped
 from lintgv.codemods.unique_name_shapes import NotRewritable
@@ -39,6 +36,7 @@ from lintgv.helpers.names import (
 from lintgv.helpers.python_shape import facts_of
 from lintgv.lines import LineIndex, split_lines
 from lintgv.model import Edit, Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
 from lintgv.parsing.walk import descendants
@@ -69,8 +67,10 @@ class _File:
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
         self.text = text
+        from libcst.metadata import ParentNodeProvider, PositionProvider  # parsed: imported
+
         self.module = parse_module(text)
-        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        wrapper = cst.MetadataWrapper(self.module, unsafe_skip_copy=True)
         self.positions = wrapper.resolve(PositionProvider)
         self.parents = wrapper.resolve(ParentNodeProvider)
 

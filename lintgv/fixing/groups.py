@@ -10,8 +10,6 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
-import libcst as cst
-
 from lintgv.codemods.unique_name_copies import Copy
 from lintgv.codemods.unique_names import Change, Skipped, plan_changes
 from lintgv.config import Config, config_for
@@ -32,6 +30,7 @@ from lintgv.fixing.thread_edits import excluded_naming
 from lintgv.holding import CppParses, Holding
 from lintgv.identities import bare_name
 from lintgv.model import Applicability, FileError, Language
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python import parse_module
 from lintgv.paths import display_path
 from lintgv.reading import read_source

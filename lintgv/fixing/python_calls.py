@@ -11,14 +11,13 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from pathlib import Path
 
-import libcst as cst
-
 from lintgv.allocator import give_back
 from lintgv.codemods.supply_python import SupplyPlanner
 from lintgv.errors import ParseError
 from lintgv.helpers.names import word_pattern
 from lintgv.holding import Holding
 from lintgv.model import Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted, module_of, resolve_relative
 from lintgv.parsing.python import ParsedPython, parse_python
 from lintgv.parsing.walk import children, trivia

@@ -6,12 +6,11 @@ Apart from the threader (fixing/python_threader.py) because these are positions 
 not questions of who calls whom: each edit is found from the nodes' spans alone.
 """
 
-import libcst as cst
-
 from lintgv.fixing.python_calls import PyFile
 from lintgv.fixing.thread_edits import PARAMETER
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, Span
+from lintgv.parsing import libcst_lazy as cst
 
 _DECLARATION = f"{PARAMETER}: GlobalVarSupply"
 

@@ -10,12 +10,11 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import libcst as cst
-
 from lintgv.fixing.python_calls import PyFile
 from lintgv.helpers.python_shape import is_docstring
 from lintgv.lines import LineIndex
 from lintgv.model import Edit, Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted
 from lintgv.parsing.walk import descendants
 from lintgv.records import frozen

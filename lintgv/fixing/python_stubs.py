@@ -11,9 +11,8 @@ its own: no call in it is followed, only its declarations and its imports.
 import re
 from collections.abc import Sequence
 
-import libcst as cst
-
 from lintgv.fixing.python_calls import PyFile, Target
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.walk import descendants
 
 _SUPPLY_NAME = re.compile(r"\bGlobalVarSupply\b")

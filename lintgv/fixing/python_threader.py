@@ -11,8 +11,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-import libcst as cst
-
 from lintgv.codemods import python_scope as scope
 from lintgv.codemods.names import free_name
 from lintgv.fixing import python_members
@@ -33,6 +31,7 @@ from lintgv.fixing.python_edits import argument_edit, parameter_edit
 from lintgv.fixing.python_stubs import stub_declaration
 from lintgv.fixing.thread_edits import PARAMETER, ThreadEdits, excluded_naming
 from lintgv.model import Edit, Span
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.names import dotted, parameter_names
 from lintgv.prefilter import matches
 from lintgv.reading import may_name

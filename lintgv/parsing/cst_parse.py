@@ -31,16 +31,14 @@ _PARSING = _Parsing()
 @cache
 def _hook() -> None:
     """Make every node's check ask whether its thread is parsing (once per process)."""
-    from libcst._nodes.base import CSTNode
-
-    checked = CSTNode.__post_init__
+    checked = cst.CSTNode.__post_init__
 
     @wraps(checked)
-    def __post_init__(self: CSTNode) -> None:
+    def __post_init__(self: libcst.CSTNode) -> None:
         if not _PARSING.depth:
             checked(self)
 
-    CSTNode.__post_init__ = __post_init__  # type: ignore[method-assign]
+    cst.CSTNode.__post_init__ = __post_init__  # type: ignore[method-assign]
 
 
 def unchecked_parse(text: str) -> libcst.Module:
