@@ -204,7 +204,7 @@ def test_a_check_loads_no_openssl(tmp_path: Path) -> None:
 
 
 _DESCRIBE_LIBCST_DATACLASSES = r"""
-import dataclasses, json, re, sys, types
+import dataclasses, inspect, json, re, sys, types
 
 if sys.argv[1] == "load":
     from lintgv.parsing.libcst_import import load
@@ -217,8 +217,8 @@ else:
 def value(v):
     if isinstance(v, types.FunctionType):
         cells = [value(c.cell_contents) for c in v.__closure__ or ()]
-        return ["function", v.__qualname__, code(v.__code__), cells,
-                value(v.__defaults__), value(v.__kwdefaults__)]
+        return ["function", v.__qualname__, v.__module__, v.__doc__, code(v.__code__), cells,
+                value(v.__defaults__), value(v.__kwdefaults__), value(v.__annotations__)]
     if isinstance(v, types.CodeType):
         return code(v)
     if isinstance(v, type):
@@ -233,21 +233,39 @@ def value(v):
 
 
 def code(c):
-    return [c.co_name, c.co_code.hex(), list(c.co_names), list(c.co_varnames),
+    return [c.co_name, c.co_flags, c.co_code.hex(), list(c.co_names), list(c.co_varnames),
             list(c.co_freevars), list(c.co_cellvars), [value(k) for k in c.co_consts]]
 
 
-def outcomes(cls, method, names):
-    # A subclass that can be made without __init__, abstract or not.
-    probe = type("Probe", (cls,), {})
-    probe.__abstractmethods__ = frozenset()
-    done = {}
+def outcome(call):
+    try:
+        call()
+        return "done"
+    except Exception as exc:
+        return [type(exc).__name__, str(exc)]
+
+
+def deferrable(cls, method, names):
+    # What may tell a deferred method from the compiled one, but for its code: how it is
+    # named and called, and what it does to an instance of the class itself (or, for an
+    # abstract one, of a subclass), by position, by keyword and with an argument missing.
+    made = cls
+    if inspect.isabstract(cls):
+        made = type("Probe", (cls,), {})
+        made.__abstractmethods__ = frozenset()
+    setting = method.__name__ == "__setattr__"
+    done = {
+        "named": [method.__qualname__, method.__module__, method.__doc__,
+                  str(inspect.signature(method)), value(method.__annotations__),
+                  value(method.__defaults__), value(method.__kwdefaults__)],
+        "missing": outcome(lambda: method(object.__new__(made))),
+    }
     for name in names:
-        try:
-            method(object.__new__(probe), name, *([0] if "set" in method.__name__ else []))
-            done[name] = "done"
-        except Exception as exc:
-            done[name] = [type(exc).__name__, str(exc)]
+        extra = {"value": 0} if setting else {}
+        done[name] = [
+            outcome(lambda: method(object.__new__(made), name, *extra.values())),
+            outcome(lambda: method(object.__new__(made), name=name, **extra)),
+        ]
     return done
 
 
@@ -259,10 +277,13 @@ for module in [m for n, m in sorted(sys.modules.items()) if n.startswith("libcst
         if cls.__module__ != module.__name__:
             continue
         names = [f.name for f in dataclasses.fields(cls)] + ["not_a_field"]
-        described = {}
+        described = {
+            "class": [cls.__doc__, str(inspect.signature(cls)), sorted(vars(cls)),
+                      value(getattr(cls, "__match_args__", None))],
+        }
         for key, method in sorted(vars(cls).items()):
             if key in ("__setattr__", "__delattr__") and cls.__dataclass_params__.frozen:
-                described[key] = outcomes(cls, method, names)
+                described[key] = deferrable(cls, method, names)
             elif isinstance(method, types.FunctionType):
                 described[key] = value(method)
         classes[f"{cls.__module__}.{cls.__qualname__}"] = described
@@ -273,9 +294,11 @@ print(json.dumps(classes, sort_keys=True))
 def test_dataclass_internals_libcst_import_py_builds_libcst_with() -> None:
     """lintgv/parsing/libcst_import.py has dataclasses skip, defer or share the compiling
     of libcst's generated methods while libcst is imported. Every class must end with
-    what a plain import gives it: the same code closing over the same values, and a
-    deferred `__setattr__` or `__delattr__` that does the same (raises the same error
-    for each field, lets another name through the same way)."""
+    what a plain import gives it: the same signature and docstring, the same methods
+    (code, flags, annotations and the values they close over), and a deferred
+    `__setattr__` or `__delattr__` named and called as the compiled one, which does the
+    same (raises the same error for each field, lets another name through the same way,
+    by position or keyword)."""
     import dataclasses
 
     if sys.version_info < (3, 13):
@@ -297,3 +320,57 @@ def test_dataclass_internals_libcst_import_py_builds_libcst_with() -> None:
     assert frozen > 100
     for name, methods in plain.items():
         assert loaded[name] == methods, name
+
+
+_ANOTHER_THREAD_DURING_LOAD = r"""
+import dataclasses, json, threading
+
+from lintgv.parsing.libcst_import import load  # lintgv's own imports done: only libcst's
+
+started, loading, loaded = threading.Event(), threading.Event(), threading.Event()
+made = []
+
+
+def making():
+    started.set()
+    while not loaded.is_set():
+        during = loading.is_set()
+
+        @dataclasses.dataclass(frozen=True)
+        class Made:
+            y: int
+
+            def __repr__(self):
+                return "own"
+
+        made.append([during, Made.__init__.__annotations__ == {"y": int, "return": None},
+                     Made.__setattr__.__code__.co_filename, repr(Made(1)), Made(1) == Made(1)])
+
+
+thread = threading.Thread(target=making)
+thread.start()
+started.wait()
+loading.set()
+load()
+loaded.set()
+thread.join()
+print(json.dumps(made))
+"""
+
+
+def test_a_dataclass_another_thread_makes_meanwhile_is_made_as_it_is() -> None:
+    """While libcst_import.load has dataclasses patched, a class another thread makes
+    must come out as without it: its annotations real, its `__setattr__` compiled, its
+    own `__repr__` kept, an `__eq__` of its own."""
+    done = subprocess.run(
+        [sys.executable, "-c", _ANOTHER_THREAD_DURING_LOAD],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    made = json.loads(done.stdout)
+    meanwhile = [m[1:] for m in made if m[0]]
+    assert meanwhile, "no class was made while libcst was imported"
+    assert all(m == [True, "<string>", "own", True] for m in meanwhile), meanwhile[:3]
