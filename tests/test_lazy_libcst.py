@@ -147,3 +147,53 @@ def test_a_python_file_whose_shape_triggers_hold_no_shape_imports_no_libcst(
     report, imported = _check(tmp_path)
     assert "libcst" in imported
     assert "copy.py:1:5: GV201" in report and "poll.py" not in report
+
+
+_THROUGH_LOAD = r"""
+import runpy, sys
+
+sys.argv = ["lintgv", *sys.argv[1:]]
+try:
+    runpy.run_module("lintgv", run_name="__main__")
+except SystemExit:
+    pass
+import libcst
+
+# A frozen node class's __setattr__ is compiled when first called only under
+# libcst_import.load: a plain import compiles it from "<string>" at once.
+sys.stdout.write("\n" + libcst.Name.__setattr__.__code__.co_filename + "\n")
+"""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check", "--no-cache"],
+        ["check", "--no-cache", "--format", "json"],
+        ["fix", "--unsafe", "--diff", "--no-cache"],
+    ],
+    ids=["check", "json-report", "fix"],
+)
+def test_a_run_that_parses_python_imports_libcst_through_libcst_import(
+    tmp_path: Path, command: list[str]
+) -> None:
+    # libcst_import.load makes the import cheaper; a path that imports libcst another way
+    # (a module-level `import libcst` reached first) would quietly lose that.
+    (tmp_path / "f.py").write_text(
+        'import tvm\n\n\ndef f(mod):\n    mod[tvm.ir.GlobalVar("f")] = mod["main"]\n',
+        encoding="utf-8",
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(Path(lintgv.__file__).parents[1]), env.get("PYTHONPATH")])
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", _THROUGH_LOAD, *command, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert "GV101" in result.stdout or "fresh_global" in result.stdout, result.stderr
+    assert result.stdout.rstrip().rpartition("\n")[2].endswith("libcst_import.py")
