@@ -67,9 +67,10 @@ class _File:
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
         self.text = text
-        from libcst.metadata import ParentNodeProvider, PositionProvider  # parsed: imported
-
         self.module = parse_module(text)
+        # The parse has loaded libcst (through libcst_import); its metadata comes with it.
+        from libcst.metadata import ParentNodeProvider, PositionProvider
+
         wrapper = cst.MetadataWrapper(self.module, unsafe_skip_copy=True)
         self.positions = wrapper.resolve(PositionProvider)
         self.parents = wrapper.resolve(ParentNodeProvider)
