@@ -161,15 +161,24 @@ class Discovery:
         """Return the config governing files in `folder` (the nearest config file upward)."""
         return self._config_of(os.path.abspath(folder))
 
-    def _config_of(self, folder: str) -> Config:
+    def _config_of(self, folder: str, config_listed: bool = True) -> Config:
+        """Return the config governing files in the absolute `folder`. `config_listed`
+        False: the walk's listing of it holds no config file's name, in any case (a file
+        system may not tell case apart), so none is looked up; each is noted absent, as a
+        lookup would have noted it."""
         if self.fixed is not None:  # --config governs every file
             return self.fixed
         known = self._configs.get(folder)
         if known is not None:
             return known
-        for name in CONFIG_FILES:
-            self._note(os.path.join(folder, name))
-        found = _config_file_in(folder)
+        if not config_listed:
+            for name in CONFIG_FILES:
+                self.read.setdefault(os.path.join(folder, name), None)
+            found = None
+        else:
+            for name in CONFIG_FILES:
+                self._note(os.path.join(folder, name))
+            found = _config_file_in(folder)
         if found is not None:
             config = self._load(Path(found))
         else:
@@ -189,7 +198,10 @@ class Discovery:
 
     def module_name(self, path: str) -> str:
         """Return the dotted module name of a Python file from the packages around it."""
-        folder, name = os.path.split(os.path.abspath(path))
+        return self._module_in(*os.path.split(os.path.abspath(path)))
+
+    def _module_in(self, folder: str, name: str) -> str:
+        """Return the dotted module name of the file `name` in the absolute `folder`."""
         package = self._package(folder)
         stem = os.path.splitext(name)[0]
         if stem == "__init__":
@@ -277,7 +289,9 @@ class Discovery:
                 unseen.append(Path(folder))
                 continue
             try:
-                config = self._config_of(absolute)
+                config = self._config_of(
+                    absolute, any(e.name.lower() in _CONFIG_NAMES for e in entries)
+                )
             except ConfigError as exc:
                 errors.append((Path(folder), str(exc)))
                 unseen.append(Path(folder))
@@ -298,6 +312,7 @@ class Discovery:
                     ignores = (*ignores, ignore)
             excluded = matcher(config.exclude + config.extend_exclude)
             root = str(config.root).rstrip("/") + "/"
+            here = Path(folder)  # each file's path is made from it: a parse of its name only
             subfolders = []
             for entry in entries:
                 try:
@@ -330,7 +345,10 @@ class Discovery:
                     full = os.path.realpath(full)
                 if full not in seen:
                     seen.add(full)
-                    yield self._candidate(os.path.join(folder, entry.name), language, config)
+                    module = (
+                        self._module_in(absolute, entry.name) if language == Language.PYTHON else ""
+                    )
+                    yield Candidate(here / entry.name, language, config, module)
             stack.extend(reversed(subfolders))
 
     def _is_excluded(self, given: Path, config: Config) -> bool:
@@ -401,6 +419,9 @@ class Discovery:
         self._note(exclude)
         ignore = _read_gitignore(exclude, base=root)
         return () if ignore is None else (ignore,)
+
+
+_CONFIG_NAMES = frozenset(name.lower() for name in CONFIG_FILES)
 
 
 def _config_file_in(folder: str) -> str | None:
