@@ -35,13 +35,6 @@ from typing import Any
 _LOCK = threading.Lock()
 
 
-class _Processing(threading.local):
-    """The classes `@dataclass` is processing on this thread, innermost last."""
-
-    def __init__(self) -> None:
-        self.classes: list[type] = []
-
-
 def _dropped(*args: object, **kwargs: object) -> None:
     """Stands in for a method dataclasses drops; it fails loudly if ever kept."""
     raise AssertionError("dataclasses kept a method that its class already defined")
@@ -77,24 +70,27 @@ def load() -> ModuleType:
             import libcst  # another thread's import of it may still be running: wait
 
             return libcst
+        # Only this thread's classes are made differently: another thread's dataclass,
+        # made meanwhile, goes through dataclasses as it is.
         loading = threading.get_ident()
-        processing = _Processing()
+        processing: list[type] = []  # the classes `@dataclass` is making, innermost last
         compiled: dict[str, CodeType] = {}
         process_class = dataclasses._process_class  # type: ignore[attr-defined]
         create_fn = dataclasses._create_fn
 
         def process(cls: type, *args: Any) -> type:
-            processing.classes.append(cls)
+            if threading.get_ident() != loading:
+                return process_class(cls, *args)  # type: ignore[no-any-return]
+            processing.append(cls)
             try:
                 return process_class(cls, *args)  # type: ignore[no-any-return]
             finally:
-                processing.classes.pop()
+                processing.pop()
 
         def create(name: str, *args: Any, **kwargs: Any) -> object:
-            if threading.get_ident() != loading:  # another thread's dataclass: as it is
+            if threading.get_ident() != loading:
                 return create_fn(name, *args, **kwargs)
-            defined = processing.classes and name in processing.classes[-1].__dict__
-            if defined and name in ("__repr__", "__eq__"):
+            if name in ("__repr__", "__eq__") and name in processing[-1].__dict__:
                 return _dropped
             if name in ("__setattr__", "__delattr__"):
                 return _deferred(create_fn, name, args, kwargs)
@@ -102,10 +98,11 @@ def load() -> ModuleType:
 
         def exec_once(source: str | CodeType, *args: Any) -> None:
             if isinstance(source, str):
-                code = compiled.get(source) if threading.get_ident() == loading else None
+                mine = threading.get_ident() == loading
+                code = compiled.get(source) if mine else None
                 if code is None:
                     code = compile(source, "<string>", "exec", dont_inherit=True)
-                    if threading.get_ident() == loading:
+                    if mine:
                         compiled[source] = code
                 source = code
             exec(source, *args)
