@@ -1,6 +1,7 @@
 """libcst is imported only when a run parses Python (see lintgv/parsing/libcst_lazy.py):
 a run over C++ alone, or over Python files with no trigger word, never imports it."""
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -196,4 +197,7 @@ def test_a_run_that_parses_python_imports_libcst_through_libcst_import(
         check=False,
     )
     assert "GV101" in result.stdout or "fresh_global" in result.stdout, result.stderr
-    assert result.stdout.rstrip().rpartition("\n")[2].endswith("libcst_import.py")
+    # Where dataclasses compiles each method apart (CPython 3.11 and 3.12), load() defers
+    # that one; elsewhere it imports libcst as it is.
+    deferred = "libcst_import.py" if hasattr(dataclasses, "_create_fn") else "<string>"
+    assert result.stdout.rstrip().rpartition("\n")[2].endswith(deferred)
