@@ -167,14 +167,13 @@ def test_a_pieces_lines_are_what_a_scan_of_the_piece_alone_finds(text: str) -> N
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Return the texts python_parts asks libcst to parse from now on, in order."""
     texts: list[str] = []
-    parse = cst.parse_module
+    parse = python_parts.unchecked_parse
 
     def spy(source: str) -> cst.Module:
         texts.append(source)
         return parse(source)
 
-    # Where python_parts looks it up: its libcst is parsing/libcst_lazy.py.
-    monkeypatch.setattr(python_parts.cst, "parse_module", spy)
+    monkeypatch.setattr(python_parts, "unchecked_parse", spy)
     return texts
 
 

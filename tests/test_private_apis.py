@@ -207,9 +207,10 @@ _DESCRIBE_LIBCST_DATACLASSES = r"""
 import dataclasses, inspect, json, re, sys, types
 
 if sys.argv[1] == "load":
-    from lintgv.parsing.libcst_import import load
+    from lintgv.parsing.libcst_import import complete, load
 
     load()
+    complete()  # the rest of the package, imported as it is
 else:
     import libcst  # noqa: F401
 

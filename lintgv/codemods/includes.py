@@ -14,6 +14,7 @@ from lintgv.lines import lines_with_breaks
 from lintgv.model import Edit, Span
 from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.cpp import ParsedCpp
+from lintgv.parsing.cst_parse import parse
 from lintgv.parsing.python import quiet_parse
 
 GLOBAL_VAR_SUPPLY_HEADER = "tvm/ir/global_var_supply.h"
@@ -207,7 +208,7 @@ def _without_alias(source: str, name: str, asname: str | None) -> str | None:
     """Return the import statement `source` without `name [as asname]` ("" when nothing
     is left of it), or None when libcst does not read it as one such import."""
     try:
-        module = cst.parse_module(source)
+        module = parse(source)
     except cst.ParserSyntaxError:
         return None
     line = module.body[0] if len(module.body) == 1 else None

@@ -240,7 +240,12 @@ def insertion_line(tools: Tools, statement: cst.CSTNode) -> int:
 def names_in(node: cst.CSTNode) -> set[str]:
     """Return every plain name used or bound inside `node`."""
     names: set[str] = set()
-    walk(node, [{"visit_Name": lambda name: names.add(cst.ensure_type(name, cst.Name).value)}])
+
+    def visit_Name(name: cst.CSTNode) -> None:
+        assert isinstance(name, cst.Name)
+        names.add(name.value)
+
+    walk(node, [{"visit_Name": visit_Name}])
     return names
 
 

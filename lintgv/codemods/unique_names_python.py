@@ -37,6 +37,7 @@ from lintgv.helpers.python_shape import facts_of
 from lintgv.lines import LineIndex, split_lines
 from lintgv.model import Edit, Span
 from lintgv.parsing import libcst_lazy as cst
+from lintgv.parsing.libcst_import import complete
 from lintgv.parsing.names import dotted
 from lintgv.parsing.python import parse_module
 from lintgv.parsing.walk import descendants
@@ -68,10 +69,11 @@ class _File:
         self.path = path
         self.text = text
         self.module = parse_module(text)
-        # The parse has loaded libcst (through libcst_import); its metadata comes with it.
+        # Its metadata providers are not among what a parse loads of libcst.
+        libcst = complete()
         from libcst.metadata import ParentNodeProvider, PositionProvider
 
-        wrapper = cst.MetadataWrapper(self.module, unsafe_skip_copy=True)
+        wrapper = libcst.MetadataWrapper(self.module, unsafe_skip_copy=True)
         self.positions = wrapper.resolve(PositionProvider)
         self.parents = wrapper.resolve(ParentNodeProvider)
 

@@ -22,17 +22,51 @@ each class the same signature and docstring. A deferred method has the compiled 
 name, signature, module and answers; only its code and an extra frame in a traceback
 tell it apart. A dataclass made by another thread meanwhile is made as it is. Where
 dataclasses is built otherwise, libcst is imported as it is.
+
+Nor does a check need all of libcst's package. Its `__init__` imports its metadata
+providers (and subprocess, json and urllib with them), its helpers, its batched visitors
+and its pure-Python parser's tokenizer, none of which a parse or a rule uses: a third of
+the import's time and 2 MiB of each process that parses Python. So `load` makes the
+package itself, imports only the modules of its errors and nodes and the native parser,
+and binds on the package the names its `__init__` binds from those modules (read from
+the `__init__`'s own imports, so a release that moves a name moves it here too): what
+the native parser looks up on the package, and what `libcst_lazy` gives lintgv. The rest
+of the package is imported on the first lookup of a name it lacks (`complete` does it on
+purpose: the Python unique-name codemod reads libcst's metadata). If the package is laid
+out otherwise (its `__init__` binds none of these names, a module moved), libcst is
+imported whole, as it is.
 """
 
 # No `from __future__ import annotations` here: `compile` and `exec` called from this
 # module would hand its flags to the methods they make, and dataclasses' own have none.
+import ast
 import dataclasses
+import importlib
+import importlib.util
 import sys
 import threading
+from functools import cache
 from types import CodeType, ModuleType
 from typing import Any
 
-_LOCK = threading.Lock()
+# Reentrant: a name looked up on the package while its `__init__` runs (see complete)
+# comes back to it in the same thread: that must end in an error, not hang.
+_LOCK = threading.RLock()
+
+# What a parse and the rules need of libcst, in an order that imports: the node modules
+# of libcst 1.5 on take CSTLogicError from the package itself, so the errors come first.
+_PARSING_MODULES = (
+    "libcst._exceptions",
+    "libcst._flatten_sentinel",
+    "libcst._maybe_sentinel",
+    "libcst._removal_sentinel",
+    "libcst._nodes.base",
+    "libcst._nodes.whitespace",
+    "libcst._nodes.op",
+    "libcst._nodes.expression",
+    "libcst._nodes.statement",
+    "libcst._nodes.module",
+)
 
 
 def _dropped(*args: object, **kwargs: object) -> None:
@@ -64,12 +98,15 @@ def _deferred(create_fn: Any, method: str, args: tuple[Any, ...], kwargs: dict[s
 
 
 def load() -> ModuleType:
-    """Import libcst (once per process) and return it."""
+    """Import libcst's errors, nodes and native parser (once per process) and return its
+    package (see above)."""
     with _LOCK:
-        if "libcst" in sys.modules or not hasattr(dataclasses, "_create_fn"):
+        if "libcst" in sys.modules:
             import libcst  # another thread's import of it may still be running: wait
 
             return libcst
+        if not hasattr(dataclasses, "_create_fn"):
+            return _import_parsing()
         # Only this thread's classes are made differently: another thread's dataclass,
         # made meanwhile, goes through dataclasses as it is.
         loading = threading.get_ident()
@@ -111,9 +148,76 @@ def load() -> ModuleType:
         dataclasses._create_fn = create
         dataclasses.exec = exec_once  # type: ignore[attr-defined]
         try:
-            import libcst
+            return _import_parsing()
         finally:
             dataclasses._process_class = process_class  # type: ignore[attr-defined]
             dataclasses._create_fn = create_fn
             del dataclasses.exec  # type: ignore[attr-defined]
+
+
+def parsing_names() -> frozenset[str]:
+    """The names `load` binds on libcst's package (see above): those lintgv may use."""
+    return frozenset(alias for bound in _bound_names().values() for _, alias in bound)
+
+
+def complete() -> ModuleType:
+    """Return libcst's package with everything its `__init__` binds, importing the rest
+    of it now if `load` left it out."""
+    libcst = load()
+    with _LOCK:
+        hook = vars(libcst).get("__getattr__")
+        if getattr(hook, "__module__", None) != __name__:
+            return libcst  # imported whole, or completed already
+        spec = libcst.__spec__
+        assert spec is not None and spec.loader is not None
+        # The hook stays while the `__init__` runs: another thread that looks a name up
+        # meanwhile waits for the lock above, then finds it.
+        spec.loader.exec_module(libcst)
+        del libcst.__getattr__
+    return libcst
+
+
+@cache
+def _bound_names() -> dict[str, list[tuple[str, str]]]:
+    """Return, for each of _PARSING_MODULES, the (name, alias) pairs that libcst's
+    `__init__` imports from it, read from its source without running it."""
+    spec = importlib.util.find_spec("libcst")
+    source = spec.loader.get_source("libcst") if spec and spec.loader else None  # type: ignore[attr-defined]
+    bound: dict[str, list[tuple[str, str]]] = {}
+    for statement in ast.parse(source or "").body:
+        if isinstance(statement, ast.ImportFrom) and statement.module in _PARSING_MODULES:
+            bound.setdefault(statement.module, []).extend(
+                (alias.name, alias.asname or alias.name) for alias in statement.names
+            )
+    return bound
+
+
+def _import_parsing() -> ModuleType:
+    """Import libcst's errors, nodes and native parser under a package of their own
+    making (see above), or libcst whole if it is laid out otherwise."""
+    bound = _bound_names()
+    spec = importlib.util.find_spec("libcst")
+    if not bound.get("libcst._exceptions") or spec is None:
+        import libcst
+
         return libcst
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["libcst"] = package
+    try:
+        for name in _PARSING_MODULES:
+            module = importlib.import_module(name)
+            for attribute, alias in bound.get(name, ()):
+                setattr(package, alias, getattr(module, attribute))
+        importlib.import_module("libcst.native")
+    except (ImportError, AttributeError):
+        for name in [n for n in sys.modules if n.partition(".")[0] == "libcst"]:
+            del sys.modules[name]
+        import libcst
+
+        return libcst
+
+    def __getattr__(name: str) -> object:
+        return getattr(complete(), name)
+
+    package.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return package

@@ -25,10 +25,10 @@ from dataclasses import field
 from itertools import accumulate
 from typing import TypeGuard, cast
 
-import libcst as cst
 from libcst._nodes.internal import CodegenState
-from libcst.metadata import CodePosition, CodeRange
+from libcst._position import CodePosition, CodeRange
 
+from lintgv.parsing import libcst_lazy as cst
 from lintgv.parsing.python_lines import line_offsets
 from lintgv.records import frozen, mutable
 

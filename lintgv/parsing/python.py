@@ -26,7 +26,7 @@ from lintgv.records import frozen, mutable
 # positions.py builds on libcst's code generation, so importing it imports libcst: it is
 # imported where a parse needs it, not with this module.
 if TYPE_CHECKING:
-    from libcst.metadata import CodeRange
+    from libcst._position import CodeRange
 
     from lintgv.parsing.positions import Located
 
@@ -62,7 +62,7 @@ class _Parents:
 class ParsedPython:
     """A parsed file; positions and names are worked out only when a rule asks."""
 
-    wrapper: cst.MetadataWrapper
+    module: cst.Module
     # The dotted module name of the file, for resolving relative imports ("" if unknown).
     module_name: str
     # For a partial parse, the file's line number of each parsed line; empty when whole.
@@ -71,10 +71,6 @@ class ParsedPython:
     starts: tuple[int, ...] | None = None
     # Where every statement starts, from CPython's parse of the same text, when known.
     located: Located | None = None
-
-    @property
-    def module(self) -> cst.Module:
-        return self.wrapper.module
 
     @property
     def complete(self) -> bool:
@@ -274,7 +270,7 @@ def parse_python(
             partial, line_map = compact(text, selection)
             module, tree = _parse_both(partial, parts)
             return ParsedPython(
-                cst.MetadataWrapper(module, unsafe_skip_copy=True),
+                module,
                 module_name,
                 line_map,
                 _starts(module, tree),
@@ -293,9 +289,8 @@ def parse_python(
         ) from exc
     except RecursionError as exc:
         raise ParseError("Python nesting too deep to parse") from exc
-    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
     return ParsedPython(
-        wrapper, module_name, starts=_starts(module, tree), located=_located(text, tree)
+        module, module_name, starts=_starts(module, tree), located=_located(text, tree)
     )
 
 

@@ -129,11 +129,15 @@ class PythonSites(PythonRule):
         self._note_facts(node)
         if self._class_depth or not node.args:
             return
-        if _is_supply_call(node) and isinstance(node.args[0].value, cst.Name):
-            # `names.reserve_name(x)`: from 0.25 on, GlobalVar(x) is sanctioned after it.
-            method = cst.ensure_type(node.func, cst.Attribute).attr.value
-            if method in ("reserve_name", "ReserveName"):
-                self._supplied_names[-1].add(node.args[0].value.value)
+        # `names.reserve_name(x)`: from 0.25 on, GlobalVar(x) is sanctioned after it.
+        func, first = node.func, node.args[0].value
+        if (
+            _is_supply_call(node)
+            and isinstance(func, cst.Attribute)
+            and isinstance(first, cst.Name)
+            and func.attr.value in ("reserve_name", "ReserveName")
+        ):
+            self._supplied_names[-1].add(first.value)
         names = self.qualified_names(node.func)
         extra = set(self.config.extra_constructors)
         if not any(PYTHON_CONSTRUCTOR.match(n) or n in extra for n in names):
