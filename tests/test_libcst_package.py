@@ -154,27 +154,32 @@ from lintgv.parsing.libcst_import import complete, load
 
 libcst = load()
 how = HOW
+looked_up = []
 if how == "lookup":
-    libcst.MetadataWrapper
-elif how == "submodule":
-    from libcst.metadata import PositionProvider
+    looked_up.append(libcst.MetadataWrapper)
+elif how == "submodules":
+    import libcst.helpers  # looks up names of the package while it is half made
+    import libcst.display
+    from libcst.metadata import MetadataWrapper
+    looked_up.append(MetadataWrapper)
 elif how == "threads":
     barrier = threading.Barrier(4)
-    found = []
     def look():
         barrier.wait()
-        found.append(libcst.MetadataWrapper.__name__)
+        looked_up.append(libcst.MetadataWrapper)
     threads = [threading.Thread(target=look) for _ in range(4)]
     for t in threads: t.start()
     for t in threads: t.join()
-    assert found == ["MetadataWrapper"] * 4, found
-else:
-    complete()
-module = libcst.parse_module("x = f(1)\n")  # a plain import binds `native` only now
+hook_before = "__getattr__" in vars(libcst)
+complete()
+module = libcst.parse_module("x = f(1)\n")
 mine = {n: getattr(libcst, n) for n in libcst.__all__}
-names = sorted(n for n in vars(libcst) if not n.startswith("__"))
 print(json.dumps({
-    "names": names,
+    "looked up": [v is libcst.MetadataWrapper for v in looked_up],
+    "hook before": hook_before,
+    "names": sorted(  # its modules apart: an import of one binds it on the package
+        n for n, v in vars(libcst).items() if n[:2] != "__" and type(v) is not type(sys)
+    ),
     "same": all(
         v is getattr(sys.modules[v.__module__], n)
         for n, v in mine.items() if isinstance(v, type) and v.__module__ in sys.modules
@@ -185,37 +190,179 @@ print(json.dumps({
 """
 
 
-@pytest.mark.parametrize("how", ["complete", "lookup", "submodule", "threads"])
-def test_the_rest_of_the_package_comes_on_first_need(how: str) -> None:
-    """`complete`, a lookup of a name the package lacks, an import of one of its other
-    modules, or four threads looking a name up at once: each leaves the package with the
-    names and objects of a plain import, and its hook gone."""
+@pytest.mark.parametrize(
+    ("how", "looked_up"), [("complete", 0), ("lookup", 1), ("submodules", 1), ("threads", 4)]
+)
+def test_the_rest_of_the_package_comes_on_first_need(how: str, looked_up: int) -> None:
+    """A name the package lacks, looked up (from one thread or four at once) or imported
+    by another of libcst's modules (which may look names up on the half-made package),
+    is the object a plain import gives. `complete` then leaves the package with a plain
+    import's names and objects, and its hook gone."""
     completed = _run(_COMPLETED.replace("HOW", repr(how)))
     plain = _run(
-        "import json, libcst\n"
-        "libcst.parse_module('')\n"
-        "print(json.dumps({'names': sorted(n for n in vars(libcst) if n[:2] != '__')}))\n"
+        "import json, sys, libcst\n"
+        "print(json.dumps({'names': sorted(n for n, v in vars(libcst).items()\n"
+        "    if n[:2] != '__' and type(v) is not type(sys))}))\n"
     )
+    assert completed["looked up"] == [True] * looked_up
+    assert completed["hook before"] is True
     assert completed["names"] == plain["names"]
     assert completed["same"] is True
     assert completed["hook"] is False
     assert completed["parsed"] == "x = f(1)\n"
 
 
-_FALLBACK = r"""
-import json, sys
+_OTHERWISE = r"""
+import contextlib, io, json, runpy, sys, tempfile
+from pathlib import Path
 from lintgv.parsing import libcst_import
 
-libcst_import._PARSING_MODULES += ("libcst._not_there",)
+found = libcst_import._imports_of_init()
+if HOW == "no source":
+    libcst_import._imports_of_init = lambda: ()
+else:  # a module the `__init__` names is not there
+    libcst_import._imports_of_init = lambda: found + (("libcst._nodes.gone", (("X", "X"),)),)
 libcst = libcst_import.load()
+folder = Path(tempfile.mkdtemp())
+(folder / "f.py").write_text("import tvm\nx = tvm.ir.GlobalVar('f')\n")
+sys.argv = ["lintgv", "check", "--no-cache", str(folder)]
+report = io.StringIO()
+with contextlib.redirect_stdout(report):
+    try:
+        runpy.run_module("lintgv", run_name="__main__")
+    except SystemExit:
+        pass
 print(json.dumps({
+    "report": report.getvalue(),
     "whole": "libcst.metadata" in sys.modules and "__getattr__" not in vars(libcst),
     "same": libcst.Name is sys.modules["libcst._nodes.expression"].Name,
-    "parsed": libcst.parse_module("y = 2\n").code,
+    "names": sorted(libcst_import.parsing_names()) == sorted(libcst.__all__),
 }))
 """
 
 
-def test_a_package_laid_out_otherwise_is_imported_whole() -> None:
-    fallen_back = _run(_FALLBACK)
-    assert fallen_back == {"whole": True, "same": True, "parsed": "y = 2\n"}
+@pytest.mark.parametrize("how", ["no source", "a module gone"])
+def test_a_package_laid_out_otherwise_is_imported_whole(how: str) -> None:
+    """Without the `__init__`'s source to read (an install of bytecode alone), or with a
+    module it names missing, libcst is imported as it is, and lintgv's checks work."""
+    result = _run(_OTHERWISE.replace("HOW", repr(how)))
+    assert "f.py:2:5: GV101" in str(result.pop("report"))
+    assert result == {"whole": True, "same": True, "names": how == "no source"}
+
+
+_INTERRUPTED = r"""
+import json, sys
+from lintgv.parsing import libcst_import
+
+real = libcst_import.importlib.import_module
+seen = []
+
+def failing_once(name, *args):
+    # What an import may meet once: a full table of open files, an interrupt.
+    if name == "libcst._nodes.statement" and not seen:
+        seen.append(sys.modules["libcst"].__spec__._initializing)
+        raise OSError(24, "Too many open files")
+    return real(name, *args)
+
+libcst_import.importlib.import_module = failing_once
+try:
+    libcst_import.load()
+except OSError as exc:
+    failed = str(exc)
+left = sorted(n for n in sys.modules if n.partition(".")[0] == "libcst")
+libcst_import.importlib.import_module = real
+libcst = libcst_import.load()
+from lintgv.parsing.cst_parse import parse
+print(json.dumps({
+    "failed": failed,
+    "waited": seen,
+    "left": left,
+    "parsed": parse("x = 1\n").code,
+    "same": libcst.Module is sys.modules["libcst._nodes.module"].Module,
+}))
+"""
+
+
+def test_an_import_that_fails_midway_leaves_nothing_half_made() -> None:
+    """A first import that fails midway (an OSError, an interrupt) leaves no half-made
+    package behind, and the next `load` imports it afresh. While it runs, the package is
+    marked initializing, so another thread's `import libcst` waits for it."""
+    result = _run(_INTERRUPTED)
+    assert result == {
+        "failed": "[Errno 24] Too many open files",
+        "waited": [True],
+        "left": [],
+        "parsed": "x = 1\n",
+        "same": True,
+    }
+
+
+_EARLY_LOOKUP = r"""
+import json, sys, types
+from lintgv.parsing import libcst_import
+
+libcst = libcst_import.load()
+
+
+class Early(types.ModuleType):
+    # The first module the `__init__` imports, in a release where it looks a name up on
+    # the package before the `__init__` has bound it.
+    def __getattr__(self, name):
+        return sys.modules["libcst"].BoundLater
+
+
+first = libcst_import._imports_of_init()[0][0]
+sys.modules[first] = Early(first)
+try:
+    libcst_import.complete()
+    outcome = "completed"
+except RecursionError:
+    outcome = "ran the __init__ again"
+except ImportError as exc:
+    outcome = str(exc).split(" (")[0]
+print(json.dumps({"outcome": outcome}))
+"""
+
+
+def test_a_name_looked_up_while_the_init_runs_fails_as_in_a_plain_import() -> None:
+    """While `complete` runs the package's `__init__`, a name the package lacks is an
+    error in that thread, as in any partial import, not a second run of the `__init__`."""
+    result = _run(_EARLY_LOOKUP)
+    assert str(result["outcome"]).startswith("cannot import name"), result
+
+
+def _libcst_imports(path: Path) -> set[str]:
+    """The modules of libcst that a lintgv module imports where it runs (imports for
+    the type checker alone left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+        for inner in ast.walk(node)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.partition(".")[0] == "libcst")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] == "libcst":
+            found.add(node.module or "")
+    return found
+
+
+def test_lintgv_imports_no_module_of_libcst_that_load_leaves_out() -> None:
+    # The tests import libcst whole before lintgv does: an import of libcst.metadata (say)
+    # that `complete` does not precede would pass here and fail in a check.
+    sources = [*(_ROOT / "lintgv").rglob("*.py"), *(_ROOT / "server").rglob("*.py")]
+    imported = {
+        (str(path.relative_to(_ROOT)), module)
+        for path in sources
+        for module in _libcst_imports(path)
+    }
+    loaded = {"libcst", "libcst._nodes.internal", "libcst._position"}
+    assert {(path, module) for path, module in imported if module not in loaded} == {
+        # after `complete()`, two lines above it
+        ("lintgv/codemods/unique_names_python.py", "libcst.metadata"),
+    }

@@ -26,15 +26,16 @@ dataclasses is built otherwise, libcst is imported as it is.
 Nor does a check need all of libcst's package. Its `__init__` imports its metadata
 providers (and subprocess, json and urllib with them), its helpers, its batched visitors
 and its pure-Python parser's tokenizer, none of which a parse or a rule uses: a third of
-the import's time and 2 MiB of each process that parses Python. So `load` makes the
-package itself, imports only the modules of its errors and nodes and the native parser,
-and binds on the package the names its `__init__` binds from those modules (read from
-the `__init__`'s own imports, so a release that moves a name moves it here too): what
-the native parser looks up on the package, and what `libcst_lazy` gives lintgv. The rest
-of the package is imported on the first lookup of a name it lacks (`complete` does it on
-purpose: the Python unique-name codemod reads libcst's metadata). If the package is laid
-out otherwise (its `__init__` binds none of these names, a module moved), libcst is
-imported whole, as it is.
+the import's time and 2 MiB of each process that parses Python. So `load` imports the
+package through a loader of its own, which imports only the modules of its errors and
+nodes and the native parser, and binds on the package the names its `__init__` binds
+from those modules, read from the `__init__`'s own imports: what the native parser
+looks up on the package, and what `libcst_lazy` gives lintgv. Any other name is
+imported from its module when first looked up on the package, and `complete` runs the
+`__init__` itself (the Python unique-name codemod reads libcst's metadata). Without the
+`__init__`'s source, or with a module it names missing, libcst is imported whole, as it
+is. An import that fails midway (an interrupt, a full table of open files) leaves no
+module of libcst behind.
 """
 
 # No `from __future__ import annotations` here: `compile` and `exec` called from this
@@ -46,27 +47,31 @@ import importlib.util
 import sys
 import threading
 from functools import cache
+from importlib.machinery import ModuleSpec, SourceFileLoader
 from types import CodeType, ModuleType
-from typing import Any
+from typing import Any, cast
 
-# Reentrant: a name looked up on the package while its `__init__` runs (see complete)
-# comes back to it in the same thread: that must end in an error, not hang.
-_LOCK = threading.RLock()
+_LOCK = threading.Lock()
 
-# What a parse and the rules need of libcst, in an order that imports: the node modules
-# of libcst 1.5 on take CSTLogicError from the package itself, so the errors come first.
-_PARSING_MODULES = (
-    "libcst._exceptions",
-    "libcst._flatten_sentinel",
-    "libcst._maybe_sentinel",
-    "libcst._removal_sentinel",
-    "libcst._nodes.base",
-    "libcst._nodes.whitespace",
-    "libcst._nodes.op",
-    "libcst._nodes.expression",
-    "libcst._nodes.statement",
-    "libcst._nodes.module",
+# What a parse and the rules need of libcst besides its node modules (any module under
+# libcst._nodes, in whatever modules a release splits them).
+_ERRORS_AND_SENTINELS = frozenset(
+    {
+        "libcst._exceptions",
+        "libcst._flatten_sentinel",
+        "libcst._maybe_sentinel",
+        "libcst._removal_sentinel",
+    }
 )
+
+
+class _Completing(threading.local):
+    """Whether this thread is running libcst's `__init__` (see complete)."""
+
+    now = False
+
+
+_COMPLETING = _Completing()
 
 
 def _dropped(*args: object, **kwargs: object) -> None:
@@ -156,68 +161,150 @@ def load() -> ModuleType:
 
 
 def parsing_names() -> frozenset[str]:
-    """The names `load` binds on libcst's package (see above): those lintgv may use."""
-    return frozenset(alias for bound in _bound_names().values() for _, alias in bound)
+    """The names of libcst that lintgv may use: those `load` binds for a parse (see
+    above), or all of libcst's where it has no source to read them from."""
+    libcst = load()
+    bound = vars(libcst)  # by the package's `__init__` too, where it was imported whole
+    names = frozenset(
+        alias
+        for module, pairs in _imports_of_init()
+        if _for_parsing(module)
+        for _, alias in pairs
+        if alias in bound
+    )
+    return names or frozenset(libcst.__all__)
 
 
 def complete() -> ModuleType:
-    """Return libcst's package with everything its `__init__` binds, importing the rest
-    of it now if `load` left it out."""
+    """Return libcst's package with everything its `__init__` binds, running that
+    `__init__` now if `load` left it out."""
     libcst = load()
-    with _LOCK:
-        hook = vars(libcst).get("__getattr__")
-        if getattr(hook, "__module__", None) != __name__:
-            return libcst  # imported whole, or completed already
-        spec = libcst.__spec__
-        assert spec is not None and spec.loader is not None
-        # The hook stays while the `__init__` runs: another thread that looks a name up
-        # meanwhile waits for the lock above, then finds it.
-        spec.loader.exec_module(libcst)
-        del libcst.__getattr__
+    if vars(libcst).get("__getattr__") is not _on_first_lookup:
+        return libcst  # imported whole, or completed already
+    # No lock: a thread holding a lock while the `__init__` imports would wait for any
+    # thread importing one of libcst's modules (which holds that module's lock) that
+    # then looks a name up here. Two threads may both run the `__init__`; the import
+    # system gives both the same modules, and both bind the same names.
+    _COMPLETING.now = True
+    try:
+        loader = cast(SourceFileLoader, cast(ModuleSpec, libcst.__spec__).loader)
+        SourceFileLoader.exec_module(loader, libcst)  # the package's own `__init__`
+    finally:
+        _COMPLETING.now = False
+    if vars(libcst).get("__getattr__") is _on_first_lookup:
+        vars(libcst).pop("__getattr__", None)
     return libcst
 
 
+def _on_first_lookup(name: str) -> object:
+    """The `__getattr__` of libcst's package until `complete` has run. A name the
+    package lacks is imported from the module its `__init__` takes it from, and bound;
+    any other name (`__all__`) brings in the rest of the package. The `__init__` itself
+    is not run for a name: another of libcst's modules, imported on its own (`import
+    libcst.helpers`), looks names up while it is half made, and the `__init__` would
+    import that very module again."""
+    if _COMPLETING.now:  # the `__init__` is running in this thread: as in any import
+        raise AttributeError(f"partially initialized module 'libcst' has no attribute {name!r}")
+    source = _sources_of_names().get(name)
+    if source is None:
+        return getattr(complete(), name)
+    value = getattr(importlib.import_module(source[0]), source[1])
+    setattr(sys.modules["libcst"], name, value)
+    return value
+
+
 @cache
-def _bound_names() -> dict[str, list[tuple[str, str]]]:
-    """Return, for each of _PARSING_MODULES, the (name, alias) pairs that libcst's
-    `__init__` imports from it, read from its source without running it."""
+def _sources_of_names() -> dict[str, tuple[str, str]]:
+    """For each name libcst's `__init__` imports, the module and the name it takes."""
+    return {
+        alias: (module, attribute)
+        for module, pairs in _imports_of_init()
+        for attribute, alias in pairs
+    }
+
+
+def _for_parsing(module: str) -> bool:
+    """Tell whether `load` imports `module` of libcst (see _ERRORS_AND_SENTINELS)."""
+    return module in _ERRORS_AND_SENTINELS or module.startswith("libcst._nodes.")
+
+
+@cache
+def _imports_of_init() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Return what libcst's `__init__` imports, in its order: each `from M import a as b`
+    as (M, ((a, b), ...)), read from its source without running it (none without one)."""
     spec = importlib.util.find_spec("libcst")
-    source = spec.loader.get_source("libcst") if spec and spec.loader else None  # type: ignore[attr-defined]
-    bound: dict[str, list[tuple[str, str]]] = {}
-    for statement in ast.parse(source or "").body:
-        if isinstance(statement, ast.ImportFrom) and statement.module in _PARSING_MODULES:
-            bound.setdefault(statement.module, []).extend(
-                (alias.name, alias.asname or alias.name) for alias in statement.names
-            )
-    return bound
+    loader = spec.loader if spec is not None else None
+    source = loader.get_source("libcst") if isinstance(loader, SourceFileLoader) else None
+    return tuple(
+        (statement.module, tuple((a.name, a.asname or a.name) for a in statement.names))
+        for statement in ast.parse(source or "").body
+        if isinstance(statement, ast.ImportFrom) and statement.module
+    )
+
+
+class _PackageLoader(SourceFileLoader):
+    """Loads libcst's package with only what a parse needs (see above)."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        for name, pairs in _imports_of_init():
+            if _for_parsing(name):
+                imported = importlib.import_module(name)
+                for attribute, alias in pairs:
+                    setattr(module, alias, getattr(imported, attribute))
+        importlib.import_module("libcst.native")
+        importlib.import_module("libcst._position")  # positions.py's: not imported later
+        module.__getattr__ = _on_first_lookup  # type: ignore[method-assign]
+
+
+class _Finder:
+    """Finds libcst's package with _PackageLoader, while `load` imports it."""
+
+    def __init__(self, spec: ModuleSpec) -> None:
+        self.spec = spec
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        return self.spec if name == "libcst" else None
 
 
 def _import_parsing() -> ModuleType:
-    """Import libcst's errors, nodes and native parser under a package of their own
-    making (see above), or libcst whole if it is laid out otherwise."""
-    bound = _bound_names()
+    """Import libcst's package with only what a parse needs, through the import system
+    (another thread's `import libcst` waits for it), or whole if it is laid out
+    otherwise (see above)."""
     spec = importlib.util.find_spec("libcst")
-    if not bound.get("libcst._exceptions") or spec is None:
+    if (
+        spec is None
+        or spec.origin is None
+        or not spec.submodule_search_locations
+        or not any(_for_parsing(module) for module, _ in _imports_of_init())
+    ):
         import libcst
 
         return libcst
-    package = importlib.util.module_from_spec(spec)
-    sys.modules["libcst"] = package
+    ours = importlib.util.spec_from_file_location(
+        "libcst",
+        spec.origin,
+        loader=_PackageLoader("libcst", spec.origin),
+        submodule_search_locations=spec.submodule_search_locations,
+    )
+    assert ours is not None  # a loader was given
+    finder = _Finder(ours)
+    sys.meta_path.insert(0, finder)
     try:
-        for name in _PARSING_MODULES:
-            module = importlib.import_module(name)
-            for attribute, alias in bound.get(name, ()):
-                setattr(package, alias, getattr(module, attribute))
-        importlib.import_module("libcst.native")
+        return importlib.import_module("libcst")
     except (ImportError, AttributeError):
-        for name in [n for n in sys.modules if n.partition(".")[0] == "libcst"]:
-            del sys.modules[name]
-        import libcst
+        pass  # laid out otherwise: imported whole below
+    except BaseException:
+        _forget()  # an interrupted import is tried again from the start next time
+        raise
+    finally:
+        sys.meta_path.remove(finder)
+    _forget()
+    import libcst
 
-        return libcst
+    return libcst
 
-    def __getattr__(name: str) -> object:
-        return getattr(complete(), name)
 
-    package.__getattr__ = __getattr__  # type: ignore[method-assign]
-    return package
+def _forget() -> None:
+    """Drop every module of libcst from sys.modules."""
+    for name in [n for n in sys.modules if n.partition(".")[0] == "libcst"]:
+        del sys.modules[name]
