@@ -151,8 +151,10 @@ class _Pool:
         # import it, side by side. The pool is imported here too: a warm run never
         # starts workers and need not load multiprocessing.
         import lintgv.engine  # noqa: F401
+        from lintgv.allocator import keep_mapping_large_blocks
         from lintgv.worker_pool import worker_pool
 
+        keep_mapping_large_blocks()  # inherited by the workers
         self._executor = worker_pool(self.jobs)
         self._executor.submit(int)  # with fork, the first task forks every worker
 
@@ -244,7 +246,9 @@ def _start_worker() -> None:
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     import lintgv.engine  # noqa: F401  # loaded by each worker once, before its first file
+    from lintgv.allocator import keep_mapping_large_blocks
 
+    keep_mapping_large_blocks()
     spare_the_collector()  # a spawned interpreter: nothing it inherits is tuned
 
 
