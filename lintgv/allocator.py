@@ -18,7 +18,7 @@ kept megabytes it had freed. `keep_mapping_large_blocks` sets the threshold, whi
 glibc then leaves where it is set.
 """
 
-import ctypes
+import os
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -29,8 +29,10 @@ def _malloc_trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
+        import ctypes  # here: a Python built without it still checks
+
         trim = ctypes.CDLL(None).malloc_trim  # the process's own C library's
-    except (OSError, AttributeError):
+    except (ImportError, OSError, AttributeError):
         return None  # not glibc
     trim.argtypes = [ctypes.c_size_t]
     trim.restype = ctypes.c_int
@@ -44,17 +46,22 @@ _M_MMAP_THRESHOLD = -3
 @cache
 def keep_mapping_large_blocks() -> bool:
     """Keep glibc's malloc mapping blocks of 128 KiB and more apart (see above), once
-    per process; tell whether it could. Called by the parent of a run's workers before
-    they start (and by each worker the language server spawns), for processes that
-    check files by the thousand: a check of TVM v0.16's C++ files peaks at 29.5 MiB
-    instead of 32.2 (four runs each), in the same time. Not for a check of a few files
-    in one process: its compiles' scratch, mapped afresh each time, cost a one-file
-    check 6 ms."""
+    per process; tell whether it did. A run keeps it before it starts its workers, and
+    each worker as it starts (a forked one inherits it), for processes that check files
+    by the thousand: a check of TVM v0.16's C++ files peaks at 29.5 MiB instead of 32.2
+    (four runs each), in the same time. Not a check of a few files in one process: its
+    compiles' scratch, mapped afresh each time, cost a one-file check 6 ms. A threshold
+    the user set for glibc (MALLOC_MMAP_THRESHOLD_, GLIBC_TUNABLES) is left as set."""
     if not sys.platform.startswith("linux"):
         return False
+    tunables = os.environ.get("GLIBC_TUNABLES", "")
+    if "MALLOC_MMAP_THRESHOLD_" in os.environ or "malloc.mmap_threshold" in tunables:
+        return False
     try:
+        import ctypes  # here: a Python built without it still checks
+
         mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
+    except (ImportError, OSError, AttributeError):
         return False  # not glibc
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int

@@ -154,8 +154,10 @@ class _Pool:
         from lintgv.allocator import keep_mapping_large_blocks
         from lintgv.worker_pool import worker_pool
 
-        keep_mapping_large_blocks()  # inherited by the workers
-        self._executor = worker_pool(self.jobs)
+        # Kept here, a forked worker inherits it with ctypes loaded (and its own call is
+        # then a cached no-op); a worker started anew (spawn, forkserver) keeps it itself.
+        keep_mapping_large_blocks()
+        self._executor = worker_pool(self.jobs, initializer=keep_mapping_large_blocks)
         self._executor.submit(int)  # with fork, the first task forks every worker
 
     def map(self, function: Callable[[_Task], _Done], tasks: Iterable[_Task]) -> Iterator[_Done]:

@@ -290,16 +290,16 @@ def _import_parsing() -> ModuleType:
     finder = _Finder(ours)
     sys.meta_path.insert(0, finder)
     try:
-        return importlib.import_module("libcst")
-    except (ImportError, AttributeError):
-        pass  # laid out otherwise: imported whole below
-    except BaseException:
-        _forget()  # an interrupted import is tried again from the start next time
-        raise
-    finally:
+        package = importlib.import_module("libcst")
+    except BaseException as exc:
+        sys.meta_path.remove(finder)  # first: another thread's import could still use it
+        _forget()
+        if not isinstance(exc, ImportError | AttributeError):
+            raise  # interrupted (not laid out otherwise): tried afresh next time
+    else:
         sys.meta_path.remove(finder)
-    _forget()
-    import libcst
+        return package
+    import libcst  # laid out otherwise: whole
 
     return libcst
 
