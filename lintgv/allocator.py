@@ -24,19 +24,21 @@ from collections.abc import Callable
 from functools import cache
 
 
-@cache
-def _malloc_trim() -> Callable[[int], int] | None:
+def _glibc_function(name: str, *argtypes: str) -> Callable[..., int] | None:
+    """Return the C library function `name` of this process, taking C arguments of the
+    ctypes types `argtypes` and returning an int; None where there is none such (not
+    glibc, or a Python built without ctypes, which still checks)."""
     if not sys.platform.startswith("linux"):
         return None
     try:
-        import ctypes  # here: a Python built without it still checks
+        import ctypes
 
-        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library's
+        function = getattr(ctypes.CDLL(None), name)
     except (ImportError, OSError, AttributeError):
-        return None  # not glibc
-    trim.argtypes = [ctypes.c_size_t]
-    trim.restype = ctypes.c_int
-    return trim
+        return None
+    function.argtypes = [getattr(ctypes, kind) for kind in argtypes]
+    function.restype = ctypes.c_int
+    return function  # type: ignore[no-any-return]
 
 
 # glibc's mallopt parameter: the size from which malloc maps a block of its own.
@@ -52,20 +54,11 @@ def keep_mapping_large_blocks() -> bool:
     (four runs each), in the same time. Not a check of a few files in one process: its
     compiles' scratch, mapped afresh each time, cost a one-file check 6 ms. A threshold
     the user set for glibc (MALLOC_MMAP_THRESHOLD_, GLIBC_TUNABLES) is left as set."""
-    if not sys.platform.startswith("linux"):
-        return False
     tunables = os.environ.get("GLIBC_TUNABLES", "")
     if "MALLOC_MMAP_THRESHOLD_" in os.environ or "malloc.mmap_threshold" in tunables:
         return False
-    try:
-        import ctypes  # here: a Python built without it still checks
-
-        mallopt = ctypes.CDLL(None).mallopt
-    except (ImportError, OSError, AttributeError):
-        return False  # not glibc
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt.restype = ctypes.c_int
-    return bool(mallopt(_M_MMAP_THRESHOLD, 128 * 1024))
+    mallopt = _glibc_function("mallopt", "c_int", "c_int")
+    return mallopt is not None and bool(mallopt(_M_MMAP_THRESHOLD, 128 * 1024))
 
 
 def give_back() -> bool:
@@ -75,3 +68,8 @@ def give_back() -> bool:
         return False
     trim(0)
     return True
+
+
+@cache
+def _malloc_trim() -> Callable[..., int] | None:
+    return _glibc_function("malloc_trim", "c_size_t")
