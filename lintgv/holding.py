@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from lintgv.errors import ParseError
 from lintgv.parsing.cpp import ParsedCpp, parse_cpp
 
 
@@ -128,7 +129,8 @@ class CppParses:
     v0.16, eight plans parsed 3,617 texts, 454 of them different)."""
 
     def __init__(self) -> None:
-        self._kept: dict[Path, tuple[str, ParsedCpp]] = {}
+        # A text tree-sitter cannot make sense of is kept with why, not parsed again.
+        self._kept: dict[Path, tuple[str, ParsedCpp | tuple[str, int | None, int | None]]] = {}
         self._used: set[Path] = set()
         self.holding = Holding()  # which files name a function, for the same reason
 
@@ -137,7 +139,12 @@ class CppParses:
         self._used.add(path)
         kept = self._kept.get(path)
         if kept is None or kept[0] != text:
-            kept = self._kept[path] = (text, parse_cpp(text))
+            try:
+                kept = self._kept[path] = (text, parse_cpp(text))
+            except ParseError as exc:  # kept without its traceback, which holds the parse
+                kept = self._kept[path] = (text, (str(exc), exc.line, exc.column))
+        if isinstance(kept[1], tuple):
+            raise ParseError(*kept[1])
         return kept[1]
 
     def keep_used(self) -> None:
