@@ -229,10 +229,17 @@ def _for_parsing(module: str) -> bool:
 
 
 @cache
+def _installed() -> ModuleSpec | None:
+    """Return the spec of the libcst package as installed (looked up once: before `load`
+    has imported it, so not `load`'s own)."""
+    return importlib.util.find_spec("libcst")
+
+
+@cache
 def _imports_of_init() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     """Return what libcst's `__init__` imports, in its order: each `from M import a as b`
     as (M, ((a, b), ...)), read from its source without running it (none without one)."""
-    spec = importlib.util.find_spec("libcst")
+    spec = _installed()
     loader = spec.loader if spec is not None else None
     source = loader.get_source("libcst") if isinstance(loader, SourceFileLoader) else None
     return tuple(
@@ -270,7 +277,7 @@ def _import_parsing() -> ModuleType:
     """Import libcst's package with only what a parse needs, through the import system
     (another thread's `import libcst` waits for it), or whole if it is laid out
     otherwise (see above)."""
-    spec = importlib.util.find_spec("libcst")
+    spec = _installed()
     if (
         spec is None
         or spec.origin is None
