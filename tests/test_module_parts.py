@@ -38,6 +38,8 @@ STATEMENTS = [
     "# a comment\n",
     "\n",
     "@d\n@e(1)\ndef k():\n    '''doc\nat column 0\n    '''\n",
+    "# leads the decorator\n@d\n# between decorators\n@e\n\ndef q(): pass\n",
+    "@d\nclass Z:\n    pass\n",
     "class C:\n    x = (1,\n2)\n\n    # trailing, indented\n",
     "if a:\n    b = 1\nelif c:\n    pass\nelse:\n    d = 2\n",
     "try:\n    pass\nexcept E:\n    raise\nfinally:\n    f()\n",
@@ -101,6 +103,8 @@ CLASSES = [
     "class M:\n    def f(self): return 1\n    def g(self):\n        return 2\n"
     "    z = 3  # trailing\n    \n    w = 4\n",
     "class N:\n    class Inner:\n        a = 1\n\n        b = 2\n    c = 3\n    d = 4\n",
+    "class T:\n    x = 1\n\n    # leads\n    @d\n    # between\n    @e\n    def f(self):\n"
+    "        pass\n    @d\n    def g(self): pass\n",
 ]
 
 FUNCTIONS = [
@@ -199,6 +203,19 @@ def test_a_long_function_is_parsed_a_few_statements_at_a_time(parsed: list[str])
     assert len(parsed) > 2
     assert max(len(source) for source in parsed) < 2 * python_parts.SPLIT_SIZE
     assert parsed[2].startswith("def _():\n    gv")  # a run, under a header of its own
+
+
+def test_decorated_definitions_are_parsed_apart(parsed: list[str]) -> None:
+    # pytest's decorated tests, one after another: each is a statement of its own.
+    tests = "".join(
+        f"@pytest.mark.parametrize('k', [{k}])\ndef test_{k}(k):\n    assert k == {k}\n\n\n"
+        for k in range(120)
+    )
+    method = "    @property\n    def p{0}(self):\n        return {0}\n\n"
+    methods = "".join(method.format(k) for k in range(120))
+    text = f"import pytest\n\n\n{tests}class Props:\n{methods}".rstrip("\n") + "\n"
+    _same(text, ModuleParts())
+    assert max(source.count("def ") for source in parsed) == 1
 
 
 def test_a_byte_order_mark_past_the_start_fails_as_a_whole_parse_does() -> None:

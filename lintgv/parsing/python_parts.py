@@ -89,8 +89,9 @@ _BLOCK_LINE = re.compile(r"^(?:class|def|async[ \t]+def)\b", re.M)
 # Characters Python or libcst read as a line break or an indentation reset where the
 # line scan sees plain text: a text holding one is parsed whole.
 _ODD = re.compile("[\f\v\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)")
-# A logical line that continues the statement before it.
-_CONTINUES = re.compile(r"(?:elif|else|except|finally)\b|@")
+# A logical line that continues the statement before it. A decorator starts one: a
+# piece begins at a definition's first decorator (see _pieces).
+_CONTINUES = re.compile(r"(?:elif|else|except|finally)\b")
 
 
 # A piece's line offsets and logical lines, as line_offsets and logical_lines give them
@@ -184,7 +185,7 @@ def _block_parts(
         if item.indent != len(indent) or not piece.startswith(indent, start):
             continue
         if _CONTINUES.match(piece, start + len(indent)):
-            continue  # elif, else, except, finally, or a decorated definition
+            continue  # elif, else, except, finally
         if piece.startswith(indent + "@", offsets[before.first]):
             continue  # a decorator and what it decorates are one member
         cut = offsets[before.last + 1]
