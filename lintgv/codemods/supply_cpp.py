@@ -23,7 +23,7 @@ from lintgv.codemods.includes import (
 )
 from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Blocker, Edit, Fix, Span
-from lintgv.parsing.cpp import ParsedCpp, compile_query
+from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
 from lintgv.parsing.cpp_nodes import listed
 from lintgv.records import frozen, mutable
 
@@ -431,12 +431,6 @@ class SupplyPlanner:
         return edits
 
 
-# `if (auto opt = ...)` declares in a condition: a declaration with a value.
-_BODY_NODES = """
-[(call_expression) (init_declarator) (declaration) (assignment_expression)] @node
-"""
-
-
 @mutable
 class _BodyFacts:
     """What one function body does with names, gathered in one walk for all its sites."""
@@ -454,9 +448,12 @@ class _BodyFacts:
     @classmethod
     def of(cls, parsed: ParsedCpp, body: tree_sitter.Node) -> "_BodyFacts":
         facts = cls()
-        cursor = tree_sitter.QueryCursor(compile_query(_BODY_NODES))
+        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
         cursor.set_byte_range(body.start_byte, body.end_byte)
-        found = cursor.captures(body).get("node", [])
+        captured = cursor.captures(body)
+        # Calls, declarations (`if (auto opt = ...)` declares in a condition: a
+        # declaration with a value) and the other bindings.
+        found = [*captured.get("site", []), *captured.get("binding", [])]
         # Outer nodes first, as a walk from the body meets them; nodes the range only
         # touches (a call holding a lambda whose body this is) are not the body's.
         found.sort(key=lambda n: (n.start_byte, -n.end_byte))

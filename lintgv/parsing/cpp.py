@@ -85,11 +85,15 @@ def compile_query(source: str) -> tree_sitter.Query:
 # grammar's parse table each time), in every process that asks for one: most of a
 # one-file check's queries. Node kinds asked for in the same runs share a query, and each
 # use reads its own capture; a capture no use wants costs a fraction of a microsecond.
-# Kinds that many files hold and few uses want stay apart (the fix planner's body nodes),
-# or the captures cost more than the compiles saved on a whole tree.
-# Every call (`call`; several rules ask), and the nodes GV101's sites start at (`site`:
-# calls and declarations).
-CALLS = "(call_expression) @call\n[(call_expression) (declaration)] @site"
+# Every call (`call`; several rules ask), the nodes GV101's sites start at (`site`: calls
+# and declarations), and the other nodes that bind a name (`binding`: GV101's fix planner
+# reads a function body's calls, declarations and bindings). The planner had a query of
+# its own, compiled on a worker's first fixable site, late in a run: the compile's 4 MiB
+# of scratch memory then set the run's peak.
+CALLS = (
+    "(call_expression) @call\n[(call_expression) (declaration)] @site\n"
+    "[(init_declarator) (assignment_expression)] @binding"
+)
 # The functions and lambdas the shape rules judge (`unit`), and the loops GV204 judges
 # (`loop`).
 UNITS = (
