@@ -31,9 +31,9 @@ class PyFile:
         self.path = path
         self.text = text
         self.module_name = module_name
+        # Kept for the whole run: CPython's tree in it is cut to its statements (see
+        # ast_statements), smaller than libcst's.
         self.parsed: ParsedPython = parse_python(text, module_name)
-        if self.parsed.located is not None:
-            self.parsed.located.keep_statements_only()  # kept for the whole run
         self.planner = SupplyPlanner(self, complete=True, unique_names=False)
         self._codes: dict[int, str] = {}  # by the node's id: the parse holds the node
 

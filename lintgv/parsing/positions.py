@@ -368,8 +368,9 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
 
 
 class Located:
-    """Where statements start in a text, from CPython's parse of it (`tree`): the line of
-    a statement's first token, decorators included, as CPython numbers lines. Lines are
+    """Where statements start in a text, from CPython's parse of it (`tree`, which needs
+    no more than ast_statements keeps): the line of a statement's first token, decorators
+    included, as CPython numbers lines. Lines are
     split at `\n` only: a text holding a lone `\r` (a line break to libcst and CPython)
     has no Located."""
 
@@ -381,20 +382,6 @@ class Located:
         # The same for the statements of each block met, by the block's id: sites in one
         # long function share its lookup (worked out per site, it made a check quadratic).
         self._blocks: dict[int, dict[int, ast.stmt] | None] = {}
-
-    def keep_statements_only(self) -> None:
-        """Drop from CPython's tree all that statements' starts are not read from: keep
-        each statement's kind, lines, decorators and blocks. Expressions are most of a
-        tree, and a parse kept long (supply threading keeps every file it reads until the
-        run ends) held CPython's whole tree, larger than libcst's."""
-        stack: list[ast.AST] = list(self._tree.body)
-        while stack:
-            node = stack.pop()
-            for name in node._fields:
-                if name in _BLOCKS:
-                    stack.extend(getattr(node, name))
-                elif name != "decorator_list":
-                    delattr(node, name)
 
     def start_of(self, module: cst.Module, path: Sequence[cst.CSTNode]) -> int | None:
         """Return the line where the code generation of `path`'s last node, a statement,
@@ -447,9 +434,6 @@ class Located:
 
 
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-# The fields of CPython's statements (and of their except and case clauses) that hold
-# statements: all Located follows.
-_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
 
 
 def code_start(statement: cst.BaseStatement, theirs: ast.stmt) -> int:

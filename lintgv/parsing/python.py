@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 from lintgv.collector import collector_paused
 from lintgv.errors import ParseError
 from lintgv.parsing import libcst_lazy as cst
+from lintgv.parsing.ast_statements import statements_only
 from lintgv.parsing.cst_parse import unchecked_parse
 from lintgv.parsing.names import NameTable
 from lintgv.parsing.python_lines import Selection, compact, has_lone_return
@@ -207,6 +208,10 @@ def _parse_both(
             f"Python nesting too deep to parse: over {_MAX_OPERANDS} `and`/`or` operands "
             "in one expression"
         )
+    if tree is not None:
+        # Only where statements start is read from CPython's tree from here on; its
+        # expressions, freed before libcst builds its own tree, leave their memory to it.
+        statements_only(tree)
     if parts is not None and tree is not None:
         return parts.parse(text), tree
     return unchecked_parse(text), tree
