@@ -151,3 +151,18 @@ def test_a_python_without_ctypes_checks_with_workers(tmp_path: Path) -> None:
     )
     assert done.returncode == 1, done.stderr
     assert done.stdout.count("GV101") == 60
+
+
+def test_a_query_compile_first_hands_back_what_the_heap_holds_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A compile's scratch memory then does not come on top of megabytes freed before.
+    from lintgv import allocator
+    from lintgv.parsing import cpp
+
+    calls: list[str] = []
+    monkeypatch.setattr(allocator, "give_back", lambda: calls.append("give_back") or True)
+    query = cpp.compile_query("(number_literal) @n ; a query no rule compiles")
+    assert calls == ["give_back"]
+    assert cpp.compile_query("(number_literal) @n ; a query no rule compiles") is query
+    assert calls == ["give_back"]  # compiled once

@@ -78,6 +78,14 @@ FUNCTION_NODES = ("function_definition", "lambda_expression")
 @cache
 def compile_query(source: str) -> tree_sitter.Query:
     """Return the compiled tree-sitter query for `source`, compiled once per process."""
+    from lintgv.allocator import give_back
+
+    # The compile reads the grammar's parse table into about 4 MiB of scratch memory,
+    # which a worker maps afresh (lintgv/allocator.py): on top of whatever its C heap
+    # holds free at that moment, late in a run megabytes that earlier parses freed. Handed
+    # back first, the run's peak is lower (TVM v0.16, 20 rounds: at most 40.5 MiB against
+    # 41.7, the median 39.8-39.9 against 39.9-40.8); it takes about 30 microseconds.
+    give_back()
     return tree_sitter.Query(language(), source)
 
 
