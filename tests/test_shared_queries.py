@@ -1,12 +1,11 @@
-"""Node kinds share a tree-sitter query (parsing.cpp: a compile costs the same whatever
-the query holds). Each use reads one capture of the shared query: it must get what a query
-of its capture's pattern alone gives, node for node and in the same order, over whole
-files and over the byte ranges rules query."""
+"""Node kinds share one tree-sitter query (parsing.cpp.NODES: a compile costs the same
+whatever the query holds). Each use reads one capture of it: it must get what a query of
+its capture's pattern alone gives, node for node and in the same order, over whole files
+and over the byte ranges rules query."""
 
-import pytest
 import tree_sitter
 
-from lintgv.parsing.cpp import CALLS, UNITS, ParsedCpp, compile_query, parse_cpp
+from lintgv.parsing.cpp import NODES, ParsedCpp, compile_query, parse_cpp
 from tests.rule_texts import cpp_texts
 
 # Nesting where the order of captures is decided: a call in a declaration in a lambda in
@@ -61,9 +60,8 @@ def _ranges(parsed: ParsedCpp) -> list[tuple[int, int]]:
     return ranges
 
 
-@pytest.mark.parametrize("shared", [CALLS, UNITS], ids=["calls", "units"])
-def test_each_capture_of_a_shared_query_is_its_own_patterns(shared: str) -> None:
-    patterns = _patterns(shared)
+def test_each_capture_of_the_shared_query_is_its_own_patterns() -> None:
+    patterns = _patterns(NODES)
     assert len({name for _, name in patterns}) == len(patterns) > 1
     compared = 0
     for text in TEXTS:
@@ -71,6 +69,6 @@ def test_each_capture_of_a_shared_query_is_its_own_patterns(shared: str) -> None
         for alone, name in patterns:
             for ranges in (None, _ranges(parsed)):
                 expected = _captured(parsed, alone, name, ranges)
-                assert _captured(parsed, shared, name, ranges) == expected, (name, text)
+                assert _captured(parsed, NODES, name, ranges) == expected, (name, text)
                 compared += len(expected)
     assert compared > 500  # the texts hold enough of every kind to tell

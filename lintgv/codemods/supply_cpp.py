@@ -23,7 +23,7 @@ from lintgv.codemods.includes import (
 )
 from lintgv.codemods.names import free_name
 from lintgv.model import Applicability, Blocker, Edit, Fix, Span
-from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, node_cursor
 from lintgv.parsing.cpp_nodes import listed
 from lintgv.records import frozen, mutable
 
@@ -448,7 +448,7 @@ class _BodyFacts:
     @classmethod
     def of(cls, parsed: ParsedCpp, body: tree_sitter.Node) -> "_BodyFacts":
         facts = cls()
-        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+        cursor = node_cursor()
         cursor.set_byte_range(body.start_byte, body.end_byte)
         captured = cursor.captures(body)
         # Calls, declarations (`if (auto opt = ...)` declares in a condition: a

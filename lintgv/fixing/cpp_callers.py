@@ -13,7 +13,7 @@ from lintgv.helpers.cpp_body_walk import call_name
 from lintgv.helpers.cpp_calls import call_candidates, temporary_class
 from lintgv.helpers.cpp_shape import class_name
 from lintgv.identities import cpp_identity
-from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, node_cursor
 from lintgv.parsing.cpp_nodes import function_declarator
 
 Node = tree_sitter.Node
@@ -127,7 +127,7 @@ def calls(
     `Builder(t).Create(x)`, is `Builder`'s when `is_class` says the project defines it."""
     found = []
     unknown = []
-    cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+    cursor = node_cursor()
     for call in cursor.captures(parsed.root).get("call", []):
         if call_name(parsed, call) != name:
             continue

@@ -20,7 +20,7 @@ from lintgv.config import Config
 from lintgv.helpers.cpp_body_walk import call_name, is_substring_search, receiver_of
 from lintgv.helpers.cpp_shape import unit_of
 from lintgv.helpers.names import Verdict, judge
-from lintgv.parsing.cpp import FUNCTION_NODES, UNITS, ParsedCpp, compile_query
+from lintgv.parsing.cpp import FUNCTION_NODES, ParsedCpp, node_cursor
 from lintgv.parsing.cpp_regions import Region
 from lintgv.records import frozen
 
@@ -59,7 +59,7 @@ def _inline_loops(parsed: ParsedCpp, config: Config) -> tuple[InlineLoop, ...]:
         return may_hold_loop(parsed.data[region.start_byte : region.end_byte])
 
     def find(ranges: list[tuple[int, int]]) -> list[Node]:
-        cursor = tree_sitter.QueryCursor(compile_query(UNITS))
+        cursor = node_cursor()
         found: dict[int, Node] = {}
         for start, end in ranges:
             cursor.set_byte_range(start, end)

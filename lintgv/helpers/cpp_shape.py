@@ -11,7 +11,7 @@ from lintgv.digest import blake2b
 from lintgv.helpers.cpp_facts import facts_of
 from lintgv.helpers.names import CPP_SHAPE_TRIGGERS, Facts, Verdict, is_known_name, name_triggers
 from lintgv.identities import cpp_identity
-from lintgv.parsing.cpp import UNITS, ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, node_cursor
 from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.parsing.cpp_regions import Region
 from lintgv.prefilter import bytes_pattern
@@ -116,7 +116,7 @@ def _units(parsed: ParsedCpp, config: Config) -> tuple[CppUnit, ...]:
         return may_copy(text) or named.search(parsed.data, start, end) is not None
 
     def find(ranges: list[tuple[int, int]]) -> list[Node]:
-        cursor = tree_sitter.QueryCursor(compile_query(UNITS))
+        cursor = node_cursor()
         candidates: dict[int, Node] = {}
         for start, end in ranges:
             cursor.set_byte_range(start, end)

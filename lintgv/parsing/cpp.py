@@ -90,24 +90,32 @@ def compile_query(source: str) -> tree_sitter.Query:
 
 
 # tree-sitter takes about 5 ms to compile a query, whatever it holds (it reads the
-# grammar's parse table each time), in every process that asks for one: most of a
-# one-file check's queries. Node kinds asked for in the same runs share a query, and each
-# use reads its own capture; a capture no use wants costs a fraction of a microsecond.
-# Every call (`call`; several rules ask), the nodes GV101's sites start at (`site`: calls
-# and declarations), and the other nodes that bind a name (`binding`: GV101's fix planner
-# reads a function body's calls, declarations and bindings). The planner had a query of
-# its own, compiled on a worker's first fixable site, late in a run: the compile's 4 MiB
-# of scratch memory then set the run's peak.
-CALLS = (
+# grammar's parse table each time), and about 4 MiB of scratch memory, in every process
+# that asks for one. So the kinds of node the rules, their helpers and the fixes look for
+# are the captures of one query, compiled once per process, and each use reads its own
+# capture: a capture no use wants costs a fraction of a microsecond, and most uses ask
+# for the byte ranges of a few declarations only. Until the eleventh stop of 2026-11-29
+# there were three queries, the last compiled late in a run, on top of all a worker
+# held: it set the run's peak memory.
+# - `call`: every call (several rules ask);
+# - `site`: the nodes GV101's sites start at: calls and declarations;
+# - `binding`: the other nodes that bind a name (GV101's fix planner reads a function
+#   body's calls, declarations and bindings);
+# - `unit`: the functions and lambdas the shape rules judge;
+# - `loop`: the loops GV204 judges.
+NODES = (
     "(call_expression) @call\n[(call_expression) (declaration)] @site\n"
-    "[(init_declarator) (assignment_expression)] @binding"
-)
-# The functions and lambdas the shape rules judge (`unit`), and the loops GV204 judges
-# (`loop`).
-UNITS = (
+    "[(init_declarator) (assignment_expression)] @binding\n"
     "[(function_definition) (lambda_expression)] @unit\n"
     "[(while_statement) (do_statement) (for_statement)] @loop"
 )
+
+
+def node_cursor() -> tree_sitter.QueryCursor:
+    """Return a new cursor over NODES."""
+    return tree_sitter.QueryCursor(compile_query(NODES))
+
+
 # A query runs over each range of declarations_around in a pass of its own: past this
 # many ranges, one pass over the whole file costs less.
 MAX_RANGES = 32

@@ -23,7 +23,7 @@ from lintgv.helpers.names import (
 from lintgv.identities import bare_name, bare_names, cpp_identity, python_identity
 from lintgv.model import Language, Message, Severity
 from lintgv.parsing import libcst_lazy as cst
-from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, node_cursor
 from lintgv.parsing.python import ParsedPython
 from lintgv.records import frozen
 from lintgv.rules._base import (
@@ -346,7 +346,7 @@ class UniqueNameHelperCallCpp(CppRule):
         names = tuple(re.escape(n) for n in sorted(defined.copies | wanted))
         if not self.context.mentions(name_triggers(self.config) + names):
             return
-        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+        cursor = node_cursor()
         for call in cursor.captures(self.parsed.root).get("call", []):
             name = cpp_body_walk.call_name(self.parsed, call)
             if not name:

@@ -9,7 +9,7 @@ import tree_sitter
 from lintgv.codemods import supply_cpp
 from lintgv.config import Config
 from lintgv.model import Fix
-from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, node_cursor
 from lintgv.parsing.cpp_nodes import function_declarator
 from lintgv.rules._base import Captures, CppRule, RuleContext
 from lintgv.rules._direct_global_var.common import SUPPLY_METHODS, extra_triggers, message_for
@@ -232,10 +232,10 @@ class CppSites(CppRule):
                     parameters: (parameter_list) @params) @init))
 
         tree-sitter compiles that query in 24 ms, in every process that checks a C++
-        file; the nodes a site starts at are captured by the query of calls the rules
-        share (`site` in parsing.cpp.CALLS), compiled in 5 (tests prove the two give the
-        same matches in the same order)."""
-        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+        file; the nodes a site starts at are captured by the query the rules share
+        (`site` in parsing.cpp.NODES), compiled in 5 (tests prove the two give the same
+        matches in the same order)."""
+        cursor = node_cursor()
         cursor.set_byte_range(start, end)
         found: list[tuple[int, Captures]] = []
         for node in cursor.captures(self.parsed.root).get("site", []):
@@ -354,7 +354,7 @@ class CppSites(CppRule):
         scope = self.parsed.enclosing(first, ("function_definition",))
         if scope is None:
             return False
-        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+        cursor = node_cursor()
         cursor.set_byte_range(scope.start_byte, first.start_byte)
         for call in cursor.captures(scope).get("call", []):
             if call.end_byte <= first.start_byte and self._supplies(call, name):

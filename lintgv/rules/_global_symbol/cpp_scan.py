@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import tree_sitter
 
-from lintgv.parsing.cpp import CALLS, ParsedCpp, compile_query
+from lintgv.parsing.cpp import ParsedCpp, node_cursor
 from lintgv.parsing.cpp_nodes import named_descendants
 from lintgv.records import frozen
 from lintgv.rules._global_symbol.messages import Evidence, Kind
@@ -108,7 +108,7 @@ class CppScan:
         of them) need not be made Python nodes at all."""
         size = len(self.parsed.data)
         ranges = self.parsed.declarations_around(_KEY_MENTION) or [(0, size)]
-        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+        cursor = node_cursor()
         for start, end in ranges:
             cursor.set_byte_range(start, end)
             yield from cursor.captures(self.parsed.root).get("call", [])
@@ -225,7 +225,7 @@ class CppScan:
             return None
         for other in reads:
             return Evidence("its global_symbol is read first", self._line(other))
-        cursor = tree_sitter.QueryCursor(compile_query(CALLS))
+        cursor = node_cursor()
         cursor.set_byte_range(scope.start_byte, call.start_byte)
         for other in cursor.captures(scope).get("call", []):
             matched = self.classify(other) if other.end_byte <= call.start_byte else None
