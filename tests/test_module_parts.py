@@ -140,6 +140,8 @@ ODD = [
     "class S:\n    def f(self):\n        pass\n        \n    def g(self):\n        pass\n",
     "def t():\n    pass\n  # less\n\n",
     'u = f"{"#"}" + (\n1)\n',  # a Python 3.12 f-string: the scan misreads its quotes
+    " \\\n\n",  # a line of a backslash: libcst reads it otherwise at a piece's end
+    "def v():\n    pass\n  # less\n\\\n\n",
 ]
 
 
@@ -216,6 +218,20 @@ def test_decorated_definitions_are_parsed_apart(parsed: list[str]) -> None:
     text = f"import pytest\n\n\n{tests}class Props:\n{methods}".rstrip("\n") + "\n"
     _same(text, ModuleParts())
     assert max(source.count("def ") for source in parsed) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = 1\n\n \\\n\n@d\ndef g(): pass\n",
+        "def f():\n    pass\n  # less\n\\\n\n@d\ndef g(): pass\n",
+        "\\\n\nclass A:\n    pass\n",
+        "x = 1\r\n \\\r\n\r\n@d\r\ndef g(): pass\r\n",
+    ],
+)
+def test_a_line_of_a_backslash_keeps_its_place(text: str) -> None:
+    # libcst parses `x = 1\n\n \\\n\n` alone a line short: such a text is parsed whole.
+    _same(text, ModuleParts())
 
 
 def test_a_byte_order_mark_past_the_start_fails_as_a_whole_parse_does() -> None:

@@ -89,8 +89,10 @@ _BLOCK_LINE = re.compile(r"^(?:class|def|async[ \t]+def)\b", re.M)
 
 
 # Characters Python or libcst read as a line break or an indentation reset where the
-# line scan sees plain text: a text holding one is parsed whole.
-_ODD = re.compile("[\f\v\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)")
+# line scan sees plain text, and a line of blanks and a backslash, which libcst reads
+# otherwise at the end of a piece than within a whole text (its parse of
+# `x = 1\n\n \\\n\n` is a line short): a text holding one is parsed whole.
+_ODD = re.compile("[\f\v\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)|^[ \t]*\\\\\r?$", re.M)
 # A logical line that continues the statement before it. A decorator starts one: a
 # piece begins at a definition's first decorator (see _pieces).
 _CONTINUES = re.compile(r"(?:elif|else|except|finally)\b")
