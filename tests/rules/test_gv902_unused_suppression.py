@@ -228,3 +228,28 @@ def _cpp_code(text: str) -> list[tuple[str, str]]:
 @given(_cpp_text())
 def test_cpp_code_tokens_never_change(text: str) -> None:
     assert _cpp_code(_fixed(text, CPP)) == _cpp_code(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "reported"),
+    [
+        # `match` has cases and no body: the header of a compound statement it is not.
+        (
+            "import tvm\n\n\ndef f(mod, x):\n    match x:\n        case _:\n            pass\n"
+            '    gv = tvm.ir.GlobalVar("a")\n    mod[gv] = 1  # lintgv: ignore[GV101]\n',
+            [("GV101", 8), ("GV902", 9)],
+        ),
+        (
+            "import tvm\n\n\ndef f(mod, x):\n    match (\n        x\n    ):\n        case _:\n"
+            '            gv = tvm.ir.GlobalVar("a")  # lintgv: ignore[GV101]\n'
+            '            mod[gv] = 1\n    other = tvm.ir.GlobalVar("b")\n',
+            [("GV101", 11)],
+        ),
+    ],
+)
+def test_suppressions_in_a_file_with_a_match_statement(
+    text: str, reported: list[tuple[str, int]]
+) -> None:
+    result = check(SourceFile(ROOT / "a.py", PY, text), Config(root=ROOT))
+    assert result.errors == ()
+    assert [(f.code, f.span.start_line) for f in result.findings] == reported
