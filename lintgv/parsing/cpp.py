@@ -81,10 +81,9 @@ def compile_query(source: str) -> tree_sitter.Query:
     from lintgv.allocator import give_back
 
     # The compile reads the grammar's parse table into about 4 MiB of scratch memory,
-    # which a worker maps afresh (lintgv/allocator.py): on top of whatever its C heap
-    # holds free at that moment, late in a run megabytes that earlier parses freed. Handed
-    # back first, the run's peak is lower (TVM v0.16, 20 rounds: at most 40.5 MiB against
-    # 41.7, the median 39.8-39.9 against 39.9-40.8); it takes about 30 microseconds.
+    # which a worker maps afresh (lintgv/allocator.py), on top of whatever its C heap
+    # holds free at that moment: late in a run, megabytes that earlier parses freed.
+    # Handed back first (about 30 microseconds), they no longer add to the run's peak.
     give_back()
     return tree_sitter.Query(language(), source)
 
@@ -94,9 +93,8 @@ def compile_query(source: str) -> tree_sitter.Query:
 # that asks for one. So the kinds of node the rules, their helpers and the fixes look for
 # are the captures of one query, compiled once per process, and each use reads its own
 # capture: a capture no use wants costs a fraction of a microsecond, and most uses ask
-# for the byte ranges of a few declarations only. Until the eleventh stop of 2026-11-29
-# there were three queries, the last compiled late in a run, on top of all a worker
-# held: it set the run's peak memory.
+# for the byte ranges of a few declarations only. A second query, compiled when a worker
+# first needed it, late in a run and on top of all the worker held, set the run's peak.
 # - `call`: every call (several rules ask);
 # - `site`: the nodes GV101's sites start at: calls and declarations;
 # - `binding`: the other nodes that bind a name (GV101's fix planner reads a function

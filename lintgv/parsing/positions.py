@@ -370,9 +370,8 @@ class LazyPositions(Mapping[cst.CSTNode, CodeRange]):
 class Located:
     """Where statements start in a text, from CPython's parse of it (`tree`, which needs
     no more than ast_statements keeps): the line of a statement's first token, decorators
-    included, as CPython numbers lines. Lines are
-    split at `\n` only: a text holding a lone `\r` (a line break to libcst and CPython)
-    has no Located."""
+    included, as CPython numbers lines. Lines are split at `\n` only: a text holding a
+    lone `\r` (a line break to libcst and CPython) has no Located."""
 
     def __init__(self, text: str, tree: ast.Module) -> None:
         self._text = text

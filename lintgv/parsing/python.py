@@ -129,8 +129,9 @@ class ParsedPython:
         for node, where in positions.items():
             if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
                 end = where.end.line
-                if isinstance(node, cst.Match):  # cases, and no body: its header ends
-                    end = positions[node.subject].end.line  # with its subject's line
+                if isinstance(node, cst.Match):
+                    # Cases and no body: the header ends on the subject's last line.
+                    end = positions[node.subject].end.line
                 elif isinstance(node, cst.BaseCompoundStatement):
                     end = positions[node.body].start.line  # only the header
                 ranges.append((self.file_line(where.start.line), self.file_line(end)))
